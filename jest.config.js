@@ -1,5 +1,5 @@
 /** Two projects: the reference server's own tests and the n8n package's tests (nodes in n8n-core). */
-const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }];
+const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -17,7 +17,7 @@ module.exports = {
 			testEnvironment: 'node',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
 			transform: { '^.+\\.ts$': tsJest },
-			setupFiles: ['<rootDir>/test/setup-env.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/setup-env.ts'],
 		},
 	],
 	testTimeout: 60000,

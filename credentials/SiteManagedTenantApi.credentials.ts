@@ -1,0 +1,177 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	Icon,
+	IN8nHttpFullResponse,
+	INodeProperties,
+} from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+/**
+ * Error code the transport treats as transient: minting failed because the central surface was
+ * unreachable or answered 429/5xx, so sending the request again (which mints again) may succeed.
+ */
+export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
+
+function joinUrl(baseUrl: unknown, path: string): string {
+	return `${String(baseUrl ?? '').trim().replace(/\/+$/, '')}${path}`;
+}
+
+function serverMessage(body: unknown): string | undefined {
+	if (typeof body === 'object' && body !== null && typeof (body as IDataObject).message === 'string') {
+		return (body as IDataObject).message as string;
+	}
+	return undefined;
+}
+
+function mintError(message: string, transient: boolean): UserError {
+	const error = new UserError(message, { level: 'warning' });
+	if (transient) Object.assign(error, { code: TOKEN_MINT_UNAVAILABLE });
+	return error;
+}
+
+/**
+ * A tenant credential that needs nothing pasted: it holds the admin token and mints short-lived
+ * tenant tokens itself. n8n calls preAuthentication when the hidden `accessToken` is empty and again
+ * when the service answers 401 (expired or revoked token), then repeats the request once.
+ */
+export class SiteManagedTenantApi implements ICredentialType {
+	name = 'siteManagedTenantApi';
+
+	displayName = 'Site Management Managed Tenant API';
+
+	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
+
+	documentationUrl = 'https://github.com/site-management/n8n-nodes-site-management#readme';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Admin Base URL',
+			name: 'adminBaseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'http://127.0.0.1:4010',
+			required: true,
+			description: 'Address of the central (admin) surface, used only to mint tenant tokens',
+		},
+		{
+			displayName: 'Admin Token',
+			name: 'adminToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The admin token; it never leaves this credential',
+		},
+		{
+			displayName: 'Tenant ID',
+			name: 'tenantId',
+			type: 'string',
+			default: '',
+			placeholder: 'acme',
+			required: true,
+			description: 'ID of the tenant whose site this credential works on',
+		},
+		{
+			displayName: 'Tenant Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'http://127.0.0.1:4010',
+			required: true,
+			description: 'Address of the tenant (site) surface, without /api',
+		},
+		// eslint-disable-next-line @n8n/community-nodes/credential-password-field -- a duration in seconds, not a secret
+		{
+			displayName: 'Token Lifetime (Seconds)',
+			name: 'tokenLifetime',
+			type: 'number',
+			typeOptions: { minValue: 60 },
+			default: 900,
+			description:
+				'How long each minted tenant token lives. A fresh one is minted when the service rejects the current one.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const lifetime = Math.max(60, Math.floor(Number(credentials.tokenLifetime) || 900));
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url: joinUrl(credentials.adminBaseUrl, '/api/tenant/token'),
+				headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
+				// No revoke_previous: other executions may still hold a token minted earlier.
+				body: { id: credentials.tenantId, expires_in: lifetime },
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: 30_000,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			// The HTTP client's error holds the request headers (the admin token): build a new one.
+			const code = (error as { code?: string }).code;
+			throw mintError(
+				`Could not reach the central surface to get a tenant token${code ? ` (${code})` : ''}`,
+				true,
+			);
+		}
+
+		const status = response.statusCode;
+		const body = response.body as IDataObject;
+		if (status < 200 || status > 299) {
+			const reason = serverMessage(body) ?? `HTTP ${status}`;
+			throw mintError(
+				`Could not get a token for tenant "${String(credentials.tenantId)}" from the central surface: ${reason} (HTTP ${status})`,
+				status === 429 || status >= 500,
+			);
+		}
+		const token = body?.token;
+		if (typeof token !== 'string' || !token) {
+			throw mintError('The central surface answered without a token', false);
+		}
+		return { accessToken: token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '={{"Bearer " + $credentials.accessToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/api/pages',
+			method: 'GET',
+			qs: { per_page: 1 },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The minted tenant token was not accepted; check the tenant ID and both base URLs',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 403, message: 'The tenant surface refused the token (wrong kind of token)' },
+			},
+		],
+	};
+}

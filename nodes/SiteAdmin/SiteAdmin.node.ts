@@ -1,0 +1,68 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { requestOptionsDescription } from '../shared/options';
+import { executeOperations } from '../shared/router';
+import * as tenant from './actions/tenant';
+import * as token from './actions/token';
+
+export class SiteAdmin implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Site Management Admin',
+		name: 'siteAdmin',
+		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Manage tenants (websites) and issue tenant tokens on the central surface of the Site Management Service',
+		defaults: {
+			name: 'Site Management Admin',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'siteAdminApi',
+				required: true,
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Tenant',
+						value: 'tenant',
+						description: 'A managed website, identified by its tenant ID',
+					},
+					{
+						name: 'Token',
+						value: 'token',
+						description: 'A bearer token that gives access to one tenant\'s site',
+					},
+				],
+				default: 'tenant',
+			},
+			...tenant.description,
+			...token.description,
+			requestOptionsDescription,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeOperations.call(this, {
+			tenant: tenant.handlers,
+			token: token.handlers,
+		});
+	}
+}

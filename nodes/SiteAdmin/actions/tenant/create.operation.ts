@@ -1,0 +1,25 @@
+/** Tenant > Create: `POST /api/tenant` with `{id, fqdn?}`. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireString } from '../../../shared/validation';
+import { adminApiRequest, optionalString } from '../adminRequest';
+import { fqdnField, tenantIdField } from './fields';
+
+const properties: INodeProperties[] = [
+	{ ...tenantIdField, description: `ID of the new tenant. ${tenantIdField.description}.` },
+	fqdnField,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tenant'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
+	const fqdn = optionalString(this, 'fqdn', itemIndex);
+	const body: IDataObject = { id, ...(fqdn ? { fqdn } : {}) };
+	const response = await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body }, itemIndex);
+	return { ...response, id, ...(fqdn ? { fqdn } : {}) };
+}

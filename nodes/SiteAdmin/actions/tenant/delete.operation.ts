@@ -1,0 +1,29 @@
+/** Tenant > Delete: `DELETE /api/tenant` with `{id}`. All its data goes and its tokens stop working. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireString } from '../../../shared/validation';
+import { adminApiRequest } from '../adminRequest';
+import { tenantIdField } from './fields';
+
+const properties: INodeProperties[] = [
+	{
+		...tenantIdField,
+		description: 'ID of the tenant to delete. Its pages, settings and tokens are deleted with it.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tenant'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
+	const response = await adminApiRequest.call(
+		this,
+		{ method: 'DELETE', path: '/api/tenant', body: { id } },
+		itemIndex,
+	);
+	return { ...response, id };
+}

@@ -1,0 +1,46 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationHandlers } from '../../../shared/router';
+import * as create from './create.operation';
+import * as del from './delete.operation';
+import * as update from './update.operation';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['tenant'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a tenant (a managed website) with an ID and optionally its domain',
+				action: 'Create a tenant',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a tenant with all its pages, settings and tokens',
+				action: 'Delete a tenant',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Rename a tenant (change its ID) and/or change its domain',
+				action: 'Update a tenant',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...update.description,
+	...del.description,
+];
+
+export const handlers: OperationHandlers = {
+	create: create.execute,
+	update: update.execute,
+	delete: del.execute,
+};

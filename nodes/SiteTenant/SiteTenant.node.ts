@@ -1,0 +1,149 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { requestOptionsDescription } from '../shared/options';
+import { executeOperations } from '../shared/router';
+import * as ai from './actions/ai';
+import * as asset from './actions/asset';
+import * as content from './actions/content';
+import * as customApiCall from './actions/customApiCall';
+import * as notification from './actions/notification';
+import * as page from './actions/page';
+import * as settings from './actions/settings';
+import * as sitemap from './actions/sitemap';
+import * as variable from './actions/variable';
+
+export class SiteTenant implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Site Management Tenant',
+		name: 'siteTenant',
+		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',
+		defaults: {
+			name: 'Site Management Tenant',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'siteTenantApi',
+				required: true,
+				displayOptions: { show: { authentication: ['tenantToken'] } },
+			},
+			{
+				name: 'siteManagedTenantApi',
+				required: true,
+				displayOptions: { show: { authentication: ['managedTenant'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{
+						name: 'Tenant Token',
+						value: 'tenantToken',
+						description: 'A tenant token pasted into a "Site Management Tenant API" credential',
+					},
+					{
+						name: 'Managed Tenant',
+						value: 'managedTenant',
+						description:
+							'A "Site Management Managed Tenant API" credential that mints short-lived tenant tokens itself from the admin token',
+					},
+				],
+				default: 'tenantToken',
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'AI',
+						value: 'ai',
+						description: 'Hand a page to an AI step and apply the content it proposes',
+					},
+					{
+						name: 'Asset',
+						value: 'asset',
+						description: 'A media file stored by the service, served at a public URL',
+					},
+					{
+						name: 'Content',
+						value: 'content',
+						description: 'The content blocks (templates) and banner of a page',
+					},
+					{
+						name: 'Custom API Call',
+						value: 'customApiCall',
+						description: 'Any endpoint under /api/, e.g. the chatbot',
+					},
+					{
+						name: 'Notification',
+						value: 'notification',
+						description: 'A status message shown in the site editor',
+					},
+					{
+						name: 'Page',
+						value: 'page',
+						description: 'A page of the site, identified by its url',
+					},
+					{
+						name: 'Setting',
+						value: 'settings',
+						description: 'Site settings: analytics, noindex, statistics, contact-form webhook',
+					},
+					{
+						name: 'Sitemap',
+						value: 'sitemap',
+						description: 'The published pages of the site',
+					},
+					{
+						name: 'Variable',
+						value: 'variable',
+						description: 'Key/value variables of the site (when enabled for the tenant)',
+					},
+				],
+				default: 'page',
+			},
+			...page.description,
+			...content.description,
+			...asset.description,
+			...settings.description,
+			...sitemap.description,
+			...notification.description,
+			...variable.description,
+			...ai.description,
+			...customApiCall.description,
+			requestOptionsDescription,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeOperations.call(this, {
+			page: page.handlers,
+			content: content.handlers,
+			asset: asset.handlers,
+			settings: settings.handlers,
+			sitemap: sitemap.handlers,
+			notification: notification.handlers,
+			variable: variable.handlers,
+			ai: ai.handlers,
+			customApiCall: customApiCall.handlers,
+		});
+	}
+}

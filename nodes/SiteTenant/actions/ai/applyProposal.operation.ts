@@ -1,0 +1,118 @@
+/**
+ * AI > Apply Proposal: takes a proposal `{url, templates, banner?}` in any accepted shape, validates
+ * it and applies it with `PUT /api/content`. Dry Run reads the page and shows what would change
+ * instead of sending the update. A malformed proposal fails the item and nothing is sent.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { contentChanges } from './diff';
+import { readPagePath } from './pagePath';
+import { readPage } from './readPage';
+import { readProposal } from './readProposal';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Proposal Source',
+		name: 'proposalSource',
+		type: 'options',
+		options: [
+			{
+				name: 'Field',
+				value: 'field',
+				description: 'Read the proposal from a field of the input item (e.g. the output of an AI node)',
+			},
+			{
+				name: 'JSON Parameter',
+				value: 'json',
+				description: 'Give the proposal (or an expression producing it) as a parameter',
+			},
+		],
+		default: 'field',
+		description: 'Where the proposal comes from',
+	},
+	{
+		displayName: 'Proposal Field',
+		name: 'proposalField',
+		type: 'string',
+		default: 'proposal',
+		placeholder: 'message.content',
+		displayOptions: {
+			show: {
+				proposalSource: ['field'],
+			},
+		},
+		description:
+			'Name of the input field holding the proposal; dot paths such as "message.content" or "choices[0].message.content" work, and an empty value uses the whole input item. The value may be the proposal object, a JSON string, JSON in a ```json code block, or a chat-completion response (OpenAI, Anthropic, n8n AI node output).',
+	},
+	{
+		displayName: 'Proposal JSON',
+		name: 'proposalJson',
+		type: 'json',
+		default: '',
+		placeholder: '{"url": "/about-us", "templates": [{"type": "text", "body": "..."}], "banner": null}',
+		displayOptions: {
+			show: {
+				proposalSource: ['json'],
+			},
+		},
+		description:
+			'The proposal: {"url", "templates", "banner"?}, or text/model output containing it',
+	},
+	{
+		displayName: 'Page URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		placeholder: '/about-us',
+		description:
+			'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
+	},
+	{
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to only read the page and output what would change (before and after) without updating it',
+	},
+];
+
+const displayOptions = {
+	show: {
+		resource: ['ai'],
+		operation: ['applyProposal'],
+	},
+};
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const urlOverride = readPagePath(this, 'url', 'Page URL', itemIndex, true);
+	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
+	const { proposal, ignoredKeys } = readProposal(this, itemIndex, urlOverride);
+	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
+
+	if (dryRun) {
+		const page = await readPage.call(this, proposal.url, itemIndex);
+		return {
+			dryRun: true,
+			url: proposal.url,
+			changes: contentChanges(page, proposal),
+			wouldSend: proposal as unknown as IDataObject,
+			...extra,
+		};
+	}
+
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'PUT', path: '/api/content', body: proposal as unknown as IDataObject },
+		{ itemIndex },
+	);
+	const answer =
+		response !== null && typeof response === 'object' && !Array.isArray(response)
+			? (response as IDataObject)
+			: { url: proposal.url, response: (response ?? null) as IDataObject };
+	return { ...answer, ...extra };
+}

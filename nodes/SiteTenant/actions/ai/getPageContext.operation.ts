@@ -1,0 +1,58 @@
+/**
+ * AI > Get Page Context: reads a page and hands out its fields and content plus `prompt_context`,
+ * a compact text rendering to put into an AI prompt.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readPagePath } from './pagePath';
+import { renderPromptContext } from './promptContext';
+import { readPage } from './readPage';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Page URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '/about-us',
+		description: 'Path of the page whose context to read, e.g. /about-us (the page key)',
+	},
+	{
+		displayName: 'Include Answer Instructions',
+		name: 'includeInstructions',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to end the prompt context with a line telling the model to answer with only a JSON object {"url", "templates", "banner"}, the shape AI > Apply Proposal accepts',
+	},
+];
+
+const displayOptions = {
+	show: {
+		resource: ['ai'],
+		operation: ['getPageContext'],
+	},
+};
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const url = readPagePath(this, 'url', 'Page URL', itemIndex);
+	const includeInstructions = this.getNodeParameter('includeInstructions', itemIndex, true) as boolean;
+	const page = await readPage.call(this, url, itemIndex);
+
+	return {
+		url: (page.url as string) ?? url,
+		name: page.name ?? null,
+		locale: page.locale ?? null,
+		meta_title: page.meta_title ?? null,
+		meta_description: page.meta_description ?? null,
+		draft: page.draft ?? null,
+		templates: Array.isArray(page.templates) ? page.templates : [],
+		banner: page.banner ?? null,
+		updated_at: page.updated_at ?? null,
+		prompt_context: renderPromptContext(page, includeInstructions !== false),
+	};
+}

@@ -1,0 +1,39 @@
+/**
+ * A compact text rendering of a page for an AI prompt: the page fields, each template block
+ * numbered with its JSON, the banner, and optionally the line that tells the model how to answer.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+const HEADER_FIELDS = ['name', 'locale', 'meta_title', 'meta_description', 'draft', 'updated_at'];
+
+function inline(value: unknown): string {
+	if (value === undefined || value === null || value === '') return '-';
+	if (typeof value === 'string') return value.replace(/\s*[\r\n]+\s*/g, ' ');
+	if (typeof value === 'object') return JSON.stringify(value);
+	return String(value);
+}
+
+export function answerInstruction(url: string): string {
+	return (
+		`Answer with only a JSON object, no other text: {"url": ${JSON.stringify(url)}, ` +
+		'"templates": [...], "banner": {...}|null}. Keep the url, give the complete templates array ' +
+		'in order (changed and unchanged blocks), and the banner object or null.'
+	);
+}
+
+export function renderPromptContext(page: IDataObject, includeInstructions: boolean): string {
+	const url = String(page.url ?? '');
+	const templates = Array.isArray(page.templates) ? page.templates : [];
+	const lines = [`Page: ${url}`];
+	for (const field of HEADER_FIELDS) lines.push(`${field}: ${inline(page[field])}`);
+
+	lines.push('', `Templates (${templates.length}):`);
+	templates.forEach((template, index) => lines.push(`${index + 1}. ${JSON.stringify(template)}`));
+	if (templates.length === 0) lines.push('(none)');
+
+	const banner = page.banner;
+	lines.push('', `Banner: ${banner === undefined || banner === null ? 'null' : JSON.stringify(banner)}`);
+
+	if (includeInstructions) lines.push('', answerInstruction(url));
+	return lines.join('\n');
+}

@@ -1,0 +1,52 @@
+/**
+ * Gets the raw proposal of an item (from an input field or from the JSON parameter) and turns it
+ * into a validated `{url, templates, banner?}`; any problem fails the item with a NodeOperationError
+ * that says what is wrong, before anything is sent.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ParsedProposal } from '../../../shared/proposal';
+import { getByPath, parseProposal, ProposalError } from '../../../shared/proposal';
+
+export type ProposalSource = 'field' | 'json';
+
+function rawFromField(ctx: IExecuteFunctions, itemIndex: number): unknown {
+	const field = String(ctx.getNodeParameter('proposalField', itemIndex, 'proposal') ?? '').trim();
+	const json = ctx.getInputData()[itemIndex]?.json ?? {};
+	if (field === '') return json;
+	// A key that itself contains dots wins over the path it spells.
+	const value = Object.prototype.hasOwnProperty.call(json, field) ? json[field] : getByPath(json, field);
+	if (value === undefined) {
+		throw new NodeOperationError(ctx.getNode(), `The input item has no field "${field}"`, {
+			itemIndex,
+			description:
+				'Set "Proposal Field" to the field holding the proposal (dot paths such as message.content or choices[0].message.content work; leave it empty to use the whole item), or use "Proposal Source: JSON Parameter"',
+		});
+	}
+	return value;
+}
+
+export function readProposal(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	urlOverride: string,
+): ParsedProposal {
+	const source = ctx.getNodeParameter('proposalSource', itemIndex, 'field') as ProposalSource;
+	const raw =
+		source === 'json'
+			? (ctx.getNodeParameter('proposalJson', itemIndex, '') as string | IDataObject)
+			: rawFromField(ctx, itemIndex);
+	try {
+		return parseProposal(raw, { url: urlOverride || undefined });
+	} catch (error) {
+		if (!(error instanceof ProposalError)) {
+			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		}
+		throw new NodeOperationError(ctx.getNode(), error.message, {
+			itemIndex,
+			description:
+				'A proposal is a JSON object {"url": "/page-path", "templates": [{...}, ...], "banner": {...} or null}, given as an object, a JSON string, JSON in a ```json code block, or a chat-completion response containing one of those. Nothing was sent.',
+		});
+	}
+}

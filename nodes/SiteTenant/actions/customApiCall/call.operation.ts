@@ -1,0 +1,115 @@
+/**
+ * Custom API Call: any method and path under /api/ of the tenant surface, with query parameters and
+ * a JSON body, authenticated by the node's credential. The way to the chatbot and to any endpoint
+ * without an operation of its own.
+ */
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { tenantApiRequestFull } from '../../../shared/tenantRequest';
+import { parseJsonValue } from '../../../shared/validation';
+import { readApiPath } from './apiPath';
+
+const METHODS_WITH_BODY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: [
+			{ name: 'DELETE', value: 'DELETE' },
+			{ name: 'GET', value: 'GET' },
+			{ name: 'PATCH', value: 'PATCH' },
+			{ name: 'POST', value: 'POST' },
+			{ name: 'PUT', value: 'PUT' },
+		],
+		default: 'GET',
+		description: 'HTTP method of the call',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		default: '/api/',
+		required: true,
+		placeholder: '/api/chatbot',
+		description:
+			'Endpoint path under /api/ on the credential\'s tenant base URL, e.g. /api/chatbot. Full URLs and paths leaving /api/ are rejected.',
+	},
+	{
+		displayName: 'Query Parameters',
+		name: 'queryParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Parameter',
+		default: {},
+		options: [
+			{
+				displayName: 'Parameter',
+				name: 'parameter',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'JSON Body',
+		name: 'body',
+		type: 'json',
+		default: '',
+		displayOptions: { show: { method: METHODS_WITH_BODY } },
+		description: 'Request body as a JSON object (or array). Leave empty to send no body.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['customApiCall'], operation: ['call'] } },
+	properties,
+);
+
+function queryObject(collection: unknown): IDataObject {
+	const entries = ((collection as IDataObject | undefined)?.parameter ?? []) as IDataObject[];
+	const qs: IDataObject = {};
+	for (const entry of entries) {
+		const name = String(entry.name ?? '').trim();
+		if (name) qs[name] = entry.value ?? '';
+	}
+	return qs;
+}
+
+function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | IDataObject[] | undefined {
+	const value = ctx.getNodeParameter('body', itemIndex, '') as unknown;
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string' && !value.trim()) return undefined;
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	const looksLikeArray = Array.isArray(value) || (text !== undefined && text.startsWith('['));
+	return looksLikeArray
+		? parseJsonValue(ctx, value, 'JSON Body', 'array', itemIndex)
+		: parseJsonValue(ctx, value, 'JSON Body', 'object', itemIndex);
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]> {
+	const method = this.getNodeParameter('method', itemIndex, 'GET') as IHttpRequestMethods;
+	const path = readApiPath(this, itemIndex);
+	const qs = queryObject(this.getNodeParameter('queryParameters', itemIndex, {}));
+	const body = METHODS_WITH_BODY.includes(method) ? readBody(this, itemIndex) : undefined;
+
+	const response = await tenantApiRequestFull.call(
+		this,
+		{ method, path, ...(Object.keys(qs).length ? { qs } : {}), ...(body !== undefined ? { body } : {}) },
+		{ itemIndex },
+	);
+
+	const result = response.body;
+	if (Array.isArray(result)) {
+		return result.map((entry) =>
+			typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry },
+		);
+	}
+	if (typeof result === 'object' && result !== null) return result as IDataObject;
+	// No JSON object in the answer (empty body, text): keep what there is, with the status.
+	return { statusCode: response.statusCode, ...(result !== undefined && result !== '' ? { body: result } : {}) };
+}

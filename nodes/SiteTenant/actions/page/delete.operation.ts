@@ -1,0 +1,51 @@
+/**
+ * Page > Delete: `DELETE /api/page` with `{url, permanently?}`. The service asks callers to archive
+ * a page before deleting it, so the page is read first and the output carries it as it was. No read,
+ * no delete: if the page cannot be read, nothing is deleted and the item fails.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { requireString } from '../../../shared/validation';
+import { pageUrlField } from './fields';
+import { getPageByUrl } from './findPage';
+
+const properties: INodeProperties[] = [
+	{ ...pageUrlField, description: 'Url of the page to delete, e.g. "/about-us"' },
+	{
+		displayName: 'Permanently',
+		name: 'permanently',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to erase the page for good. Off: the page leaves listings and the sitemap but the service keeps its data. Either way the output carries the page as it was.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['page'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const url = requireString(this, 'url', itemIndex, 'Page URL');
+	const permanently = this.getNodeParameter('permanently', itemIndex, false) as boolean;
+
+	const page = await getPageByUrl.call(this, url, itemIndex);
+
+	const body: IDataObject = { url };
+	if (permanently) body.permanently = 1;
+	const response = (await tenantApiRequest.call(
+		this,
+		{ method: 'DELETE', path: '/api/page', body },
+		{ itemIndex },
+	)) as IDataObject | undefined;
+
+	return {
+		deleted: true,
+		permanently,
+		...(typeof response?.message === 'string' ? { message: response.message } : {}),
+		page,
+	};
+}

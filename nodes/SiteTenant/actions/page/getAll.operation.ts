@@ -1,0 +1,79 @@
+/** Page > Get Many: `GET /api/pages`, page by page, with optional locale, draft and url filters. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { tenantApiRequestAllItems } from '../../../shared/tenantRequest';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Draft',
+				name: 'draft',
+				type: 'options',
+				options: [
+					{ name: 'Any', value: 'any', description: 'Drafts and published pages' },
+					{ name: 'Drafts Only', value: 'true' },
+					{ name: 'Published Only', value: 'false' },
+				],
+				default: 'any',
+				description: 'Whether to list only drafts, only published pages, or both',
+			},
+			{
+				displayName: 'Locale',
+				name: 'locale',
+				type: 'string',
+				default: '',
+				placeholder: 'en',
+				description: 'Only pages in this locale',
+			},
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+				placeholder: '/about-us',
+				description: 'Only the page with this url',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['page'], operation: ['getAll'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+
+	const qs: IDataObject = {};
+	if (typeof filters.locale === 'string' && filters.locale.trim()) qs.locale = filters.locale.trim();
+	if (typeof filters.url === 'string' && filters.url.trim()) qs.url = filters.url.trim();
+	if (filters.draft === 'true' || filters.draft === 'false') qs.draft = filters.draft;
+
+	return await tenantApiRequestAllItems.call(this, '/api/pages', qs, { returnAll, limit }, { itemIndex });
+}

@@ -1,0 +1,120 @@
+/**
+ * Settings > Update: `POST /api/settings` with only the fields given (the others keep their value).
+ * At least one field is required, so an empty call never reaches the service.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { tenantApiRequest } from '../../../shared/tenantRequest';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Setting',
+		default: {},
+		options: [
+			{
+				displayName: 'Analytics Code',
+				name: 'googleCode',
+				type: 'string',
+				default: '',
+				placeholder: 'G-XXXXXXXXXX',
+				description: 'Google Analytics code of the site (google_code)',
+			},
+			{
+				displayName: 'Contact Form Webhook Headers',
+				name: 'contactFormWebhookHeaders',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Header',
+				default: {},
+				description:
+					'Extra headers sent with every contact-form submission, e.g. a shared secret the receiving webhook checks. Replaces all current headers.',
+				options: [
+					{
+						displayName: 'Header',
+						name: 'header',
+						values: [
+							{
+								displayName: 'Name',
+								name: 'name',
+								type: 'string',
+								default: '',
+								placeholder: 'X-Form-Secret',
+							},
+							{
+								displayName: 'Value',
+								name: 'value',
+								type: 'string',
+								typeOptions: { password: true },
+								default: '',
+							},
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Contact Form Webhook URL',
+				name: 'contactFormWebhookUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'https://n8n.example.com/webhook/contact',
+				description:
+					'Where the service posts each contact-form submission (for example the URL of an n8n Webhook or Site Management Contact Form Trigger node). Empty clears it.',
+			},
+			{
+				displayName: 'Noindex',
+				name: 'noindex',
+				type: 'boolean',
+				default: false,
+				description: 'Whether search engines are asked not to index the site (sent as noindex 1 or 0)',
+			},
+			{
+				displayName: 'Statistics Iframe',
+				name: 'statisticsIframe',
+				type: 'string',
+				default: '',
+				description: 'HTML iframe snippet of the statistics dashboard (statistics_iframe)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['settings'], operation: ['update'] } },
+	properties,
+);
+
+function headersObject(collection: unknown): IDataObject {
+	const entries = ((collection as IDataObject | undefined)?.header ?? []) as IDataObject[];
+	const headers: IDataObject = {};
+	for (const entry of entries) {
+		const name = String(entry.name ?? '').trim();
+		if (name) headers[name] = String(entry.value ?? '');
+	}
+	return headers;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	if (fields.googleCode !== undefined) body.google_code = fields.googleCode;
+	if (fields.noindex !== undefined) body.noindex = fields.noindex === true ? 1 : 0;
+	if (fields.statisticsIframe !== undefined) body.statistics_iframe = fields.statisticsIframe;
+	if (fields.contactFormWebhookUrl !== undefined) body.contact_form_webhook_url = fields.contactFormWebhookUrl;
+	if (fields.contactFormWebhookHeaders !== undefined) {
+		body.contact_form_webhook_headers = headersObject(fields.contactFormWebhookHeaders);
+	}
+
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Add at least one setting to update', {
+			itemIndex,
+			description: 'Choose a setting under "Update Fields"; settings not given keep their value.',
+		});
+	}
+
+	const response = await tenantApiRequest.call(this, { method: 'POST', path: '/api/settings', body }, { itemIndex });
+	return (response ?? {}) as IDataObject;
+}

@@ -1,0 +1,161 @@
+/**
+ * Turns what the service answered (or the network failure) into a NodeApiError that shows the
+ * server's own message and field details, and carries nothing that could hold a token: the error is
+ * built from a fresh object, never from the request options or the HTTP client's error (whose config
+ * holds the Authorization header).
+ */
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+export interface ServerErrorBody {
+	error?: string;
+	message?: string;
+	details?: unknown;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Renders `details` (array of `{field, problem}` or an object of field to problem) as `field: problem` lines. */
+export function formatDetails(details: unknown): string | undefined {
+	if (details === undefined || details === null) return undefined;
+	if (Array.isArray(details)) {
+		const lines = details.map((entry) => {
+			if (isObject(entry)) {
+				const field = entry.field ?? entry.path ?? entry.name;
+				const problem = entry.problem ?? entry.message ?? entry.error;
+				if (field !== undefined && problem !== undefined) return `${String(field)}: ${String(problem)}`;
+				return JSON.stringify(entry);
+			}
+			return String(entry);
+		});
+		return lines.length ? lines.join('\n') : undefined;
+	}
+	if (isObject(details)) {
+		const lines = Object.entries(details).map(
+			([field, problem]) =>
+				`${field}: ${typeof problem === 'string' ? problem : JSON.stringify(problem)}`,
+		);
+		return lines.length ? lines.join('\n') : undefined;
+	}
+	return String(details);
+}
+
+/** Reads a body that may be an object, a JSON string or a Buffer (error bodies of binary requests). */
+export function readErrorBody(body: unknown): ServerErrorBody | undefined {
+	let value = body;
+	if (Buffer.isBuffer(value)) value = value.toString('utf8');
+	if (typeof value === 'string') {
+		const text = value.trim();
+		try {
+			value = JSON.parse(text);
+		} catch {
+			// A non-JSON body (a proxy's HTML page...): keep a short excerpt as the message.
+			return text ? { message: text.slice(0, 500) } : undefined;
+		}
+	}
+	return isObject(value) ? (value as ServerErrorBody) : undefined;
+}
+
+/** The error for an HTTP answer the server gave with a non-success status. */
+export function serverError(
+	node: INode,
+	status: number,
+	body: unknown,
+	itemIndex: number,
+): NodeApiError {
+	const parsed = readErrorBody(body);
+	const message =
+		typeof parsed?.message === 'string' && parsed.message
+			? parsed.message
+			: `The service answered with HTTP ${status}`;
+	const description = formatDetails(parsed?.details);
+	// Only the error body goes into the error: it is the server's promise that it echoes no token.
+	const errorResponse: JsonObject = {
+		httpCode: String(status),
+		message,
+		...(description ? { description } : {}),
+		// Not under `error`: NodeApiError would show the bare code as the description.
+		errorCode: parsed?.error ?? null,
+		details: (parsed?.details ?? null) as JsonObject,
+	};
+	const error = new NodeApiError(node, errorResponse, {
+		message,
+		description,
+		httpCode: String(status),
+		itemIndex,
+	});
+	error.context.error = parsed?.error;
+	error.context.details = parsed?.details as IDataObject;
+	return error;
+}
+
+/** The error for a request that got no answer (connection refused, reset, timed out...). */
+export function networkError(
+	node: INode,
+	code: string | undefined,
+	message: string,
+	itemIndex: number,
+	attempts: number,
+): NodeApiError {
+	const description = `No answer from the service after ${attempts} attempt${attempts === 1 ? '' : 's'}${code ? ` (${code})` : ''}.`;
+	return new NodeApiError(
+		node,
+		{ message, ...(code ? { code } : {}) },
+		{ message: code ? `${code}: ${message}` : message, description, itemIndex },
+	);
+}
+
+/** The error for a failure before or around the request that is neither an answer nor a network error. */
+export function requestFailedError(node: INode, message: string, itemIndex: number): NodeApiError {
+	return new NodeApiError(node, { message }, { message, itemIndex });
+}
+
+/** Pieces of a thrown HTTP-helper error that are safe to read (status, body, headers, network code). */
+export interface ThrownRequestFailure {
+	status?: number;
+	body?: unknown;
+	headers?: IDataObject;
+	code?: string;
+	message: string;
+}
+
+/**
+ * n8n's httpRequestWithAuthentication throws a NodeApiError wrapping the HTTP client's error. Pull
+ * out only what is needed to decide on a retry and to build our own error.
+ */
+export function readThrownRequestError(error: unknown): ThrownRequestFailure {
+	const candidates: IDataObject[] = [];
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && isObject(current); depth++) {
+		candidates.push(current);
+		current = (current as IDataObject).cause;
+	}
+	const failure: ThrownRequestFailure = {
+		message: error instanceof Error ? error.message : String(error),
+	};
+	for (const candidate of candidates) {
+		const response = candidate.response as IDataObject | undefined;
+		if (failure.status === undefined && isObject(response) && typeof response.status === 'number') {
+			failure.status = response.status;
+			failure.body = response.data;
+			failure.headers = response.headers as IDataObject;
+		}
+		if (failure.code === undefined && typeof candidate.code === 'string') failure.code = candidate.code;
+	}
+	if (failure.status === undefined) {
+		// The wrapper keeps the status and (when it was an object) the response body in its context.
+		const wrapper = candidates[0] as (IDataObject & { httpCode?: string | null; context?: IDataObject }) | undefined;
+		const httpCode = Number(wrapper?.httpCode);
+		if (Number.isInteger(httpCode) && httpCode >= 100 && httpCode <= 599) {
+			failure.status = httpCode;
+			failure.body = wrapper?.context?.data;
+		}
+	}
+	const innermost = candidates[candidates.length - 1];
+	if (innermost && innermost !== error && typeof innermost.message === 'string') {
+		failure.message = innermost.message;
+	}
+	return failure;
+}

@@ -1,0 +1,63 @@
+/**
+ * When and how long to wait before sending a request again.
+ *
+ * The contract says: retry 429 and 5xx (transient) and network failures with exponential backoff and
+ * jitter, honour `Retry-After`, never retry any other 4xx as it is.
+ */
+
+export const RETRY_BASE_DELAY_MS = 250;
+export const RETRY_MAX_DELAY_MS = 10_000;
+export const MAX_RETRIES = 5;
+/** A server asking for a longer pause than this fails the item instead of stalling the workflow. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Error codes of a request that never got an answer: safe to send again with the same Idempotency-Key. */
+const RETRYABLE_NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'ECONNABORTED',
+	'EPIPE',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	// Set by the managed tenant credential when minting a token failed transiently (central surface
+	// unreachable, 429 or 5xx): sending the request again mints again.
+	'SITE_TOKEN_MINT_UNAVAILABLE',
+]);
+
+const RETRYABLE_NETWORK_MESSAGES = ['socket hang up', 'network error', 'timeout of'];
+
+export function isRetryableStatus(status: number): boolean {
+	return status === 429 || (status >= 500 && status <= 599);
+}
+
+/** True for errors that mean "no response arrived" (connection refused, reset, dropped, timed out). */
+export function isRetryableNetworkError(code: string | undefined, message: string | undefined): boolean {
+	if (code && RETRYABLE_NETWORK_CODES.has(code.toUpperCase())) return true;
+	const text = (message ?? '').toLowerCase();
+	if ([...RETRYABLE_NETWORK_CODES].some((known) => text.includes(known.toLowerCase()))) return true;
+	return RETRYABLE_NETWORK_MESSAGES.some((known) => text.includes(known));
+}
+
+/**
+ * Parses a `Retry-After` header: delta seconds or an HTTP date. Returns milliseconds to wait, or
+ * undefined when the header is absent or unreadable (then the backoff applies).
+ */
+export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
+	const raw = Array.isArray(value) ? value[0] : value;
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const text = String(raw).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+/** Exponential backoff with full jitter: a random pause in [0, min(cap, base * 2^attempt)). */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+	const ceiling = Math.min(RETRY_MAX_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** attempt);
+	return Math.floor(random() * ceiling);
+}

@@ -1,0 +1,52 @@
+/**
+ * Requests of the Tenant node: the credential is the one its Authentication parameter picks, a fixed
+ * tenant token (`siteTenantApi`) or the managed credential that mints its own tokens
+ * (`siteManagedTenantApi`).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { AllItemsOptions, SiteCredentialType, SiteRequest, SiteRequestOptions, SiteResponse } from './transport';
+import { siteApiRequest, siteApiRequestAllItems, siteApiRequestFull } from './transport';
+
+export type TenantAuthentication = 'tenantToken' | 'managedTenant';
+
+export function tenantCredentialType(ctx: IExecuteFunctions, itemIndex: number): SiteCredentialType {
+	const authentication = ctx.getNodeParameter('authentication', itemIndex, 'tenantToken') as TenantAuthentication;
+	return authentication === 'managedTenant' ? 'siteManagedTenantApi' : 'siteTenantApi';
+}
+
+/** siteApiRequest with the Tenant node's chosen credential. Returns the parsed body. */
+export async function tenantApiRequest(
+	this: IExecuteFunctions,
+	request: SiteRequest,
+	options: SiteRequestOptions,
+): Promise<unknown> {
+	return await siteApiRequest.call(this, tenantCredentialType(this, options.itemIndex), request, options);
+}
+
+/** siteApiRequestFull with the Tenant node's chosen credential. Returns status, headers and body. */
+export async function tenantApiRequestFull(
+	this: IExecuteFunctions,
+	request: SiteRequest,
+	options: SiteRequestOptions,
+): Promise<SiteResponse> {
+	return await siteApiRequestFull.call(this, tenantCredentialType(this, options.itemIndex), request, options);
+}
+
+/** siteApiRequestAllItems with the Tenant node's chosen credential. */
+export async function tenantApiRequestAllItems(
+	this: IExecuteFunctions,
+	path: string,
+	qs: IDataObject,
+	paging: AllItemsOptions,
+	options: SiteRequestOptions,
+): Promise<IDataObject[]> {
+	return await siteApiRequestAllItems.call(
+		this,
+		tenantCredentialType(this, options.itemIndex),
+		path,
+		qs,
+		paging,
+		options,
+	);
+}

@@ -1,0 +1,275 @@
+/**
+ * The one way the nodes talk to the Site Management Service.
+ *
+ * - The credential adds the token (httpRequestWithAuthentication); the base URL comes from it too.
+ * - POST, PUT and DELETE carry an Idempotency-Key made once per call and reused by every retry of
+ *   that call, so a retry after a lost answer never doubles anything.
+ * - 429, 5xx and network failures are retried with exponential backoff and full jitter, honouring
+ *   Retry-After; other 4xx fail at once.
+ * - Server errors become NodeApiError with the server's message and field details, and no token.
+ */
+import { randomUUID } from 'crypto';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { networkError, readThrownRequestError, requestFailedError, serverError } from './errors';
+import {
+	backoffDelay,
+	isRetryableNetworkError,
+	isRetryableStatus,
+	MAX_RETRIES,
+	MAX_RETRY_AFTER_MS,
+	parseRetryAfter,
+} from './retry';
+import { joinUrl } from './url';
+
+export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManagedTenantApi';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+export type RequestBody = IHttpRequestOptions['body'];
+
+export interface SiteRequest {
+	method: IHttpRequestMethods;
+	/** Path on the credential's base URL, e.g. `/api/pages`. */
+	path: string;
+	/** A JSON value, a Buffer or a readable stream (multipart built by the caller). */
+	body?: RequestBody;
+	/**
+	 * Makes a fresh body for each attempt. Use it for stream bodies that should still be retried:
+	 * a stream given as `body` is consumed by the first attempt and is therefore never retried.
+	 */
+	createBody?: () => RequestBody | Promise<RequestBody>;
+	qs?: IDataObject;
+	headers?: IDataObject;
+	/** Ask for JSON (Accept header). Default true. */
+	json?: boolean;
+}
+
+export interface SiteRequestOptions {
+	itemIndex: number;
+	/** Milliseconds per attempt. Default: the node's Options > Timeout, else 30000. */
+	timeout?: number;
+	/** Reuse a key made by the caller (e.g. one key for several calls of one item). */
+	idempotencyKey?: string;
+}
+
+/** A response read whole: status, headers and the parsed body. */
+export interface SiteResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+function isStream(body: unknown): boolean {
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		!Buffer.isBuffer(body) &&
+		typeof (body as { pipe?: unknown }).pipe === 'function'
+	);
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		!Array.isArray(value) &&
+		!Buffer.isBuffer(value) &&
+		!isStream(value) &&
+		Object.getPrototypeOf(value) === Object.prototype
+	);
+}
+
+function hasHeader(headers: IDataObject, name: string): boolean {
+	return Object.keys(headers).some((key) => key.toLowerCase() === name.toLowerCase());
+}
+
+/** The node's Options > Timeout for this item, if the node has that option. */
+function configuredTimeout(ctx: IExecuteFunctions, itemIndex: number): number {
+	try {
+		const value = ctx.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS) as number;
+		return Number(value) > 0 ? Number(value) : DEFAULT_TIMEOUT_MS;
+	} catch {
+		return DEFAULT_TIMEOUT_MS;
+	}
+}
+
+/**
+ * Sends one request with retries and returns the full response (status, headers, body).
+ * Throws NodeApiError for every non-2xx answer that is not retried (or after the last retry).
+ */
+export async function siteApiRequestFull(
+	this: IExecuteFunctions,
+	credentialType: SiteCredentialType,
+	request: SiteRequest,
+	options: SiteRequestOptions,
+): Promise<SiteResponse> {
+	const { itemIndex } = options;
+	const node = this.getNode();
+	const credentials = await this.getCredentials(credentialType, itemIndex);
+	const url = joinUrl(String(credentials.baseUrl ?? ''), request.path);
+	const timeout = options.timeout ?? configuredTimeout(this, itemIndex);
+
+	const headers: IDataObject = { ...(request.headers ?? {}) };
+	if (METHODS_WITH_IDEMPOTENCY_KEY.includes(request.method) && !hasHeader(headers, 'idempotency-key')) {
+		headers['Idempotency-Key'] = options.idempotencyKey ?? randomUUID();
+	}
+
+	let attempt = 0;
+	let reauthenticated = false;
+	for (;;) {
+		let body = request.createBody ? await request.createBody() : request.body;
+		if (isPlainObject(body) && Object.keys(body).length === 0 && request.method !== 'GET') {
+			// n8n's HTTP layer silently drops an empty object body; send the JSON text `{}` instead.
+			body = '{}';
+			if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
+		}
+		// A stream given directly can be sent once only; everything else can be sent again.
+		const canRetry = attempt < MAX_RETRIES && (request.createBody !== undefined || !isStream(body));
+
+		const requestOptions: IHttpRequestOptions = {
+			method: request.method,
+			url,
+			headers: { ...headers },
+			qs: request.qs,
+			body,
+			json: request.json ?? true,
+			timeout,
+			returnFullResponse: true,
+			// 401 must throw: that is what makes n8n re-run preAuthentication (a fresh managed token)
+			// and retry once. Every other status comes back to be judged here.
+			ignoreHttpStatusErrors: { ignore: true, except: [401] },
+		};
+		if (requestOptions.qs === undefined) delete requestOptions.qs;
+		if (requestOptions.body === undefined) delete requestOptions.body;
+
+		let status: number;
+		let responseHeaders: IDataObject = {};
+		let responseBody: unknown;
+		try {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				credentialType,
+				requestOptions,
+			)) as IN8nHttpFullResponse;
+			status = response.statusCode;
+			responseHeaders = response.headers ?? {};
+			responseBody = response.body;
+		} catch (error) {
+			const failure = readThrownRequestError(error);
+			if (failure.status === undefined) {
+				// No answer at all: a network failure (or a cancelled execution, which is not retried).
+				const transient = isRetryableNetworkError(failure.code, failure.message);
+				if (canRetry && transient) {
+					await sleep(backoffDelay(attempt));
+					attempt++;
+					continue;
+				}
+				throw transient
+					? networkError(node, failure.code, failure.message, itemIndex, attempt + 1)
+					: requestFailedError(node, failure.message, itemIndex);
+			}
+			if (
+				failure.status === 401 &&
+				credentialType === 'siteManagedTenantApi' &&
+				request.createBody !== undefined &&
+				!reauthenticated
+			) {
+				// n8n refreshed the managed token but could not resend a consumed stream body; a fresh
+				// body can go once more with the new token.
+				reauthenticated = true;
+				continue;
+			}
+			status = failure.status;
+			responseHeaders = failure.headers ?? {};
+			responseBody = failure.body;
+		}
+
+		if (status >= 200 && status < 300) {
+			return { statusCode: status, headers: responseHeaders, body: responseBody };
+		}
+		if (canRetry && isRetryableStatus(status)) {
+			const retryAfter = parseRetryAfter(responseHeaders['retry-after'] ?? responseHeaders['Retry-After']);
+			if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
+				await sleep(retryAfter ?? backoffDelay(attempt));
+				attempt++;
+				continue;
+			}
+		}
+		throw serverError(node, status, responseBody, itemIndex);
+	}
+}
+
+/** Sends one request (see siteApiRequestFull) and returns the parsed response body. */
+export async function siteApiRequest(
+	this: IExecuteFunctions,
+	credentialType: SiteCredentialType,
+	request: SiteRequest,
+	options: SiteRequestOptions,
+): Promise<unknown> {
+	const response = await siteApiRequestFull.call(this, credentialType, request, options);
+	return response.body;
+}
+
+/** A list that may come bare (`[...]`) or wrapped (`{data: [...]}`); anything else is an empty list. */
+export function unwrapList(response: unknown): IDataObject[] {
+	if (Array.isArray(response)) return response as IDataObject[];
+	if (isPlainObject(response) && Array.isArray(response.data)) return response.data as IDataObject[];
+	return [];
+}
+
+const PAGE_SIZE = 100;
+
+export interface AllItemsOptions {
+	returnAll: boolean;
+	/** Used when returnAll is false. */
+	limit?: number;
+}
+
+/**
+ * Walks a `page`/`per_page` list until `meta.last_page`, or, where the server sends no meta, until an
+ * empty or short page. Stops early once `limit` items are collected.
+ */
+export async function siteApiRequestAllItems(
+	this: IExecuteFunctions,
+	credentialType: SiteCredentialType,
+	path: string,
+	qs: IDataObject,
+	{ returnAll, limit = 50 }: AllItemsOptions,
+	options: SiteRequestOptions,
+): Promise<IDataObject[]> {
+	const wanted = returnAll ? Infinity : Math.max(0, limit);
+	const perPage = returnAll ? PAGE_SIZE : Math.min(PAGE_SIZE, Math.max(1, wanted));
+	const items: IDataObject[] = [];
+	if (wanted === 0) return items;
+
+	for (let page = 1; ; page++) {
+		const response = await siteApiRequest.call(
+			this,
+			credentialType,
+			{ method: 'GET', path, qs: { ...qs, page, per_page: perPage } },
+			options,
+		);
+		const batch = unwrapList(response);
+		items.push(...batch);
+		if (items.length >= wanted) return items.slice(0, wanted);
+
+		const meta = isPlainObject(response) && isPlainObject(response.meta) ? response.meta : undefined;
+		const lastPage = Number(meta?.last_page);
+		if (meta && Number.isFinite(lastPage)) {
+			if (page >= lastPage) return items;
+		} else if (batch.length < perPage) {
+			return items;
+		}
+		// A server that ignores `page` would hand back the same rows forever: stop on an empty page.
+		if (batch.length === 0) return items;
+	}
+}

@@ -1,0 +1,145 @@
+/**
+ * Checks of parameter values made before any request is sent, so a bad input fails its item with
+ * an error that names the parameter and nothing reaches the service.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+export type JsonShape = 'array' | 'object';
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** "templates" -> "Templates", "bannerJson" -> "Banner Json": a readable fallback label. */
+function labelFromName(name: string): string {
+	const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.]+/g, ' ');
+	return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Parses a value that is JSON text or already an object/array. `label` names it in errors
+ * ("Templates must be a JSON array of objects").
+ */
+export function parseJsonValue(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	shape: 'array',
+	itemIndex: number,
+): IDataObject[];
+export function parseJsonValue(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	shape: 'object',
+	itemIndex: number,
+): IDataObject;
+export function parseJsonValue(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	shape: JsonShape,
+	itemIndex: number,
+): IDataObject[] | IDataObject;
+export function parseJsonValue(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	shape: JsonShape,
+	itemIndex: number,
+): IDataObject[] | IDataObject {
+	const expected = shape === 'array' ? 'a JSON array of objects' : 'a JSON object';
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		const text = value.trim();
+		if (!text) {
+			throw new NodeOperationError(ctx.getNode(), `${label} must be ${expected}; it is empty`, {
+				itemIndex,
+			});
+		}
+		try {
+			parsed = JSON.parse(text);
+		} catch (error) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${label} must be ${expected}; it is not valid JSON (${(error as Error).message})`,
+				{ itemIndex },
+			);
+		}
+	}
+	if (shape === 'array') {
+		if (!Array.isArray(parsed)) {
+			throw new NodeOperationError(ctx.getNode(), `${label} must be ${expected}`, {
+				itemIndex,
+				description: `Got ${describeType(parsed)}.`,
+			});
+		}
+		const badIndex = parsed.findIndex((entry) => !isPlainObject(entry));
+		if (badIndex !== -1) {
+			throw new NodeOperationError(ctx.getNode(), `${label} must be ${expected}`, {
+				itemIndex,
+				description: `Entry ${badIndex} is ${describeType(parsed[badIndex])}.`,
+			});
+		}
+		return parsed as IDataObject[];
+	}
+	if (!isPlainObject(parsed)) {
+		throw new NodeOperationError(ctx.getNode(), `${label} must be ${expected}`, {
+			itemIndex,
+			description: `Got ${describeType(parsed)}.`,
+		});
+	}
+	return parsed;
+}
+
+/**
+ * Reads a JSON parameter (a string typed in the editor, or an object/array from an expression) and
+ * checks its shape.
+ */
+export function parseJsonParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	shape: 'array',
+	label?: string,
+): IDataObject[];
+export function parseJsonParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	shape: 'object',
+	label?: string,
+): IDataObject;
+export function parseJsonParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	shape: JsonShape,
+	label?: string,
+): IDataObject[] | IDataObject {
+	const value = ctx.getNodeParameter(name, itemIndex) as unknown;
+	return parseJsonValue(ctx, value, label ?? labelFromName(name), shape, itemIndex);
+}
+
+export function describeType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return 'a string';
+	return `a ${typeof value}`;
+}
+
+/** A required string parameter, trimmed; empty fails the item naming the parameter. */
+export function requireString(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+): string {
+	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	if (!value) {
+		throw new NodeOperationError(ctx.getNode(), `${label} is required`, { itemIndex });
+	}
+	return value;
+}

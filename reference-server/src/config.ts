@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ServerConfig, ServerOptions } from './types';
+
+/** A bad option value; the CLI prints the message and exits with status 2. */
+export class ConfigError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'ConfigError';
+	}
+}
+
+export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken'> = {
+	host: '127.0.0.1',
+	port: 4010,
+	dataDir: '.data/reference-server',
+	memory: false,
+	enableVariables: false,
+	maxBodyMb: 10,
+	maxUploadMb: 25,
+	deliveryRetryBaseMs: 1000,
+	deliveryMaxAttempts: 10,
+	deliveryTimeoutMs: 10000,
+	faultRate: 0,
+	faultDropRate: 0,
+	logger: false,
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** One row per option: flag name, environment twin, kind, and the ServerOptions field it fills. */
+interface OptionSpec {
+	flag: string;
+	env: string;
+	kind: 'string' | 'boolean' | 'port' | 'positive' | 'positiveInt' | 'rate' | 'url' | 'logLevel';
+	field: keyof ServerOptions;
+	help: string;
+}
+
+const OPTION_SPECS: OptionSpec[] = [
+	{ flag: 'host', env: 'SITE_SERVER_HOST', kind: 'string', field: 'host', help: 'interface to listen on (default 127.0.0.1)' },
+	{ flag: 'port', env: 'SITE_SERVER_PORT', kind: 'port', field: 'port', help: 'port, 0 for an ephemeral one (default 4010)' },
+	{ flag: 'data-dir', env: 'SITE_SERVER_DATA_DIR', kind: 'string', field: 'dataDir', help: 'directory for site.db and assets/ (default .data/reference-server)' },
+	{ flag: 'memory', env: 'SITE_SERVER_MEMORY', kind: 'boolean', field: 'memory', help: 'keep nothing on disk (in-memory SQLite, uploads in a temporary directory)' },
+	{ flag: 'enable-variables', env: 'SITE_SERVER_ENABLE_VARIABLES', kind: 'boolean', field: 'enableVariables', help: 'enable the variables endpoints (otherwise 403 feature_disabled)' },
+	{ flag: 'public-url', env: 'SITE_SERVER_PUBLIC_URL', kind: 'url', field: 'publicUrl', help: 'base of asset URLs (default the listening URL)' },
+	{ flag: 'max-body-mb', env: 'SITE_SERVER_MAX_BODY_MB', kind: 'positive', field: 'maxBodyMb', help: 'JSON body limit in MB, fractions allowed (default 10)' },
+	{ flag: 'max-upload-mb', env: 'SITE_SERVER_MAX_UPLOAD_MB', kind: 'positive', field: 'maxUploadMb', help: 'upload limit in MB, fractions allowed (default 25)' },
+	{ flag: 'delivery-retry-base-ms', env: 'SITE_SERVER_DELIVERY_RETRY_BASE_MS', kind: 'positive', field: 'deliveryRetryBaseMs', help: 'base delay of the webhook retry backoff (default 1000)' },
+	{ flag: 'delivery-max-attempts', env: 'SITE_SERVER_DELIVERY_MAX_ATTEMPTS', kind: 'positiveInt', field: 'deliveryMaxAttempts', help: 'webhook attempts before a delivery fails (default 10)' },
+	{ flag: 'delivery-timeout-ms', env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS', kind: 'positive', field: 'deliveryTimeoutMs', help: 'timeout of one webhook POST (default 10000)' },
+	{ flag: 'fault-rate', env: 'SITE_SERVER_FAULT_RATE', kind: 'rate', field: 'faultRate', help: 'share 0..1 of /api requests answered 503 before doing anything (default 0)' },
+	{ flag: 'fault-drop-rate', env: 'SITE_SERVER_FAULT_DROP_RATE', kind: 'rate', field: 'faultDropRate', help: 'share 0..1 of /api requests that commit, then drop the connection (default 0)' },
+	{ flag: 'log-level', env: 'SITE_SERVER_LOG_LEVEL', kind: 'logLevel', field: 'logger', help: `log level: ${LOG_LEVELS.join(', ')} (default info)` },
+];
+
+export function usage(): string {
+	const lines = OPTION_SPECS.map((spec) => {
+		const arg = spec.kind === 'boolean' ? '' : ' <value>';
+		return `  --${(spec.flag + arg).padEnd(30)} ${spec.help}\n  ${''.padEnd(32)} env ${spec.env}`;
+	});
+	return [
+		'Usage: site-reference-server [options]',
+		'',
+		'Reference implementation of the Site Management API.',
+		'',
+		'Options (each flag wins over its environment variable):',
+		...lines,
+		`  --${'help'.padEnd(30)} print this text`,
+		'',
+		'ADMIN_TOKEN sets the admin token; without it one is generated and printed once.',
+	].join('\n');
+}
+
+function parseValue(spec: OptionSpec, raw: string | boolean, source: string): unknown {
+	const fail = (why: string): never => {
+		throw new ConfigError(`Invalid ${source}: ${why}.`);
+	};
+	if (spec.kind === 'boolean') {
+		if (typeof raw === 'boolean') return raw;
+		const text = raw.trim().toLowerCase();
+		if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+		if (['0', 'false', 'no', 'off', ''].includes(text)) return false;
+		return fail(`expected true or false, got "${raw}"`);
+	}
+	const text = String(raw).trim();
+	switch (spec.kind) {
+		case 'string':
+			if (text === '') fail('must not be empty');
+			return text;
+		case 'url':
+			try {
+				const url = new URL(text);
+				if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+			} catch {
+				fail(`expected an http(s) URL, got "${text}"`);
+			}
+			return text;
+		case 'logLevel':
+			if (!LOG_LEVELS.includes(text)) fail(`expected one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
+			return text;
+		default: {
+			const value = Number(text);
+			if (text === '' || !Number.isFinite(value)) return fail(`expected a number, got "${text}"`);
+			return value;
+		}
+	}
+}
+
+/** Parses argv (without node and script) and the environment. Flags win over environment variables. */
+export function parseCommandLine(
+	argv: string[],
+	env: NodeJS.ProcessEnv,
+): { help: true } | { help: false; options: Partial<ServerOptions> } {
+	const parseOptions: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
+	for (const spec of OPTION_SPECS) parseOptions[spec.flag] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' };
+	let values: Record<string, string | boolean | undefined>;
+	try {
+		values = parseArgs({ args: argv, options: parseOptions, strict: true, allowPositionals: false }).values as typeof values;
+	} catch (error) {
+		throw new ConfigError(`${(error as Error).message} (see --help)`);
+	}
+	if (values.help) return { help: true };
+
+	const options: Record<string, unknown> = { logger: 'info' };
+	for (const spec of OPTION_SPECS) {
+		const fromFlag = values[spec.flag];
+		const fromEnv = env[spec.env];
+		if (fromFlag !== undefined) options[spec.field] = parseValue(spec, fromFlag, `--${spec.flag}`);
+		else if (fromEnv !== undefined && fromEnv !== '') options[spec.field] = parseValue(spec, fromEnv, spec.env);
+	}
+	if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '') options.adminToken = env.ADMIN_TOKEN;
+	return { help: false, options: options as Partial<ServerOptions> };
+}
+
+/** Applies defaults and checks every value; the same rules for the CLI and for startServer(). */
+export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfig {
+	const merged: ServerOptions = { ...DEFAULT_OPTIONS, ...withoutUndefined(options) };
+	const problems: string[] = [];
+	if (!Number.isInteger(merged.port) || merged.port < 0 || merged.port > 65535) problems.push(`port must be an integer 0..65535, got ${merged.port}`);
+	for (const field of ['maxBodyMb', 'maxUploadMb', 'deliveryRetryBaseMs', 'deliveryTimeoutMs'] as const) {
+		if (typeof merged[field] !== 'number' || !(merged[field] > 0)) problems.push(`${field} must be a positive number, got ${merged[field]}`);
+	}
+	if (!Number.isInteger(merged.deliveryMaxAttempts) || merged.deliveryMaxAttempts < 1) {
+		problems.push(`deliveryMaxAttempts must be an integer >= 1, got ${merged.deliveryMaxAttempts}`);
+	}
+	for (const field of ['faultRate', 'faultDropRate'] as const) {
+		if (typeof merged[field] !== 'number' || !(merged[field] >= 0 && merged[field] <= 1)) problems.push(`${field} must be between 0 and 1, got ${merged[field]}`);
+	}
+	if (merged.publicUrl !== undefined) {
+		try {
+			const url = new URL(merged.publicUrl);
+			if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('publicUrl must be an http(s) URL');
+		} catch {
+			problems.push(`publicUrl must be an http(s) URL, got "${merged.publicUrl}"`);
+		}
+	}
+	if (merged.adminToken !== undefined && merged.adminToken.trim() === '') problems.push('the admin token must not be empty');
+	if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}.`);
+
+	const adminTokenGenerated = merged.adminToken === undefined;
+	return {
+		...merged,
+		publicUrl: merged.publicUrl?.replace(/\/+$/, ''),
+		dataDir: path.resolve(merged.dataDir),
+		adminToken: merged.adminToken ?? `sat_${randomBytes(32).toString('base64url')}`,
+		adminTokenGenerated,
+	};
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,52 @@
+import type { onRequestHookHandler } from 'fastify';
+import type { Store } from './db';
+import type { DeliveryWorker } from './delivery/worker';
+import type { AssetStore } from './storage/asset-store';
+import type { ServerConfig } from './types';
+
+/** What every route plugin needs, decorated on the app as `app.site`. */
+export interface SiteContext {
+	config: ServerConfig;
+	store: Store;
+	assets: AssetStore;
+	worker: DeliveryWorker;
+	/** Base of absolute asset URLs; known only once the server listens (see server.ts). */
+	publicUrl: string;
+}
+
+/** Who is calling, set by the auth hooks; the idempotency scope derives from it. */
+export type Caller = { kind: 'admin' } | { kind: 'tenant'; pk: number; id: string };
+
+export interface TenantRef {
+	/** Internal key: stable across renames. */
+	pk: number;
+	id: string;
+}
+
+declare module 'fastify' {
+	interface FastifyInstance {
+		site: SiteContext;
+		requireAdmin: onRequestHookHandler;
+		requireTenant: onRequestHookHandler;
+	}
+	interface FastifyRequest {
+		caller: Caller | null;
+		/** Set by requireTenant; routes behind it can rely on it. */
+		tenant: TenantRef | null;
+	}
+	interface FastifyContextConfig {
+		/** The route reads a multipart body itself; every other route is JSON-only. */
+		multipart?: boolean;
+		/**
+		 * false: the Idempotency-Key header is ignored. For responses that carry a secret shown once
+		 * (a new token), which must not be stored in plain text for replay.
+		 */
+		idempotency?: boolean;
+	}
+}
+
+/** For handlers behind requireTenant. */
+export function tenantOf(request: { tenant: TenantRef | null }): TenantRef {
+	if (!request.tenant) throw new Error('route is missing the requireTenant hook');
+	return request.tenant;
+}

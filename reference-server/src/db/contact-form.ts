@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { SqliteDatabase } from './open';
+import { nowIso } from '../clock';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+/** A delivery as GET /api/contact-form/deliveries shows it. */
+export interface Delivery {
+	id: string;
+	submission_id: string;
+	state: DeliveryState;
+	attempts: number;
+	last_status: number | null;
+	last_error: string | null;
+	next_attempt_at: string | null;
+	delivered_at: string | null;
+	created_at: string;
+	updated_at: string;
+}
+
+/** Everything one delivery attempt needs, read fresh before each attempt. */
+export interface DueDelivery {
+	id: string;
+	attempts: number;
+	submission_id: string;
+	form: string;
+	fields: string;
+	submitted_at: string;
+	tenant_id: string;
+	webhook_url: string | null;
+	webhook_headers: string | null;
+}
+
+export interface AttemptOutcome {
+	state: DeliveryState;
+	last_status: number | null;
+	last_error: string | null;
+	next_attempt_at: string | null;
+}
+
+export type ContactFormRepository = ReturnType<typeof createContactFormRepository>;
+
+const DELIVERY_COLUMNS =
+	'id, submission_id, state, attempts, last_status, last_error, next_attempt_at, delivered_at, created_at, updated_at';
+
+export function createContactFormRepository(db: SqliteDatabase) {
+	const webhookUrl = db.prepare<[number], { url: string | null }>(
+		'SELECT contact_form_webhook_url AS url FROM settings WHERE tenant_pk = ?',
+	);
+	const insertSubmission = db.prepare('INSERT INTO submissions (id, tenant_pk, form, fields, submitted_at) VALUES (?, ?, ?, ?, ?)');
+	const insertDelivery = db.prepare(
+		`INSERT INTO deliveries (id, submission_id, tenant_pk, state, attempts, next_attempt_at, created_at, updated_at)
+		 VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)`,
+	);
+	const due = db.prepare<[string, number], DueDelivery>(
+		`SELECT d.id, d.attempts, s.id AS submission_id, s.form, s.fields, s.submitted_at, t.id AS tenant_id,
+		        st.contact_form_webhook_url AS webhook_url, st.contact_form_webhook_headers AS webhook_headers
+		   FROM deliveries d
+		   JOIN submissions s ON s.id = d.submission_id
+		   JOIN tenants t ON t.pk = d.tenant_pk
+		   LEFT JOIN settings st ON st.tenant_pk = d.tenant_pk
+		  WHERE d.state = 'pending' AND d.next_attempt_at <= ?
+		  ORDER BY d.next_attempt_at, d.seq
+		  LIMIT ?`,
+	);
+	const recordAttempt = db.prepare(
+		`UPDATE deliveries
+		    SET attempts = attempts + 1, state = @state, last_status = @last_status, last_error = @last_error,
+		        next_attempt_at = @next_attempt_at, delivered_at = @delivered_at, updated_at = @now
+		  WHERE id = @id AND state = 'pending'`,
+	);
+
+	return {
+		/**
+		 * Stores the submission and, when the tenant has a webhook URL at this moment, its outbox row, in
+		 * one transaction. Without a webhook URL the submission is kept and no delivery is created.
+		 */
+		submit(tenantPk: number, form: string, fields: Record<string, unknown>): { submissionId: string; deliveryId: string | null } {
+			return db.transaction(() => {
+				const now = nowIso();
+				const submissionId = randomUUID();
+				insertSubmission.run(submissionId, tenantPk, form, JSON.stringify(fields), now);
+				if (!webhookUrl.get(tenantPk)?.url) return { submissionId, deliveryId: null };
+				const deliveryId = randomUUID();
+				insertDelivery.run(deliveryId, submissionId, tenantPk, now, now, now);
+				return { submissionId, deliveryId };
+			})();
+		},
+		list(tenantPk: number, state: DeliveryState | undefined, limit: number, offset: number): { deliveries: Delivery[]; total: number } {
+			const filter = state === undefined ? '' : 'AND state = ?';
+			const params: unknown[] = state === undefined ? [tenantPk] : [tenantPk, state];
+			const total = (db.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE tenant_pk = ? ${filter}`).get(...params) as { n: number }).n;
+			const deliveries = db
+				.prepare(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE tenant_pk = ? ${filter} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+				.all(...params, limit, offset) as Delivery[];
+			return { deliveries, total };
+		},
+		/** Pending deliveries whose time has come, oldest first. */
+		due: (now: string, limit: number): DueDelivery[] => due.all(now, limit),
+		/** Records one finished attempt; a row that is gone (tenant deleted) or no longer pending is left alone. */
+		recordAttempt(id: string, outcome: AttemptOutcome): void {
+			const now = nowIso();
+			recordAttempt.run({ ...outcome, id, now, delivered_at: outcome.state === 'delivered' ? now : null });
+		},
+	};
+}

@@ -1,0 +1,42 @@
+import type { SqliteDatabase } from './open';
+import { nowIso } from '../clock';
+
+export interface TenantRow {
+	pk: number;
+	id: string;
+	fqdn: string | null;
+	created_at: string;
+	updated_at: string;
+}
+
+export type TenantRepository = ReturnType<typeof createTenantRepository>;
+
+export function createTenantRepository(db: SqliteDatabase) {
+	const byId = db.prepare<[string], TenantRow>('SELECT * FROM tenants WHERE id = ?');
+	const byPk = db.prepare<[number], TenantRow>('SELECT * FROM tenants WHERE pk = ?');
+	const insert = db.prepare('INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)');
+	const update = db.prepare('UPDATE tenants SET id = ?, fqdn = ?, updated_at = ? WHERE pk = ?');
+	const remove = db.prepare('DELETE FROM tenants WHERE pk = ?');
+
+	return {
+		findById: (id: string): TenantRow | undefined => byId.get(id),
+		findByPk: (pk: number): TenantRow | undefined => byPk.get(pk),
+		/** Returns false when the id is taken. */
+		create(id: string, fqdn: string | null): boolean {
+			const now = nowIso();
+			return db.transaction(() => {
+				if (byId.get(id)) return false;
+				insert.run(id, fqdn, now, now);
+				return true;
+			})();
+		},
+		/** Renames and/or changes the fqdn; every other table follows through the unchanged pk. */
+		update(pk: number, newId: string, fqdn: string | null): void {
+			update.run(newId, fqdn, nowIso(), pk);
+		},
+		/** ON DELETE CASCADE removes tokens, pages, settings, assets rows, submissions, deliveries. */
+		remove(pk: number): void {
+			remove.run(pk);
+		},
+	};
+}

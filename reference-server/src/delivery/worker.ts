@@ -1,0 +1,184 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../db/contact-form';
+import { isoIn, nowIso } from '../clock';
+import { backoffDelayMs, retryAfterMs, verdictFor } from './backoff';
+
+export interface DeliveryWorkerOptions {
+	repository: ContactFormRepository;
+	logger: FastifyBaseLogger;
+	retryBaseMs: number;
+	maxAttempts: number;
+	timeoutMs: number;
+	/** Deliveries attempted at the same time. */
+	concurrency?: number;
+	/** How often to look for due deliveries when nothing wakes the worker. */
+	pollIntervalMs?: number;
+}
+
+/** After this long, a close() stops waiting for in-flight deliveries and aborts them. */
+const SHUTDOWN_GRACE_MS = 5000;
+
+/**
+ * Works off the outbox: claims due pending deliveries, POSTs them, records the outcome. State lives
+ * in the database only, so pending deliveries survive a restart and are picked up on start. One
+ * process owns a data directory; the in-memory set of ids in flight keeps a row from being attempted
+ * twice at the same time.
+ *
+ * Logs carry delivery ids, attempt numbers and statuses only: the webhook URL (which may hold a secret
+ * in its path) and the header values (which do) are never logged.
+ */
+export class DeliveryWorker {
+	private readonly inFlight = new Map<string, Promise<void>>();
+	private readonly shutdown = new AbortController();
+	private timer: NodeJS.Timeout | undefined;
+	private running = false;
+	private stopped = false;
+	private readonly concurrency: number;
+	private readonly pollIntervalMs: number;
+
+	constructor(private readonly options: DeliveryWorkerOptions) {
+		this.concurrency = options.concurrency ?? 8;
+		this.pollIntervalMs = options.pollIntervalMs ?? 100;
+	}
+
+	start(): void {
+		if (this.running || this.stopped) return;
+		this.running = true;
+		this.tick();
+	}
+
+	/** A new delivery exists: look now rather than at the next poll. */
+	notify(): void {
+		if (!this.running || this.stopped) return;
+		this.schedule(0);
+	}
+
+	/** Stops claiming, waits (bounded) for attempts in flight, then aborts the rest without recording them. */
+	async stop(): Promise<void> {
+		if (this.stopped) return;
+		this.stopped = true;
+		this.running = false;
+		if (this.timer) clearTimeout(this.timer);
+		const pending = [...this.inFlight.values()];
+		if (pending.length === 0) return;
+		let graceTimer: NodeJS.Timeout | undefined;
+		const grace = new Promise<void>((resolve) => {
+			graceTimer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+		});
+		await Promise.race([Promise.allSettled(pending), grace]);
+		clearTimeout(graceTimer);
+		this.shutdown.abort();
+		await Promise.allSettled(pending);
+	}
+
+	private schedule(delayMs: number): void {
+		if (this.stopped) return;
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = setTimeout(() => this.tick(), delayMs);
+		// The worker alone must not keep the process alive.
+		this.timer.unref();
+	}
+
+	private tick(): void {
+		this.timer = undefined;
+		if (this.stopped) return;
+		try {
+			const free = this.concurrency - this.inFlight.size;
+			if (free > 0) {
+				// Ask for enough rows to fill the free slots even if some returned rows are already in flight.
+				const due = this.options.repository.due(nowIso(), free + this.inFlight.size);
+				for (const delivery of due) {
+					if (this.inFlight.size >= this.concurrency) break;
+					if (this.inFlight.has(delivery.id)) continue;
+					const attempt = this.attempt(delivery).finally(() => {
+						this.inFlight.delete(delivery.id);
+						this.notify();
+					});
+					this.inFlight.set(delivery.id, attempt);
+				}
+			}
+		} catch (err) {
+			this.options.logger.error({ err }, 'delivery worker: could not read the outbox');
+		}
+		this.schedule(this.pollIntervalMs);
+	}
+
+	private async attempt(delivery: DueDelivery): Promise<void> {
+		const attemptNumber = delivery.attempts + 1;
+		const log = this.options.logger.child({ delivery_id: delivery.id, attempt: attemptNumber });
+		if (!delivery.webhook_url) {
+			this.record(delivery.id, { state: 'failed', last_status: null, last_error: 'The webhook URL is no longer configured.', next_attempt_at: null });
+			return;
+		}
+		const body = JSON.stringify({
+			submission_id: delivery.submission_id,
+			tenant_id: delivery.tenant_id,
+			form: delivery.form,
+			submitted_at: delivery.submitted_at,
+			fields: JSON.parse(delivery.fields) as unknown,
+		});
+		const headers: Record<string, string> = {
+			...(delivery.webhook_headers ? (JSON.parse(delivery.webhook_headers) as Record<string, string>) : {}),
+			'content-type': 'application/json',
+			'user-agent': 'site-reference-server',
+		};
+
+		let status: number | null = null;
+		let retryAfter: number | undefined;
+		let error: string | null = null;
+		try {
+			const response = await fetch(delivery.webhook_url, {
+				method: 'POST',
+				headers,
+				body,
+				// A 3xx is not followed (a redirected POST may turn into a GET); it counts as a stop.
+				redirect: 'manual',
+				signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.shutdown.signal]),
+			});
+			status = response.status;
+			retryAfter = status === 429 || status === 503 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
+			// Drain so the connection can be reused; the receiver's body is not needed.
+			await response.arrayBuffer().catch(() => undefined);
+		} catch (err) {
+			if (this.shutdown.signal.aborted) {
+				log.info('delivery attempt aborted by shutdown; it stays pending');
+				return;
+			}
+			const e = err as Error & { cause?: { code?: string; message?: string } };
+			error =
+				e.name === 'TimeoutError'
+					? `Timed out after ${this.options.timeoutMs} ms.`
+					: `Network error: ${e.cause?.code ?? e.cause?.message ?? e.message}`;
+		}
+
+		const verdict = status === null ? 'retry' : verdictFor(status);
+		if (verdict === 'delivered') {
+			log.info({ status }, 'delivery succeeded');
+			this.record(delivery.id, { state: 'delivered', last_status: status, last_error: null, next_attempt_at: null });
+			return;
+		}
+		const lastError = error ?? `The webhook answered HTTP ${status}.`;
+		if (verdict === 'stop') {
+			log.warn({ status }, 'delivery stopped: the receiver rejected it');
+			this.record(delivery.id, { state: 'failed', last_status: status, last_error: lastError, next_attempt_at: null });
+			return;
+		}
+		if (attemptNumber >= this.options.maxAttempts) {
+			log.warn({ status }, 'delivery failed: no attempts left');
+			this.record(delivery.id, { state: 'failed', last_status: status, last_error: lastError, next_attempt_at: null });
+			return;
+		}
+		const delay = retryAfter ?? backoffDelayMs(attemptNumber, this.options.retryBaseMs);
+		log.info({ status, retry_in_ms: delay }, 'delivery will be retried');
+		this.record(delivery.id, { state: 'pending', last_status: status, last_error: lastError, next_attempt_at: isoIn(delay) });
+	}
+
+	private record(id: string, outcome: AttemptOutcome): void {
+		if (this.shutdown.signal.aborted) return;
+		try {
+			this.options.repository.recordAttempt(id, outcome);
+		} catch (err) {
+			this.options.logger.error({ err, delivery_id: id }, 'could not record a delivery attempt');
+		}
+	}
+}

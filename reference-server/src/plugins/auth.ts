@@ -1,0 +1,68 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from './errors';
+import type { Caller } from '../context';
+
+export function sha256Hex(value: string): string {
+	return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** The token from `Authorization: Bearer <token>`, or undefined. Never logged, never echoed. */
+function bearerToken(request: FastifyRequest): string | undefined {
+	const header = request.headers.authorization;
+	if (typeof header !== 'string') return undefined;
+	const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+	return match ? match[1] : undefined;
+}
+
+const missingToken = () => new ApiError(401, 'unauthorized', 'A bearer token is required (Authorization: Bearer <token>).');
+const invalidToken = () => new ApiError(401, 'unauthorized', 'The bearer token is unknown, revoked or expired.');
+
+/**
+ * `requireAdmin` and `requireTenant` are onRequest hooks for routes. The two token kinds are separate:
+ * a valid token of the other kind is a 403, anything else that is not valid a 401.
+ */
+export default fp(
+	async function authPlugin(app: FastifyInstance) {
+		// Comparing digests keeps the comparison constant-time regardless of the token lengths.
+		const adminDigest = createHash('sha256').update(app.site.config.adminToken, 'utf8').digest();
+		const isAdminToken = (token: string) => timingSafeEqual(createHash('sha256').update(token, 'utf8').digest(), adminDigest);
+
+		/** The tenant a token belongs to, if it is a live tenant token. */
+		function tenantFor(token: string): Caller | undefined {
+			const found = app.site.store.tokens.findByHash(sha256Hex(token));
+			if (!found || found.revoked_at !== null) return undefined;
+			if (found.expires_at !== null && found.expires_at <= new Date().toISOString()) return undefined;
+			return { kind: 'tenant', pk: found.tenant_pk, id: found.tenant_id };
+		}
+
+		app.decorateRequest('caller', null);
+		app.decorateRequest('tenant', null);
+
+		app.decorate('requireAdmin', async function requireAdmin(request: FastifyRequest) {
+			const token = bearerToken(request);
+			if (token === undefined) throw missingToken();
+			if (isAdminToken(token)) {
+				request.caller = { kind: 'admin' };
+				return;
+			}
+			if (tenantFor(token)) throw new ApiError(403, 'forbidden', 'This endpoint needs the admin token; a tenant token was given.');
+			throw invalidToken();
+		});
+
+		app.decorate('requireTenant', async function requireTenant(request: FastifyRequest) {
+			const token = bearerToken(request);
+			if (token === undefined) throw missingToken();
+			const caller = tenantFor(token);
+			if (caller && caller.kind === 'tenant') {
+				request.caller = caller;
+				request.tenant = { pk: caller.pk, id: caller.id };
+				return;
+			}
+			if (isAdminToken(token)) throw new ApiError(403, 'forbidden', 'This endpoint needs a tenant token; the admin token was given.');
+			throw invalidToken();
+		});
+	},
+	{ name: 'site-auth', dependencies: ['site-errors'] },
+);

@@ -1,0 +1,144 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+export interface FieldProblem {
+	field: string;
+	problem: string;
+}
+
+/** The one error type routes throw; the handler below turns it into `{error, message, details?}`. */
+export class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		readonly code: string,
+		message: string,
+		readonly details?: unknown,
+	) {
+		super(message);
+		this.name = 'ApiError';
+	}
+}
+
+export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+export const conflict = (message: string) => new ApiError(409, 'conflict', message);
+export const validationFailed = (details: FieldProblem[]) =>
+	new ApiError(400, 'validation_failed', describeProblems(details), details);
+
+function describeProblems(details: FieldProblem[]): string {
+	const fields = details.map((d) => d.field);
+	return fields.length === 1 ? `The field ${fields[0]} is invalid.` : `These fields are invalid: ${fields.join(', ')}.`;
+}
+
+interface AjvError {
+	keyword: string;
+	instancePath: string;
+	message?: string;
+	params: Record<string, unknown>;
+	propertyName?: string;
+}
+
+/** `/templates/0/x` with a missing `y` becomes `templates.0.x.y`; the request part names an empty path. */
+function fieldOf(error: AjvError, context: string): string {
+	const segments = error.instancePath
+		.split('/')
+		.slice(1)
+		.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+	if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+	else if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+	else if (error.keyword === 'propertyNames' && error.params.propertyName !== undefined) segments.push(String(error.params.propertyName));
+	return segments.length > 0 ? segments.join('.') : context;
+}
+
+function problemOf(error: AjvError, context: string): string {
+	switch (error.keyword) {
+		case 'required':
+			return 'is required';
+		case 'additionalProperties':
+			return 'is not an accepted field';
+		case 'enum':
+			return `must be one of: ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+		case 'type':
+			if (error.instancePath === '' && context === 'body') return 'must be a JSON object';
+			return `must be of type ${String(error.params.type).replace(/,/g, ' or ')}`;
+		case 'propertyNames':
+			return 'is not a valid name';
+		default:
+			return error.message ?? 'is invalid';
+	}
+}
+
+/** Every bad field once (the first problem found for it), in the order ajv reported them. */
+export function problemsFromValidation(errors: AjvError[], context: string): FieldProblem[] {
+	const byField = new Map<string, string>();
+	for (const error of errors) {
+		// propertyNames reports once per failed sub-keyword (tagged with propertyName) and once for the name; the latter suffices.
+		if (error.propertyName !== undefined && error.keyword !== 'propertyNames') continue;
+		const field = fieldOf(error, context);
+		if (!byField.has(field)) byField.set(field, problemOf(error, context));
+	}
+	if (byField.size === 0 && errors.length > 0) byField.set(context, problemOf(errors[0], context));
+	return [...byField].map(([field, problem]) => ({ field, problem }));
+}
+
+const STATUS_CODES: Record<number, string> = {
+	400: 'validation_failed',
+	401: 'unauthorized',
+	403: 'forbidden',
+	404: 'not_found',
+	409: 'conflict',
+	413: 'payload_too_large',
+	415: 'unsupported_media_type',
+	429: 'rate_limited',
+};
+
+/** Fastify's and @fastify/multipart's own errors, by code. */
+const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
+	FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'The request body is not valid JSON.'],
+	FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'The request body is empty but its content type is application/json.'],
+	FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_json', 'The request body does not match its Content-Length.'],
+	FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'The request body is larger than the configured limit.'],
+	FST_REQ_FILE_TOO_LARGE: [413, 'payload_too_large', 'The upload is larger than the configured limit.'],
+	FST_PARTS_LIMIT: [413, 'payload_too_large', 'The multipart body has too many parts.'],
+	FST_FILES_LIMIT: [413, 'payload_too_large', 'The multipart body has too many files.'],
+	FST_FIELDS_LIMIT: [413, 'payload_too_large', 'The multipart body has too many fields.'],
+	FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'The request content type is not supported by this endpoint.'],
+	FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type', 'This endpoint expects multipart/form-data.'],
+	FST_PROTO_VIOLATION: [400, 'validation_failed', 'A multipart field name is not allowed.'],
+};
+
+function sendError(reply: FastifyReply, status: number, code: string, message: string, details?: unknown): FastifyReply {
+	const body: Record<string, unknown> = { error: code, message };
+	if (details !== undefined) body.details = details;
+	return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+function handleError(this: FastifyInstance, error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
+	if (error instanceof ApiError) return sendError(reply, error.status, error.code, error.message, error.details);
+
+	const fastifyError = error as FastifyError;
+	if (Array.isArray(fastifyError.validation)) {
+		const context = fastifyError.validationContext ?? 'body';
+		const details = problemsFromValidation(fastifyError.validation as unknown as AjvError[], context);
+		return sendError(reply, 400, 'validation_failed', describeProblems(details), details);
+	}
+	const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+	if (known) return sendError(reply, known[0], known[1], known[2]);
+	// A body that JSON.parse rejected in a custom parser, or any other framework 4xx: the input's fault.
+	const status = fastifyError.statusCode;
+	if (typeof status === 'number' && status >= 400 && status < 500) {
+		return sendError(reply, status, STATUS_CODES[status] ?? 'bad_request', fastifyError.message);
+	}
+	// Everything else is ours: log it whole, answer without internals.
+	request.log.error({ err: error }, 'request failed');
+	return sendError(reply, 500, 'internal', 'An internal error occurred; please retry later.');
+}
+
+export default fp(
+	async function errorsPlugin(app: FastifyInstance) {
+		app.setErrorHandler(handleError);
+		app.setNotFoundHandler((request, reply) => {
+			sendError(reply, 404, 'not_found', `There is no route ${request.method} ${request.url.split('?')[0]}.`);
+		});
+	},
+	{ name: 'site-errors' },
+);

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from './errors';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const MUTATING_METHODS = new Set(['POST', 'PUT', 'DELETE']);
+
+interface Reservation {
+	scope: string;
+	key: string;
+	settled: boolean;
+}
+
+declare module 'fastify' {
+	interface FastifyRequest {
+		idempotency: Reservation | null;
+	}
+}
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` count as the same request. */
+function stableJson(value: unknown): string {
+	if (value === undefined) return '';
+	if (value === null || typeof value !== 'object') return JSON.stringify(value);
+	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+	const entries = Object.keys(value as object)
+		.sort()
+		.map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`);
+	return `{${entries.join(',')}}`;
+}
+
+/**
+ * What makes two requests "the same". A multipart body is streamed by its handler and not available
+ * here, so for uploads only the declared length is compared (documented limitation).
+ */
+function requestHash(request: FastifyRequest): string {
+	const body = request.isMultipart() ? `multipart:${request.headers['content-length'] ?? ''}` : stableJson(request.body);
+	return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
+}
+
+/** A reservation older than this belongs to a request that died without an answer; it may be taken over. */
+const STALE_IN_FLIGHT_MS = 60_000;
+
+/**
+ * The `Idempotency-Key` extension: the first final answer (2xx or 4xx) to a POST, PUT or DELETE under
+ * /api is stored for 24 hours per caller and replayed for a repeat; the key with a different request is
+ * a 422. 5xx answers are not stored, so a retry does the work again.
+ */
+export default fp(
+	async function idempotencyPlugin(app: FastifyInstance) {
+		const repository = app.site.store.idempotency;
+		app.decorateRequest('idempotency', null);
+
+		// preValidation: after auth (the scope is the caller) and body parsing (the hash), before the handler.
+		app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
+			if (!MUTATING_METHODS.has(request.method) || !request.url.startsWith('/api/') || !request.caller) return;
+			if (request.routeOptions.config.idempotency === false) return;
+			const key = request.headers[IDEMPOTENCY_HEADER];
+			if (key === undefined) return;
+			if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
+				throw new ApiError(400, 'validation_failed', 'The Idempotency-Key header must be 1 to 255 characters.', [
+					{ field: 'Idempotency-Key', problem: 'must be 1 to 255 characters' },
+				]);
+			}
+			const scope = request.caller.kind === 'admin' ? 'admin' : `tenant:${request.caller.pk}`;
+			const hash = requestHash(request);
+			const result = repository.reserve(scope, key, hash, STALE_IN_FLIGHT_MS);
+			if (result.kind === 'reserved') {
+				request.idempotency = { scope, key, settled: false };
+				return;
+			}
+			if (result.record.request_hash !== hash) {
+				throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request.');
+			}
+			if (result.kind === 'in_flight') {
+				throw new ApiError(409, 'conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
+			}
+			const record = result.record;
+			return reply
+				.code(record.status ?? 200)
+				.header('content-type', record.content_type ?? 'application/json; charset=utf-8')
+				.header('idempotent-replayed', 'true')
+				.send(record.body ?? '');
+		});
+
+		app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+			const reservation = request.idempotency;
+			if (!reservation || reservation.settled) return payload;
+			reservation.settled = true;
+			if (reply.statusCode < 500 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+				const contentType = reply.getHeader('content-type');
+				repository.complete(reservation.scope, reservation.key, reply.statusCode, contentType === undefined ? null : String(contentType), payload.toString());
+			} else {
+				repository.release(reservation.scope, reservation.key);
+			}
+			return payload;
+		});
+
+		// A request that ended without onSend (connection lost mid-way) must not hold its key.
+		app.addHook('onResponse', async (request: FastifyRequest) => {
+			const reservation = request.idempotency;
+			if (reservation && !reservation.settled) {
+				reservation.settled = true;
+				repository.release(reservation.scope, reservation.key);
+			}
+		});
+
+		// Expired records go lazily: at start-up (see db/index.ts) and hourly.
+		const purgeTimer = setInterval(() => repository.purgeExpired(), 60 * 60 * 1000);
+		purgeTimer.unref();
+		app.addHook('onClose', async () => clearInterval(purgeTimer));
+	},
+	{ name: 'site-idempotency', dependencies: ['site-errors'] },
+);

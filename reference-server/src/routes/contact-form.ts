@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../plugins/errors';
+import type { DeliveryState } from '../db/contact-form';
+import { tenantOf } from '../context';
+import { errorResponses, paginationMeta, paginationMetaFor, paginationQueryProperties, tenantIdSchema, tenantSecurity } from '../schemas/common';
+
+const DELIVERY_STATES = ['pending', 'delivered', 'failed'];
+
+const deliverySchema = {
+	type: 'object',
+	required: ['id', 'submission_id', 'state', 'attempts', 'last_status', 'last_error', 'next_attempt_at', 'delivered_at', 'created_at', 'updated_at'],
+	properties: {
+		id: { type: 'string' },
+		submission_id: { type: 'string' },
+		state: { type: 'string', enum: DELIVERY_STATES },
+		attempts: { type: 'integer' },
+		last_status: { type: ['integer', 'null'], description: 'HTTP status of the last attempt; null for a network error or none yet' },
+		last_error: { type: ['string', 'null'] },
+		next_attempt_at: { type: ['string', 'null'], format: 'date-time', description: 'null once delivered or failed' },
+		delivered_at: { type: ['string', 'null'], format: 'date-time' },
+		created_at: { type: 'string', format: 'date-time' },
+		updated_at: { type: 'string', format: 'date-time' },
+	},
+} as const;
+
+export default async function contactFormRoutes(app: FastifyInstance) {
+	const { store, worker } = app.site;
+
+	app.post<{ Params: { tenantId: string }; Body: Record<string, unknown> }>(
+		'/forms/:tenantId/contact',
+		{
+			schema: {
+				summary: 'Submit a contact form (public, no token)',
+				description:
+					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers. Without a webhook URL the submission is stored and no delivery is created.',
+				tags: ['public'],
+				'x-extension': true,
+				params: { type: 'object', required: ['tenantId'], properties: { tenantId: { type: 'string', maxLength: 63 } } },
+				body: { type: 'object', additionalProperties: true, description: 'the form fields' },
+				response: {
+					202: { type: 'object', required: ['submission_id'], properties: { submission_id: { type: 'string', format: 'uuid' } } },
+					...errorResponses,
+				},
+			} as Record<string, unknown>,
+		},
+		async (request, reply) => {
+			const { tenantId } = request.params;
+			const tenant = new RegExp(tenantIdSchema.pattern).test(tenantId) ? store.tenants.findById(tenantId) : undefined;
+			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
+			const { submissionId, deliveryId } = store.contactForm.submit(tenant.pk, 'contact', request.body);
+			if (deliveryId) worker.notify();
+			return reply.code(202).send({ submission_id: submissionId });
+		},
+	);
+
+	app.get<{ Querystring: { page: number; per_page: number; state?: DeliveryState } }>(
+		'/api/contact-form/deliveries',
+		{
+			onRequest: app.requireTenant,
+			schema: {
+				summary: 'Contact-form webhook deliveries, newest first',
+				tags: ['tenant'],
+				security: tenantSecurity,
+				'x-extension': true,
+				querystring: {
+					type: 'object',
+					properties: { ...paginationQueryProperties, state: { type: 'string', enum: DELIVERY_STATES } },
+				},
+				response: {
+					200: {
+						type: 'object',
+						required: ['data', 'meta'],
+						properties: { data: { type: 'array', items: deliverySchema }, meta: paginationMeta },
+					},
+					...errorResponses,
+				},
+			} as Record<string, unknown>,
+		},
+		async (request) => {
+			const { page, per_page: perPage, state } = request.query;
+			const { deliveries, total } = store.contactForm.list(tenantOf(request).pk, state, perPage, (page - 1) * perPage);
+			return { data: deliveries, meta: paginationMetaFor(page, perPage, total) };
+		},
+	);
+}

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+
+export default async function healthRoutes(app: FastifyInstance) {
+	app.get(
+		'/health',
+		{
+			schema: {
+				summary: 'Liveness check',
+				tags: ['public'],
+				'x-extension': true,
+				response: { 200: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } },
+			} as Record<string, unknown>,
+		},
+		async () => ({ status: 'ok' }),
+	);
+}

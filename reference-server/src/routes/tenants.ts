@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import { conflict, notFound } from '../plugins/errors';
+import { adminSecurity, errorResponses, fqdnSchema, messageBody, tenantIdSchema } from '../schemas/common';
+
+interface CreateBody {
+	id: string;
+	fqdn?: string | null;
+}
+interface UpdateBody {
+	old_id?: string;
+	id: string;
+	fqdn?: string | null;
+}
+interface DeleteBody {
+	id: string;
+}
+
+const okResponses = { 200: messageBody, ...errorResponses };
+
+/** Central surface: tenant lifecycle. Renames keep everything (other tables reference the internal pk). */
+export default async function tenantRoutes(app: FastifyInstance) {
+	const { store, assets } = app.site;
+
+	app.post<{ Body: CreateBody }>(
+		'/api/tenant',
+		{
+			onRequest: app.requireAdmin,
+			schema: {
+				summary: 'Create a tenant',
+				tags: ['central'],
+				security: adminSecurity,
+				body: {
+					type: 'object',
+					required: ['id'],
+					additionalProperties: false,
+					properties: { id: tenantIdSchema, fqdn: fqdnSchema },
+				},
+				response: okResponses,
+			},
+		},
+		async (request) => {
+			const { id, fqdn } = request.body;
+			if (!store.tenants.create(id, fqdn ?? null)) throw conflict(`A tenant with id "${id}" already exists.`);
+			return { message: 'Tenant created successfully.' };
+		},
+	);
+
+	app.put<{ Body: UpdateBody }>(
+		'/api/tenant',
+		{
+			onRequest: app.requireAdmin,
+			schema: {
+				summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
+				description:
+					'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, tokens, assets, variables and notifications follow a rename.',
+				tags: ['central'],
+				security: adminSecurity,
+				body: {
+					type: 'object',
+					required: ['id'],
+					additionalProperties: false,
+					properties: { old_id: tenantIdSchema, id: tenantIdSchema, fqdn: fqdnSchema },
+				},
+				response: okResponses,
+			},
+		},
+		async (request) => {
+			const { id, fqdn } = request.body;
+			const oldId = request.body.old_id ?? id;
+			const tenant = store.tenants.findById(oldId);
+			if (!tenant) throw notFound(`Tenant "${oldId}" not found.`);
+			if (id !== oldId && store.tenants.findById(id)) throw conflict(`A tenant with id "${id}" already exists.`);
+			store.tenants.update(tenant.pk, id, fqdn === undefined ? tenant.fqdn : fqdn);
+			return { message: 'Tenant updated successfully.' };
+		},
+	);
+
+	app.delete<{ Body: DeleteBody }>(
+		'/api/tenant',
+		{
+			onRequest: app.requireAdmin,
+			schema: {
+				summary: 'Delete a tenant with all its data; its tokens stop working',
+				tags: ['central'],
+				security: adminSecurity,
+				body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: tenantIdSchema } },
+				response: okResponses,
+			},
+		},
+		async (request) => {
+			const tenant = store.tenants.findById(request.body.id);
+			if (!tenant) throw notFound(`Tenant "${request.body.id}" not found.`);
+			store.tenants.remove(tenant.pk);
+			// Rows are gone (cascade) and committed; the files follow. A failure here leaves only orphan files.
+			await assets.removeTenant(tenant.pk).catch((err: unknown) => request.log.warn({ err }, 'could not remove tenant asset files'));
+			return { message: 'Tenant deleted successfully.' };
+		},
+	);
+}

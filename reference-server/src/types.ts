@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+
+/** What a caller may set; every field has a default (see config.ts). Twins of the CLI flags. */
+export interface ServerOptions {
+	host: string;
+	/** 0 asks the OS for an ephemeral port. */
+	port: number;
+	dataDir: string;
+	/** SQLite `:memory:` and uploads in a temporary directory removed on close: nothing under dataDir. */
+	memory: boolean;
+	enableVariables: boolean;
+	/** Base of asset URLs; defaults to the URL the server listens on. */
+	publicUrl?: string;
+	maxBodyMb: number;
+	maxUploadMb: number;
+	deliveryRetryBaseMs: number;
+	deliveryMaxAttempts: number;
+	deliveryTimeoutMs: number;
+	/** Share of /api requests answered 503 before doing anything (reliability tests). */
+	faultRate: number;
+	/** Share of /api requests that do their work, commit, then drop the connection unanswered. */
+	faultDropRate: number;
+	/** Defaults to a generated token. */
+	adminToken?: string;
+	/** false, true (info) or a pino level. */
+	logger: boolean | string;
+}
+
+/** Options with defaults applied and validated. */
+export interface ServerConfig extends ServerOptions {
+	adminToken: string;
+	/** True when the admin token was generated here (the CLI prints it once). */
+	adminTokenGenerated: boolean;
+	/** Absolute path of the data directory (unused with `memory`). */
+	dataDir: string;
+}
+
+export interface RunningServer {
+	/** http://127.0.0.1:PORT, no trailing slash. */
+	url: string;
+	port: number;
+	adminToken: string;
+	config: ServerConfig;
+	app: FastifyInstance;
+	/** Idempotent: stops accepting, lets in-flight requests finish, stops the delivery worker, closes the DB. */
+	close(): Promise<void>;
+}

@@ -1,0 +1,185 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	ICredentials,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeProperties,
+	IRequestOptionsSimplified,
+	Workflow,
+} from 'n8n-workflow';
+import { ICredentialsHelper, isExpression } from 'n8n-workflow';
+
+interface StoredCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: ICredentialDataDecryptedObject;
+}
+
+/**
+ * An in-memory stand-in for the n8n server's CredentialsHelper: it applies a credential type's
+ * `authenticate` (function or generic expression form) and runs its `preAuthentication` when the
+ * expirable field is empty or the last request answered 401, persisting what it returns, the way
+ * packages/cli does. Tokens stay here and never enter a workflow.
+ */
+export class TestCredentialsHelper extends ICredentialsHelper {
+	private readonly types = new Map<string, ICredentialType>();
+	private readonly store = new Map<string, StoredCredential>();
+	/** How often each credential's preAuthentication ran (minted a token), by credential id. */
+	readonly preAuthenticationCalls = new Map<string, number>();
+	private nextId = 1;
+
+	constructor(credentialTypes: ICredentialType[]) {
+		super();
+		for (const type of credentialTypes) this.types.set(type.name, type);
+	}
+
+	/** Stores credential data and returns the reference a node's `credentials` field takes. */
+	add(type: string, data: ICredentialDataDecryptedObject, name = `${type} ${this.nextId}`) {
+		this.getType(type);
+		const id = String(this.nextId++);
+		this.store.set(id, { id, name, type, data: { ...data } });
+		return { [type]: { id, name } };
+	}
+
+	/** The stored data of a credential (to inspect what preAuthentication cached). */
+	read(id: string): ICredentialDataDecryptedObject {
+		return { ...this.getStored({ id, name: '' }).data };
+	}
+
+	/** Overwrites fields of a stored credential (e.g. to plant a revoked token). */
+	update(id: string, data: ICredentialDataDecryptedObject) {
+		const stored = this.getStored({ id, name: '' });
+		stored.data = { ...stored.data, ...data };
+	}
+
+	getType(name: string): ICredentialType {
+		const type = this.types.get(name);
+		if (!type) throw new Error(`Unknown credential type ${name}`);
+		return type;
+	}
+
+	getParentTypes(name: string): string[] {
+		return this.getType(name).extends ?? [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const { authenticate } = this.getType(typeName);
+		if (typeof authenticate === 'function') {
+			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		}
+		if (authenticate?.type === 'generic') {
+			if (!workflow || !node) throw new Error('Generic authentication needs the workflow and node');
+			const resolve = (value: string) =>
+				isExpression(value)
+					? String(
+							workflow.expression.getSimpleParameterValue(
+								node,
+								value,
+								'internal',
+								{ $credentials: credentials },
+								undefined,
+								'',
+							) ?? '',
+						)
+					: value;
+			const target = requestOptions as unknown as Record<string, Record<string, string>>;
+			for (const [section, entries] of Object.entries(authenticate.properties)) {
+				target[section] = target[section] ?? {};
+				for (const [key, value] of Object.entries(entries as Record<string, string>)) {
+					target[section][resolve(key)] = resolve(value);
+				}
+			}
+		}
+		return requestOptions as IHttpRequestOptions;
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.getType(typeName);
+		const expirable = type.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
+		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
+		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+
+		const output = await type.preAuthentication.call(helpers, credentials);
+		if (output[expirable.name] === undefined) return undefined;
+		const reference = node.credentials?.[typeName];
+		if (reference?.id) {
+			const stored = this.getStored(reference);
+			stored.data = { ...stored.data, ...output };
+			this.preAuthenticationCalls.set(reference.id, (this.preAuthenticationCalls.get(reference.id) ?? 0) + 1);
+		}
+		return Object.assign(credentials, output);
+	}
+
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.getType(typeName);
+		if (typeof type.preAuthentication !== 'function') return undefined;
+		return await type.preAuthentication.call(helpers, credentials);
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+		const stored = this.getStored(nodeCredentials);
+		return {
+			id: stored.id,
+			name: stored.name,
+			type,
+			data: undefined,
+			getData: () => ({ ...stored.data }),
+			getDataToSave: () => ({ id: stored.id, name: stored.name, type, data: '' }),
+			setData: (data: ICredentialDataDecryptedObject) => {
+				stored.data = { ...data };
+			},
+		} as unknown as ICredentials;
+	}
+
+	async getDecrypted(
+		_additionalData: unknown,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const stored = this.getStored(nodeCredentials);
+		if (stored.type !== type) throw new Error(`Credential ${stored.id} is a ${stored.type}, not a ${type}`);
+		return { ...stored.data };
+	}
+
+	async updateCredentials(nodeCredentials: INodeCredentialsDetails, _type: string, data: ICredentialDataDecryptedObject) {
+		this.getStored(nodeCredentials).data = { ...data };
+	}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.getType(type).properties;
+	}
+
+	private getStored(reference: INodeCredentialsDetails): StoredCredential {
+		const stored = reference.id ? this.store.get(reference.id) : undefined;
+		if (!stored) throw new Error(`No credential with id ${reference.id}`);
+		return stored;
+	}
+}

@@ -1,0 +1,73 @@
+import axios, { type AxiosInstance } from 'axios';
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { startServer, type RunningServer, type ServerOptions } from '../../reference-server/src';
+
+export interface TestSite {
+	server: RunningServer;
+	url: string;
+	adminToken: string;
+	dataDir: string;
+	/** Talks to the central surface with the admin token; never throws on a status. */
+	admin: AxiosInstance;
+	close(): Promise<void>;
+	/** Creates a tenant, issues it a token and returns a client for its surface. */
+	createTenant(id: string, options?: { expiresIn?: number }): Promise<TestTenant>;
+	/** Restarts the server on the same data directory with other options (e.g. fault rates). */
+	restart(options?: Partial<ServerOptions>): Promise<void>;
+}
+
+export interface TestTenant {
+	id: string;
+	token: string;
+	client: AxiosInstance;
+}
+
+const client = (baseURL: string, token?: string) =>
+	axios.create({
+		baseURL,
+		validateStatus: () => true,
+		headers: token ? { Authorization: `Bearer ${token}` } : {},
+	});
+
+/** One reference server per test file, on an ephemeral port and a fresh data directory. */
+export async function startTestSite(options: Partial<ServerOptions> = {}): Promise<TestSite> {
+	const dataDir = mkdtempSync(join(tmpdir(), 'site-ref-'));
+	const adminToken = `admin-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+	const base: Partial<ServerOptions> = { port: 0, dataDir, adminToken, enableVariables: true, ...options };
+	let server = await startServer(base);
+
+	const site: TestSite = {
+		get server() {
+			return server;
+		},
+		get url() {
+			return server.url;
+		},
+		adminToken,
+		dataDir,
+		get admin() {
+			return client(server.url, adminToken);
+		},
+		async close() {
+			await server.close();
+			rmSync(dataDir, { recursive: true, force: true });
+		},
+		async createTenant(id, { expiresIn } = {}) {
+			const created = await site.admin.post('/api/tenant', { id });
+			if (created.status !== 200) throw new Error(`tenant ${id}: ${created.status} ${JSON.stringify(created.data)}`);
+			const issued = await site.admin.post('/api/tenant/token', { id, ...(expiresIn ? { expires_in: expiresIn } : {}) });
+			if (issued.status !== 200) throw new Error(`token ${id}: ${issued.status} ${JSON.stringify(issued.data)}`);
+			const token = issued.data.token as string;
+			return { id, token, client: client(server.url, token) };
+		},
+		async restart(next = {}) {
+			const port = server.port;
+			await server.close();
+			server = await startServer({ ...base, port, ...next });
+		},
+	};
+	return site;
+}
