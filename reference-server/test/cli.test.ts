@@ -27,11 +27,15 @@ function newestMtime(dir: string): number {
 function ensureBuilt(): void {
 	const srcNewest = newestMtime(path.join(PACKAGE_DIR, 'src'));
 	if (fs.existsSync(CLI_JS) && fs.statSync(CLI_JS).mtimeMs >= srcNewest) return;
-	execFileSync(process.execPath, [TSC, '-p', path.join(PACKAGE_DIR, 'tsconfig.json')], {
-		cwd: PACKAGE_DIR,
-		stdio: 'pipe',
-		timeout: 90_000,
-	});
+	try {
+		execFileSync(process.execPath, [TSC, '-p', path.join(PACKAGE_DIR, 'tsconfig.json')], {
+			cwd: PACKAGE_DIR,
+			stdio: 'pipe',
+			timeout: 90_000,
+		});
+	} catch (error: any) {
+		throw new Error(`building reference-server failed:\n${String(error.stdout ?? '')}${String(error.stderr ?? '')}`);
+	}
 }
 
 interface Spawned {

@@ -108,6 +108,23 @@ describe('restart on the same data directory', () => {
 		}
 	});
 
+	it('idempotency records survive a restart: a retry after the restart replays, not 409', async () => {
+		let h: Harness = await start();
+		const t = await createTenant(h);
+		const key = `restart-${randomBytes(6).toString('hex')}`;
+		const body = { name: 'Kept', url: '/kept', locale: 'en' };
+		const first = await t.api.post('/api/page', body, { headers: { 'Idempotency-Key': key } });
+		expect(first.status).toBe(201);
+		h = await restart(h);
+		const api = client(h.url, t.token);
+		const second = await api.post('/api/page', body, { headers: { 'Idempotency-Key': key } });
+		expect(second.status).toBe(201);
+		expect(second.data).toEqual(first.data);
+		const reused = await api.post('/api/page', { ...body, url: '/other' }, { headers: { 'Idempotency-Key': key } });
+		expectError(reused, 422, 'idempotency_key_reused');
+		await stop(h);
+	});
+
 	it('a pending delivery survives a restart and completes when the receiver is back', async () => {
 		const receiver = await new Receiver().start();
 		receivers.push(receiver);
