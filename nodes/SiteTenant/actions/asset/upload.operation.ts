@@ -2,9 +2,8 @@
  * Asset > Upload: `POST /api/asset`, multipart with the part `file` and the optional text part
  * `name`. Outputs the server's record `{url, name, size, mime_type}`; the input binary is not copied.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { randomUUID } from 'crypto';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { buildMultipartEnvelope, isValidMimeType } from '../../../shared/multipart';
 import { tenantApiRequest, tenantCredentialType } from '../../../shared/tenantRequest';
@@ -65,8 +64,19 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-function isUnauthorized(error: unknown): boolean {
-	return error instanceof NodeApiError && String(error.httpCode) === '401';
+/**
+ * A server that rejects a stale token answers 401 before reading the body and may close the
+ * connection while a large streamed body is still being written: the client then sees EPIPE or
+ * ECONNRESET instead of the 401, so n8n never refreshes the managed token and every retry fails the
+ * same way. A small authenticated GET first lets n8n's own 401 handling mint a fresh token (and
+ * resend that GET) before the upload starts.
+ */
+async function ensureFreshToken(this: IExecuteFunctions, itemIndex: number): Promise<void> {
+	await tenantApiRequest.call(
+		this,
+		{ method: 'GET', path: '/api/pages', qs: { page: 1, per_page: 1 } },
+		{ itemIndex },
+	);
 }
 
 function fallbackFileName(extension: string | undefined): string {
@@ -111,33 +121,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const headers: IDataObject = { 'Content-Type': envelope.contentType };
 	if (upload.contentLength !== undefined) headers['Content-Length'] = String(upload.contentLength);
-	// One key for every attempt of this item, including the one after a token refresh.
-	const idempotencyKey = randomUUID();
-	const send = async () =>
-		await tenantApiRequest.call(
-			this,
-			{ method: 'POST', path: '/api/asset', createBody: upload.createBody, headers },
-			{ itemIndex, idempotencyKey },
-		);
 
-	let response: unknown;
-	try {
-		response = await send();
-	} catch (error) {
-		// n8n refreshes the managed credential's token on a 401 but does not resend a stream body
-		// (it was consumed): it surfaces the 401. The credential now holds a fresh token, so send a
-		// fresh body once more. Buffer bodies are resent by n8n itself and never get here with 401.
-		const managed = tenantCredentialType(this, itemIndex) === 'siteManagedTenantApi';
-		if (!(upload.streamed && managed && isUnauthorized(error))) {
-			// Re-wrapping a NodeApiError (what the transport throws) or a NodeOperationError hands
-			// back the original error unchanged.
-			if (error instanceof NodeApiError) {
-				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			}
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-		}
-		response = await send();
+	if (upload.streamed && tenantCredentialType(this, itemIndex) === 'siteManagedTenantApi') {
+		await ensureFreshToken.call(this, itemIndex);
 	}
+	// `createBody` opens a fresh stream for every attempt: retries after 429/5xx/network failures and
+	// the transport's one resend after n8n refreshed the managed token never reuse a consumed stream.
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'POST', path: '/api/asset', createBody: upload.createBody, headers },
+		{ itemIndex },
+	);
 
 	if (response !== null && typeof response === 'object' && !Array.isArray(response)) {
 		return response as IDataObject;
