@@ -12,6 +12,7 @@ import { randomUUID } from 'crypto';
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -30,6 +31,13 @@ import {
 import { joinUrl } from './url';
 
 export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManagedTenantApi';
+
+/**
+ * Who may send: a node's execute context, or a trigger's hook context (webhook registration on
+ * activation). Both carry getNode, getCredentials and httpRequestWithAuthentication; only an execute
+ * context has per-item options (Options > Timeout).
+ */
+export type SiteRequestContext = IExecuteFunctions | IHookFunctions;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
@@ -93,7 +101,9 @@ function hasHeader(headers: IDataObject, name: string): boolean {
 }
 
 /** The node's Options > Timeout for this item, if the node has that option. */
-function configuredTimeout(ctx: IExecuteFunctions, itemIndex: number): number {
+function configuredTimeout(ctx: SiteRequestContext, itemIndex: number): number {
+	// A hook context has no items (and a getNodeParameter without an item index).
+	if (!('getInputData' in ctx)) return DEFAULT_TIMEOUT_MS;
 	try {
 		const value = ctx.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS) as number;
 		return Number(value) > 0 ? Number(value) : DEFAULT_TIMEOUT_MS;
@@ -107,7 +117,7 @@ function configuredTimeout(ctx: IExecuteFunctions, itemIndex: number): number {
  * Throws NodeApiError for every non-2xx answer that is not retried (or after the last retry).
  */
 export async function siteApiRequestFull(
-	this: IExecuteFunctions,
+	this: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	request: SiteRequest,
 	options: SiteRequestOptions,
@@ -150,6 +160,9 @@ export async function siteApiRequestFull(
 		};
 		if (requestOptions.qs === undefined) delete requestOptions.qs;
 		if (requestOptions.body === undefined) delete requestOptions.body;
+		// n8n's HTTP client keeps a copy of every chunk of a body it may have to replay for a redirect:
+		// a streamed upload would then sit whole in memory. The API never redirects, so don't follow.
+		if (isStream(body) || Buffer.isBuffer(body)) requestOptions.disableFollowRedirect = true;
 
 		let status: number;
 		let responseHeaders: IDataObject = {};
@@ -210,7 +223,7 @@ export async function siteApiRequestFull(
 
 /** Sends one request (see siteApiRequestFull) and returns the parsed response body. */
 export async function siteApiRequest(
-	this: IExecuteFunctions,
+	this: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	request: SiteRequest,
 	options: SiteRequestOptions,

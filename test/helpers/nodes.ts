@@ -3,7 +3,7 @@
  * and all three credential types, and a few helpers to look at the server directly.
  */
 import type { AxiosInstance } from 'axios';
-import type { INodeCredentials, INodeExecutionData } from 'n8n-workflow';
+import type { INodeCredentials, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { SiteAdminApi } from '../../credentials/SiteAdminApi.credentials';
 import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
@@ -14,10 +14,12 @@ import type { ServerOptions } from '../../reference-server/src';
 import { WorkflowRunner, type NodeRunResult, type RunNodeOptions } from '../harness/workflow-runner';
 import { startTestSite, type TestSite, type TestTenant } from './reference-server';
 
-export function createRunner(): WorkflowRunner {
+export const credentialTypes = () => [new SiteAdminApi(), new SiteTenantApi(), new SiteManagedTenantApi()];
+
+export function createRunner(extraNodes: Record<string, INodeType> = {}): WorkflowRunner {
 	return new WorkflowRunner(
-		{ siteAdmin: new SiteAdmin(), siteTenant: new SiteTenant() },
-		[new SiteAdminApi(), new SiteTenantApi(), new SiteManagedTenantApi()],
+		{ siteAdmin: new SiteAdmin(), siteTenant: new SiteTenant(), ...extraNodes },
+		credentialTypes(),
 	);
 }
 
@@ -48,11 +50,14 @@ export interface TenantContext extends TestTenant {
  * Starts a server for the test file (beforeAll) and closes it (afterAll). Use the returned object's
  * fields inside tests only (they are filled in beforeAll).
  */
-export function useNodeTestContext(options: Partial<ServerOptions> = {}): NodeTestContext {
+export function useNodeTestContext(
+	options: Partial<ServerOptions> = {},
+	extraNodes: Record<string, INodeType> = {},
+): NodeTestContext {
 	const context = {} as NodeTestContext;
 	beforeAll(async () => {
 		const site = await startTestSite(options);
-		const runner = createRunner();
+		const runner = createRunner(extraNodes);
 		const adminCredential = runner.credentials.add('siteAdminApi', { baseUrl: site.url, token: site.adminToken });
 		Object.assign(context, {
 			site,

@@ -24,6 +24,12 @@ export interface UploadBody {
 	contentLength?: number;
 	/** True when the file is streamed from the binary data store. */
 	streamed: boolean;
+	/** Closes the streams of every attempt (an attempt that failed early leaves its file open). */
+	dispose: () => void;
+}
+
+interface Destroyable {
+	destroy(): unknown;
 }
 
 function knownSize(value: unknown): number | undefined {
@@ -38,13 +44,24 @@ async function streamedBody(
 ): Promise<UploadBody> {
 	const metadata = await ctx.helpers.getBinaryMetadata(binaryId);
 	const fileSize = knownSize(metadata.fileSize);
+	const opened: Destroyable[] = [];
+	// A new attempt starts only after the previous one ended: its streams can go.
+	const dispose = () => {
+		for (const stream of opened.splice(0)) stream.destroy();
+	};
 	return {
 		streamed: true,
 		contentLength: fileSize === undefined ? undefined : multipartLength(envelope, fileSize),
+		dispose,
 		createBody: async () => {
+			dispose();
 			const fileStream = await ctx.helpers.getBinaryStream(binaryId);
+			opened.push(fileStream);
 			const body = readableLike(fileStream, multipartChunks(envelope, fileStream, fileSize));
-			if (body !== undefined) return body;
+			if (body !== undefined) {
+				opened.push(body);
+				return body;
+			}
 			// A store whose streams offer no Readable.from: fall back to reading the file whole.
 			return multipartBuffer(envelope, await ctx.helpers.binaryToBuffer(fileStream));
 		},
@@ -64,5 +81,6 @@ export async function createUploadBody(
 		streamed: false,
 		contentLength: buffer.length,
 		createBody: async () => buffer,
+		dispose: () => {},
 	};
 }

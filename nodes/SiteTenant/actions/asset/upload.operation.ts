@@ -118,20 +118,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		contentType: mimeType,
 	});
 	const upload = await createUploadBody(this, itemIndex, binaryData, envelope);
-
-	const headers: IDataObject = { 'Content-Type': envelope.contentType };
-	if (upload.contentLength !== undefined) headers['Content-Length'] = String(upload.contentLength);
-
 	if (upload.streamed && tenantCredentialType(this, itemIndex) === 'siteManagedTenantApi') {
 		await ensureFreshToken.call(this, itemIndex);
 	}
+
+	const headers: IDataObject = { 'Content-Type': envelope.contentType };
+	if (upload.contentLength !== undefined) headers['Content-Length'] = String(upload.contentLength);
 	// `createBody` opens a fresh stream for every attempt: retries after 429/5xx/network failures and
 	// the transport's one resend after n8n refreshed the managed token never reuse a consumed stream.
-	const response = await tenantApiRequest.call(
-		this,
-		{ method: 'POST', path: '/api/asset', createBody: upload.createBody, headers },
-		{ itemIndex },
-	);
+	let response: unknown;
+	try {
+		response = await tenantApiRequest.call(
+			this,
+			{ method: 'POST', path: '/api/asset', createBody: upload.createBody, headers },
+			{ itemIndex },
+		);
+	} finally {
+		upload.dispose();
+	}
 
 	if (response !== null && typeof response === 'object' && !Array.isArray(response)) {
 		return response as IDataObject;

@@ -1,0 +1,82 @@
+/**
+ * The shared secret between the site and the trigger: made, compared and kept out of the output.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+/** The header an automatic registration asks the site to send the secret in. */
+export const AUTOMATIC_SECRET_HEADER = 'X-Site-Webhook-Secret';
+
+/** Default header name of a manual registration (the credential's default). */
+export const DEFAULT_MANUAL_SECRET_HEADER = AUTOMATIC_SECRET_HEADER;
+
+/** Request headers never copied into the output, whatever the secret header is called. */
+const ALWAYS_HIDDEN_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+
+/** RFC 9110 token characters: what a header name may consist of. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+
+/** Headers the site's delivery sets itself and so cannot carry the secret. */
+const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'transfer-encoding', 'connection'];
+
+export const MIN_SECRET_LENGTH = 16;
+
+/** A fresh secret: 32 random bytes, hex-encoded (64 characters, safe in any header). */
+export function generateSecret(): string {
+	return randomBytes(32).toString('hex');
+}
+
+function digest(value: string): Buffer {
+	return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/**
+ * Whether the received header value is the expected secret. Both sides are hashed first so the
+ * comparison runs in constant time on equal-length buffers, whatever was sent; a missing, repeated
+ * (array) or empty value never matches.
+ */
+export function secretMatches(received: unknown, expected: string): boolean {
+	if (typeof received !== 'string' || received === '' || expected === '') return false;
+	return timingSafeEqual(digest(received), digest(expected));
+}
+
+/**
+ * Whether the received value matches any of the expected secrets. Every candidate is compared (no
+ * early exit), so the time taken does not tell which one matched.
+ */
+export function secretMatchesAny(received: unknown, expected: string[]): boolean {
+	let matched = false;
+	for (const secret of expected) {
+		if (secretMatches(received, secret)) matched = true;
+	}
+	return matched;
+}
+
+/** The request headers without the secret header, Authorization, Proxy-Authorization and Cookie. */
+export function visibleHeaders(headers: IDataObject, secretHeaderName: string): IDataObject {
+	const hidden = new Set([...ALWAYS_HIDDEN_HEADERS, secretHeaderName.toLowerCase()]);
+	const visible: IDataObject = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (!hidden.has(name.toLowerCase())) visible[name] = value;
+	}
+	return visible;
+}
+
+/** Problems with a manual registration's header name and secret, as sentences (empty when fine). */
+export function secretCredentialProblems(headerName: unknown, secret: unknown): string[] {
+	const problems: string[] = [];
+	const name = typeof headerName === 'string' ? headerName.trim() : '';
+	if (!HEADER_NAME.test(name)) {
+		problems.push('The header name must be a valid HTTP header name (letters, digits and -, no spaces).');
+	} else if (RESERVED_HEADERS.includes(name.toLowerCase())) {
+		problems.push(`The header name "${name}" is set by the site itself; choose another, e.g. X-Site-Webhook-Secret.`);
+	}
+	const value = typeof secret === 'string' ? secret : '';
+	if (value.length < MIN_SECRET_LENGTH) {
+		problems.push(`The secret must be at least ${MIN_SECRET_LENGTH} characters long; use a long random value.`);
+	}
+	if (/[\r\n\0]/.test(value)) {
+		problems.push('The secret must not contain line breaks.');
+	}
+	return problems;
+}
