@@ -2,12 +2,13 @@
  * The three credentials: their `test` requests as n8n's credential tester runs them, and the managed
  * credential minting its own tenant tokens (once, then again after the service rejects the token).
  */
+import axios from 'axios';
 import { createHash } from 'crypto';
 
 import { SiteAdminApi } from '../credentials/SiteAdminApi.credentials';
 import { SiteManagedTenantApi } from '../credentials/SiteManagedTenantApi.credentials';
 import { SiteTenantApi } from '../credentials/SiteTenantApi.credentials';
-import { credentialProbe, testCredential } from './helpers/credential-tester';
+import { credentialProbe, probeName, testCredential } from './helpers/credential-tester';
 import { credentialId, expectNoSecrets, listPages, poll, useNodeTestContext } from './helpers/nodes';
 
 const adminType = new SiteAdminApi();
@@ -17,9 +18,9 @@ const managedType = new SiteManagedTenantApi();
 const ctx = useNodeTestContext(
 	{},
 	{
-		[`probe-${adminType.name}`]: credentialProbe(adminType),
-		[`probe-${tenantType.name}`]: credentialProbe(tenantType),
-		[`probe-${managedType.name}`]: credentialProbe(managedType),
+		[probeName(adminType)]: credentialProbe(adminType),
+		[probeName(tenantType)]: credentialProbe(tenantType),
+		[probeName(managedType)]: credentialProbe(managedType),
 	},
 );
 
@@ -121,7 +122,8 @@ describe('managed tenant credential in workflows', () => {
 		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedData('managed-once', { tokenLifetime: 3600 }));
 		const id = credentialId(credentials);
 
-		const first = await createPages(credentials, ['/a', '/b', '/c', '/d', '/e', '/f'], 3);
+		// One item after the other: the first request mints, the others reuse the stored token.
+		const first = await createPages(credentials, ['/a', '/b', '/c', '/d', '/e', '/f']);
 		expect(first.error).toBeUndefined();
 		expect(first.items.map((item) => (item.json.page as { url: string }).url)).toEqual(['/a', '/b', '/c', '/d', '/e', '/f']);
 		expect(ctx.runner.credentials.preAuthenticationCalls.get(id)).toBe(1);
@@ -134,12 +136,21 @@ describe('managed tenant credential in workflows', () => {
 		expect(lifetime).toBeGreaterThan(3500_000);
 		expect(lifetime).toBeLessThanOrEqual(3600_000);
 
+		// A later execution, with concurrent items, uses the stored token as well.
 		const second = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,
-			parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll', returnAll: true },
+			input: ['/a', '/c', '/e', '/f'].map((url) => ({ json: { url } })),
+			parameters: {
+				authentication: 'managedTenant',
+				resource: 'page',
+				operation: 'get',
+				url: '={{ $json.url }}',
+				options: { batching: { batch: { batchSize: 4 } } },
+			},
 		});
-		expect(second.items).toHaveLength(6);
+		expect(second.error).toBeUndefined();
+		expect(second.items.map((item) => item.json.url)).toEqual(['/a', '/c', '/e', '/f']);
 		expect(ctx.runner.credentials.preAuthenticationCalls.get(id)).toBe(1);
 		expect(ctx.runner.credentials.read(id).accessToken).toBe(minted);
 
@@ -160,6 +171,11 @@ describe('managed tenant credential in workflows', () => {
 
 		const rotation = await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'managed-revoked', revokePrevious: true });
 		expect(rotation.error).toBeUndefined();
+		const currentClient = axios.create({
+			baseURL: ctx.site.url,
+			validateStatus: () => true,
+			headers: { Authorization: `Bearer ${rotation.items[0].json.token as string}` },
+		});
 		expect(tokenRecord(firstToken)?.revoked_at).toEqual(expect.any(String));
 
 		const after = await createPages(credentials, ['/after-1', '/after-2']);
@@ -171,7 +187,8 @@ describe('managed tenant credential in workflows', () => {
 		expect(tokenRecord(secondToken)?.revoked_at).toBeNull();
 
 		// Exactly one page per item: the request refused with 401 created nothing, the resend did.
-		expect((await listPages(tenant.client)).map((page) => page.url).sort()).toEqual(['/after-1', '/after-2', '/before']);
+		expect((await listPages(currentClient)).map((page) => page.url).sort()).toEqual(['/after-1', '/after-2', '/before']);
+		expect((await tenant.client.get('/api/pages')).status).toBe(401);
 		expectNoSecrets(after.run, [firstToken, secondToken, ctx.site.adminToken]);
 	});
 
@@ -179,9 +196,8 @@ describe('managed tenant credential in workflows', () => {
 		await ctx.site.createTenant('managed-expired');
 		const shortLived = await ctx.site.admin.post('/api/tenant/token', { id: 'managed-expired', expires_in: 1 });
 		const expired = shortLived.data.token as string;
-		const probe = ctx.site.admin.defaults.baseURL!;
 		await poll(async () => {
-			const response = await (await import('axios')).default.get(`${probe}/api/pages`, {
+			const response = await axios.get(`${ctx.site.url}/api/pages`, {
 				headers: { Authorization: `Bearer ${expired}` },
 				validateStatus: () => true,
 			});

@@ -69,7 +69,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 				useDefaults: true,
 				// Nullable fields and 0/1 flags are written as type arrays.
 				allowUnionTypes: true,
-				keywords: ['x-extension', 'x-contract-decided'],
+				keywords: ['x-extension', 'x-contract-decided', 'x-problem'],
 			},
 		},
 	});

@@ -24,7 +24,11 @@ async function main(): Promise<void> {
 
 	let stopping = false;
 	const shutdown = (signal: string) => {
-		if (stopping) return;
+		if (stopping) {
+			// A second Ctrl-C while waiting for in-flight work: stop waiting.
+			process.stderr.write('Forced exit.\n');
+			process.exit(1);
+		}
 		stopping = true;
 		server.app.log.info({ signal }, 'shutting down');
 		// close(): stop accepting, let in-flight requests finish, stop the delivery worker, close the database.

@@ -138,7 +138,16 @@ export class WorkflowRunner {
 		const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
 		hooks.addHandler('workflowExecuteAfter', (fullRunData) => resolveFinished(fullRunData));
 
-		const additionalData = {
+		const additionalData = this.createAdditionalData(executionId, hooks);
+
+		const workflowExecute = new WorkflowExecute(additionalData, 'manual');
+		await workflowExecute.run({ workflow, startNode: workflow.getNode('Source') ?? undefined });
+		return await finished;
+	}
+
+	/** The additional data n8n hands to a run (credentials helper, URLs, hooks); also for a bare RoutingNode. */
+	createAdditionalData(executionId: string, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+		return {
 			credentialsHelper: this.credentials,
 			hooks,
 			executionId,
@@ -164,9 +173,5 @@ export class WorkflowRunner {
 				throw new Error('Task runners are not part of these tests');
 			},
 		} as unknown as IWorkflowExecuteAdditionalData;
-
-		const workflowExecute = new WorkflowExecute(additionalData, 'manual');
-		await workflowExecute.run({ workflow, startNode: workflow.getNode('Source') ?? undefined });
-		return await finished;
 	}
 }

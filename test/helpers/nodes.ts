@@ -156,3 +156,12 @@ export async function poll<T>(check: () => Promise<T | undefined | false>, timeo
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 }
+
+/** Page rows as stored, deleted ones included (`deleted_at` set by a default delete). */
+export function storedPageRows(site: TestSite, tenantId: string): Array<{ url: string; deleted_at: string | null }> {
+	return site.server.app.site.store.db
+		.prepare(
+			`SELECT p.url, p.deleted_at FROM pages p JOIN tenants t ON t.pk = p.tenant_pk WHERE t.id = ? ORDER BY p.id`,
+		)
+		.all(tenantId) as Array<{ url: string; deleted_at: string | null }>;
+}

@@ -32,6 +32,7 @@ function describeProblems(details: FieldProblem[]): string {
 interface AjvError {
 	keyword: string;
 	instancePath: string;
+	schemaPath?: string;
 	message?: string;
 	params: Record<string, unknown>;
 	propertyName?: string;
@@ -45,7 +46,7 @@ function fieldOf(error: AjvError, context: string): string {
 		.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 	if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
 	else if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
-	else if (error.keyword === 'propertyNames' && error.params.propertyName !== undefined) segments.push(String(error.params.propertyName));
+	else if (error.propertyName !== undefined) segments.push(error.propertyName);
 	return segments.length > 0 ? segments.join('.') : context;
 }
 
@@ -60,21 +61,40 @@ function problemOf(error: AjvError, context: string): string {
 		case 'type':
 			if (error.instancePath === '' && context === 'body') return 'must be a JSON object';
 			return `must be of type ${String(error.params.type).replace(/,/g, ' or ')}`;
-		case 'propertyNames':
-			return 'is not a valid name';
 		default:
 			return error.message ?? 'is invalid';
 	}
 }
 
+/**
+ * A schema may say in words what its constraint means: `'x-problem': 'must be an http(s) URL'` next to
+ * the constraint replaces ajv's wording (which would quote the regular expression). The error's
+ * schemaPath leads to the subschema that failed; its last segment is the keyword.
+ */
+function problemFromSchema(error: AjvError, rootSchema: unknown): string | undefined {
+	if (!rootSchema || !error.schemaPath || error.keyword === 'required' || error.keyword === 'additionalProperties') return undefined;
+	const segments = error.schemaPath
+		.replace(/^#\/?/, '')
+		.split('/')
+		.slice(0, -1)
+		.map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
+	let node: unknown = rootSchema;
+	for (const segment of segments) {
+		if (node === null || typeof node !== 'object') return undefined;
+		node = (node as Record<string, unknown>)[segment];
+	}
+	const problem = node && typeof node === 'object' ? (node as Record<string, unknown>)['x-problem'] : undefined;
+	return typeof problem === 'string' ? problem : undefined;
+}
+
 /** Every bad field once (the first problem found for it), in the order ajv reported them. */
-export function problemsFromValidation(errors: AjvError[], context: string): FieldProblem[] {
+export function problemsFromValidation(errors: AjvError[], context: string, rootSchema?: unknown): FieldProblem[] {
 	const byField = new Map<string, string>();
 	for (const error of errors) {
-		// propertyNames reports once per failed sub-keyword (tagged with propertyName) and once for the name; the latter suffices.
-		if (error.propertyName !== undefined && error.keyword !== 'propertyNames') continue;
+		// propertyNames reports each failed sub-keyword (tagged with propertyName) and then a summary; the former say more.
+		if (error.keyword === 'propertyNames') continue;
 		const field = fieldOf(error, context);
-		if (!byField.has(field)) byField.set(field, problemOf(error, context));
+		if (!byField.has(field)) byField.set(field, problemFromSchema(error, rootSchema) ?? problemOf(error, context));
 	}
 	if (byField.size === 0 && errors.length > 0) byField.set(context, problemOf(errors[0], context));
 	return [...byField].map(([field, problem]) => ({ field, problem }));
@@ -118,7 +138,8 @@ function handleError(this: FastifyInstance, error: FastifyError | ApiError | Err
 	const fastifyError = error as FastifyError;
 	if (Array.isArray(fastifyError.validation)) {
 		const context = fastifyError.validationContext ?? 'body';
-		const details = problemsFromValidation(fastifyError.validation as unknown as AjvError[], context);
+		const rootSchema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[context];
+		const details = problemsFromValidation(fastifyError.validation as unknown as AjvError[], context, rootSchema);
 		return sendError(reply, 400, 'validation_failed', describeProblems(details), details);
 	}
 	const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;

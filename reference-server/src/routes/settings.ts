@@ -15,7 +15,9 @@ interface SettingsBody {
 /** RFC 9110 token characters; values exclude CR, LF and NUL so no header can be smuggled. */
 const HEADER_NAME = '^[!#$%&\'*+.^_`|~0-9A-Za-z-]{1,100}$';
 /** Set by the delivery worker itself. */
-const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'transfer-encoding', 'connection']);
+const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'transfer-encoding', 'connection'];
+/** ajv patterns have no case-insensitive flag: `host` becomes `[hH][oO][sS][tT]`. */
+const RESERVED_HEADER_PATTERN = `^(?:${RESERVED_HEADERS.map((name) => name.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)).join('|')})$`;
 
 const settingsSchema = {
 	type: 'object',
@@ -65,14 +67,27 @@ export default async function settingsRoutes(app: FastifyInstance) {
 						contact_form_webhook_url: {
 							type: ['string', 'null'],
 							maxLength: 2048,
+							// In the schema (not only in the handler) so it is reported together with every other bad field.
+							pattern: '^(https?://[^\\s/?#]+\\S*)?$',
+							'x-problem': 'must be an http(s) URL, null or ""',
 							description: 'where contact-form submissions are POSTed: an http(s) URL; null or "" clears',
 							'x-extension': true,
 						},
 						contact_form_webhook_headers: {
 							type: ['object', 'null'],
 							maxProperties: 50,
-							propertyNames: { pattern: HEADER_NAME },
-							additionalProperties: { type: 'string', maxLength: 8192, pattern: '^[^\\r\\n\\u0000]*$' },
+							propertyNames: {
+								allOf: [
+									{ pattern: HEADER_NAME, 'x-problem': 'is not a valid header name' },
+									{ not: { pattern: RESERVED_HEADER_PATTERN }, 'x-problem': 'is set by the server and cannot be configured' },
+								],
+							},
+							additionalProperties: {
+								type: 'string',
+								maxLength: 8192,
+								pattern: '^[^\\r\\n\\u0000]*$',
+								'x-problem': 'must be a string without line breaks, at most 8192 characters',
+							},
 							description: 'extra headers on each webhook POST (e.g. a shared secret); null clears',
 							'x-extension': true,
 						},
@@ -92,14 +107,10 @@ export default async function settingsRoutes(app: FastifyInstance) {
 				const url = body.contact_form_webhook_url;
 				if (url === null || url === '') changes.contact_form_webhook_url = null;
 				else if (isHttpUrl(url)) changes.contact_form_webhook_url = url;
+				// The schema pattern catches nearly everything; URL parsing catches the rest (e.g. a bad port).
 				else problems.push({ field: 'contact_form_webhook_url', problem: 'must be an http(s) URL, null or ""' });
 			}
-			if (body.contact_form_webhook_headers !== undefined) {
-				const headers = body.contact_form_webhook_headers;
-				const reserved = headers ? Object.keys(headers).filter((name) => RESERVED_HEADERS.has(name.toLowerCase())) : [];
-				for (const name of reserved) problems.push({ field: `contact_form_webhook_headers.${name}`, problem: 'is set by the server and cannot be configured' });
-				changes.contact_form_webhook_headers = headers;
-			}
+			if (body.contact_form_webhook_headers !== undefined) changes.contact_form_webhook_headers = body.contact_form_webhook_headers;
 			if (problems.length > 0) throw validationFailed(problems);
 			const settings = store.settings.save(tenantOf(request).pk, changes);
 			return { message: 'Settings saved successfully.', settings };

@@ -3,7 +3,13 @@ import { ApiError, notFound } from '../plugins/errors';
 import { tenantOf } from '../context';
 import { errorResponses, messageBody, tenantSecurity } from '../schemas/common';
 
-const keySchema = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' } as const;
+const keySchema = {
+	type: 'string',
+	minLength: 1,
+	maxLength: 128,
+	pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$',
+	'x-problem': 'must be 1 to 128 characters of letters, digits, _, . and -, starting with a letter or _',
+} as const;
 const variableSchema = {
 	type: 'object',
 	required: ['key', 'value'],

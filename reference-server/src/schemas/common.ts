@@ -31,6 +31,7 @@ export const tenantIdSchema = {
 	maxLength: 63,
 	pattern: '^[a-z0-9][a-z0-9_-]{0,62}$',
 	description: '1 to 63 characters of a-z, 0-9, -, _, starting with a letter or digit',
+	'x-problem': 'must be 1 to 63 characters of a-z, 0-9, - and _, starting with a letter or digit',
 } as const;
 
 /** Labels of 1-63 letters/digits/hyphens, not starting or ending with a hyphen; at least two labels; at most 253 characters. */
@@ -39,6 +40,7 @@ export const fqdnSchema = {
 	maxLength: 253,
 	pattern: '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
 	description: 'a fully qualified domain name such as www.example.com; null for none',
+	'x-problem': 'must be a domain name such as www.example.com (or null)',
 } as const;
 
 export const pageUrlSchema = {
@@ -47,6 +49,7 @@ export const pageUrlSchema = {
 	maxLength: 2048,
 	pattern: '^/\\S*$',
 	description: 'site path, the page key: starts with /, no whitespace, at most 2048 characters',
+	'x-problem': 'must be a site path: a string starting with /, without whitespace, at most 2048 characters',
 } as const;
 
 export const localeSchema = {
@@ -54,6 +57,7 @@ export const localeSchema = {
 	maxLength: 35,
 	pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
 	description: 'language tag such as en or en-US',
+	'x-problem': 'must be a language tag such as en or en-US',
 } as const;
 
 /** Booleans also arrive as 0/1 from clients that follow service-api.md's integer flags. */

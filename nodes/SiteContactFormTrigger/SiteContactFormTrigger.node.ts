@@ -1,0 +1,266 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { acceptedSecrets, register, registrationExists, unregister } from './registration';
+import {
+	AUTOMATIC_SECRET_HEADER,
+	DEFAULT_MANUAL_SECRET_HEADER,
+	secretCredentialProblems,
+	secretMatchesAny,
+	visibleHeaders,
+} from './secret';
+import {
+	isJsonContentType,
+	rememberSeen,
+	requestJsonObject,
+	submissionIdOf,
+	submissionItem,
+	wasSeen,
+} from './submission';
+
+type Registration = 'automatic' | 'manual';
+
+/** Answers the request itself and starts nothing. */
+function reject(
+	ctx: IWebhookFunctions,
+	status: number,
+	error: string,
+	message: string,
+): IWebhookResponseData {
+	ctx.logger.debug(`Site Management Contact Form Trigger rejected a request: ${status} ${error}`);
+	ctx.getResponseObject().status(status).json({ error, message });
+	return { noWebhookResponse: true };
+}
+
+export class SiteContactFormTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Site Management Contact Form Trigger',
+		name: 'siteContactFormTrigger',
+		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["registration"] === "manual" ? "Manual registration" : "Automatic registration"}}',
+		description: 'Starts the workflow when a visitor sends the contact form of a Site Management website',
+		defaults: {
+			name: 'Site Management Contact Form Trigger',
+		},
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'siteTenantApi',
+				required: true,
+				displayOptions: { show: { registration: ['automatic'], authentication: ['tenantToken'] } },
+			},
+			{
+				name: 'siteManagedTenantApi',
+				required: true,
+				displayOptions: { show: { registration: ['automatic'], authentication: ['managedTenant'] } },
+			},
+			{
+				name: 'siteContactFormSecretApi',
+				required: true,
+				displayOptions: { show: { registration: ['manual'] } },
+				testedBy: 'siteContactFormSecretTest',
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// n8n puts the node's random webhook id in front (isFullPath false); an empty Path falls
+				// back to the node's own random id, so neither part of the URL can be guessed.
+				path: '={{$parameter["path"] || $nodeId || "contact-form"}}',
+				isFullPath: false,
+			},
+		],
+		properties: [
+			{
+				displayName: 'Registration',
+				name: 'registration',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Automatic',
+						value: 'automatic',
+						description:
+							'On activation the node sets the site\'s contact-form webhook URL to its own URL with a fresh secret, and clears it on deactivation',
+					},
+					{
+						name: 'Manual',
+						value: 'manual',
+						description:
+							'You paste the URL and a secret header into the site\'s settings yourself; the node makes no API calls',
+					},
+				],
+				default: 'automatic',
+			},
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{
+						name: 'Tenant Token',
+						value: 'tenantToken',
+						description: 'A tenant token pasted into a "Site Management Tenant API" credential',
+					},
+					{
+						name: 'Managed Tenant',
+						value: 'managedTenant',
+						description:
+							'A "Site Management Managed Tenant API" credential that mints short-lived tenant tokens itself from the admin token',
+					},
+				],
+				default: 'tenantToken',
+				displayOptions: { show: { registration: ['automatic'] } },
+			},
+			{
+				displayName:
+					'The site delivers to one URL at a time. Activating the workflow registers the Production URL; "Listen for test event" registers the Test URL until listening stops, then puts back what was there before.',
+				name: 'automaticNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registration: ['automatic'] } },
+			},
+			{
+				displayName:
+					'In the site\'s settings, set the contact-form webhook URL to the Production URL above (the Test URL while testing), and add a webhook header with the header name and secret of the credential.',
+				name: 'manualNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registration: ['manual'] } },
+			},
+			{
+				displayName: 'Path',
+				name: 'path',
+				type: 'string',
+				default: '',
+				placeholder: 'Empty: a random path (this node\'s ID)',
+				description:
+					'Last part of the webhook URL, after the node\'s random webhook ID. Leave empty for a random value; set your own to get a readable URL. Either way the URL keeps the random webhook ID.',
+			},
+			{
+				displayName: 'Ignore Repeated Submissions',
+				name: 'ignoreRepeats',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether a submission delivered again (same submission_id, among the last 1,000) is acknowledged without starting the workflow. The site delivers at least once, so repeats can happen.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Include Request Headers',
+						name: 'includeHeaders',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to add the request headers under "headers". The secret header, Authorization and Cookie are never included.',
+					},
+					{
+						displayName: 'Lift Fields to Top Level',
+						name: 'liftFields',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to output the form fields at the top level beside submission_id, tenant_id, form and submitted_at instead of under "fields"',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		credentialTest: {
+			async siteContactFormSecretTest(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const data = credential.data ?? {};
+				const problems = secretCredentialProblems(data.headerName, data.secret);
+				if (problems.length > 0) return { status: 'Error', message: problems.join(' ') };
+				return { status: 'OK', message: 'Header name and secret are usable' };
+			},
+		},
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				// Manual: the user registered the URL in the site's settings; nothing to create.
+				if (registration === 'manual') return true;
+				return await registrationExists(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				if (registration === 'manual') return true;
+				await register(this);
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				if (registration === 'manual') return true;
+				await unregister(this);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+		let headerName = AUTOMATIC_SECRET_HEADER;
+		let secrets: string[];
+		if (registration === 'manual') {
+			const credentials = await this.getCredentials('siteContactFormSecretApi');
+			headerName = String(credentials.headerName ?? '').trim() || DEFAULT_MANUAL_SECRET_HEADER;
+			secrets = [String(credentials.secret ?? '')];
+		} else {
+			secrets = acceptedSecrets(this);
+		}
+
+		const headers = this.getHeaderData() as IDataObject;
+		if (!secretMatchesAny(headers[headerName.toLowerCase()], secrets)) {
+			return reject(this, 401, 'unauthorized', 'The webhook secret is missing or wrong.');
+		}
+
+		const body = requestJsonObject(this.getRequestObject());
+		if (!isJsonContentType(headers['content-type']) || body === undefined) {
+			return reject(this, 400, 'invalid_json', 'The body must be a JSON object sent as application/json.');
+		}
+
+		const submissionId = submissionIdOf(body);
+		const ignoreRepeats = this.getNodeParameter('ignoreRepeats', true) as boolean;
+		if (ignoreRepeats && submissionId !== undefined) {
+			if (wasSeen(this, submissionId)) {
+				return { webhookResponse: { message: 'Submission already received', submission_id: submissionId } };
+			}
+			rememberSeen(this, submissionId);
+		}
+
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const item = submissionItem(body, {
+			liftFields: options.liftFields === true,
+			headers: options.includeHeaders === true ? visibleHeaders(headers, headerName) : undefined,
+		});
+		return { workflowData: [this.helpers.returnJsonArray([item])] };
+	}
+}

@@ -1,0 +1,457 @@
+'use strict';
+/**
+ * The n8n runtime of this repository: n8n 2.x on its own Node 24, kept in n8n-runtime/ with its own
+ * package.json and lockfile and installed on first use into n8n-runtime/node_modules (ignored by git,
+ * never part of the root install). Used by scripts/start.js (`npm start`), scripts/install-runtime.js
+ * and the end-to-end tests in test-n8n/.
+ *
+ * Install recipe (the registry and this machine, as they are): `npm ci --ignore-scripts` (n8n@2.41.1
+ * with the override linkedom@0.18.14), then `npm rebuild node` (the `node` package's install step
+ * fetches the Node 24 binary package), then `npm rebuild sqlite3 isolated-vm` under Node 24 with
+ * Node 24's own headers (shipped in the binary package), so nothing is downloaded from outside the
+ * npm registry. The other native modules stay unbuilt; only nodes this project does not use need them.
+ */
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+// SITE_N8N_RUNTIME_DIR: another runtime folder (a copy of n8n-runtime/), e.g. to try the installer.
+const RUNTIME_DIR = process.env.SITE_N8N_RUNTIME_DIR ? path.resolve(process.env.SITE_N8N_RUNTIME_DIR) : path.join(ROOT, 'n8n-runtime');
+const RUNTIME_MODULES = path.join(RUNTIME_DIR, 'node_modules');
+const NODE_BIN_DIR = path.join(RUNTIME_MODULES, 'node', 'bin');
+const NODE24 = path.join(NODE_BIN_DIR, 'node');
+const NODE24_PACKAGE = path.join(RUNTIME_MODULES, 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+const N8N_BIN = path.join(RUNTIME_MODULES, 'n8n', 'bin', 'n8n');
+const MARKER = path.join(RUNTIME_MODULES, '.site-runtime.json');
+const INSTALL_LOG = path.join(RUNTIME_DIR, 'install.log');
+const PACKAGE_NAME = 'n8n-nodes-site-management';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function lockHash() {
+	const hash = crypto.createHash('sha256');
+	for (const file of ['package.json', 'package-lock.json']) {
+		const full = path.join(RUNTIME_DIR, file);
+		if (fs.existsSync(full)) hash.update(fs.readFileSync(full));
+	}
+	return hash.digest('hex');
+}
+
+/** {ready, reason}: ready when the last install finished for the current package.json/lockfile. */
+function runtimeStatus() {
+	if (!fs.existsSync(MARKER)) return { ready: false, reason: 'not installed' };
+	let marker;
+	try {
+		marker = JSON.parse(fs.readFileSync(MARKER, 'utf8'));
+	} catch {
+		return { ready: false, reason: 'install marker unreadable' };
+	}
+	if (marker.lockHash !== lockHash()) return { ready: false, reason: 'n8n-runtime/package-lock.json changed' };
+	if (!fs.existsSync(NODE24) || !fs.existsSync(N8N_BIN)) return { ready: false, reason: 'files missing' };
+	return { ready: true, marker };
+}
+
+function formatSeconds(ms) {
+	const s = Math.round(ms / 1000);
+	return s >= 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
+}
+
+function countEntries(dir) {
+	try {
+		let count = 0;
+		for (const entry of fs.readdirSync(dir)) {
+			if (entry.startsWith('.')) continue;
+			count += entry.startsWith('@') ? fs.readdirSync(path.join(dir, entry)).length : 1;
+		}
+		return count;
+	} catch {
+		return 0;
+	}
+}
+
+/**
+ * Runs a command with its output appended to the install log; prints a progress line every
+ * `everyMs`. Rejects with the log's tail when the command fails.
+ */
+function runLogged(label, command, args, { cwd, env, log, progress, everyMs = 15000 }) {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const out = fs.openSync(INSTALL_LOG, 'a');
+		fs.writeSync(out, `\n$ ${command} ${args.join(' ')}   (in ${cwd})\n`);
+		const child = spawn(command, args, { cwd, env, stdio: ['ignore', out, out] });
+		const timer = setInterval(() => {
+			log(`  ${label}: ${formatSeconds(Date.now() - started)}${progress ? `, ${progress()}` : ''}`);
+		}, everyMs);
+		child.on('error', (error) => {
+			clearInterval(timer);
+			fs.closeSync(out);
+			reject(error);
+		});
+		child.on('exit', (code, signal) => {
+			clearInterval(timer);
+			fs.closeSync(out);
+			if (code === 0) {
+				log(`  ${label}: done in ${formatSeconds(Date.now() - started)}`);
+				resolve();
+				return;
+			}
+			const tail = fs.readFileSync(INSTALL_LOG, 'utf8').split('\n').slice(-30).join('\n');
+			reject(new Error(`${label} failed (${signal ?? `exit ${code}`}); see ${INSTALL_LOG}:\n${tail}`));
+		});
+	});
+}
+
+/** Installs the runtime when it is missing or out of date. Prints progress through `log`. */
+async function ensureRuntime({ log = console.log, force = false } = {}) {
+	const status = runtimeStatus();
+	if (status.ready && !force) return status.marker;
+	const started = Date.now();
+	log(`n8n runtime: ${force ? 'reinstalling' : status.reason}; installing n8n and Node 24 into n8n-runtime/node_modules`);
+	log('  (the first time takes about 5 to 7 minutes and 3 GB; the log goes to n8n-runtime/install.log)');
+	fs.writeFileSync(INSTALL_LOG, `n8n runtime install, ${new Date().toISOString()}\n`);
+	fs.rmSync(MARKER, { force: true });
+	const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+	const hasLock = fs.existsSync(path.join(RUNTIME_DIR, 'package-lock.json'));
+
+	log(`[1/3] npm ${hasLock ? 'ci' : 'install'} --ignore-scripts (n8n and its ~2,300 packages)`);
+	await runLogged(
+		'packages',
+		'npm',
+		[hasLock ? 'ci' : 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'],
+		{ cwd: RUNTIME_DIR, env: baseEnv, log, progress: () => `${countEntries(RUNTIME_MODULES)} packages unpacked` },
+	);
+
+	log('[2/3] Node 24 binary (the npm registry\'s `node` package)');
+	await runLogged('node@24', 'npm', ['rebuild', 'node', '--foreground-scripts'], { cwd: RUNTIME_DIR, env: baseEnv, log });
+	if (!fs.existsSync(NODE24)) throw new Error(`the node package did not provide ${NODE24}`);
+
+	log('[3/3] native modules sqlite3 and isolated-vm, built for Node 24 (sqlite3 compiles: about 2 minutes)');
+	const nativeEnv = {
+		...baseEnv,
+		PATH: `${NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
+		npm_config_nodedir: NODE24_PACKAGE,
+	};
+	await runLogged('native modules', 'npm', ['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts'], {
+		cwd: RUNTIME_DIR,
+		env: nativeEnv,
+		log,
+	});
+
+	const check = await runCapture(NODE24, ['-e', "require('sqlite3'); process.stdout.write(process.version)"], {
+		cwd: path.join(RUNTIME_MODULES, 'n8n'),
+		timeoutMs: 60000,
+	});
+	if (check.code !== 0) throw new Error(`sqlite3 does not load under Node 24:\n${check.stderr}`);
+	const n8nVersion = JSON.parse(fs.readFileSync(path.join(RUNTIME_MODULES, 'n8n', 'package.json'), 'utf8')).version;
+	const marker = { lockHash: lockHash(), node: check.stdout.trim(), n8n: n8nVersion, installedAt: new Date().toISOString() };
+	fs.writeFileSync(MARKER, `${JSON.stringify(marker, null, 2)}\n`);
+	log(`n8n runtime ready: n8n ${n8nVersion} on Node ${marker.node} (${formatSeconds(Date.now() - started)})`);
+	return marker;
+}
+
+/** Runs a command and collects its output. */
+function runCapture(command, args, { cwd = ROOT, env = process.env, timeoutMs = 300000, input } = {}) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+		child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			reject(new Error(`${path.basename(command)} ${args.join(' ')} timed out after ${formatSeconds(timeoutMs)}\n${stdout}\n${stderr}`));
+		}, timeoutMs);
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			resolve({ code, signal, stdout, stderr });
+		});
+		if (input !== undefined) child.stdin.end(input);
+		else child.stdin.end();
+	});
+}
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** True when something accepts connections on 127.0.0.1:port. */
+function portInUse(port) {
+	return new Promise((resolve) => {
+		const socket = net.connect({ port, host: '127.0.0.1' });
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+	});
+}
+
+/**
+ * The environment of every n8n process of a stack: isolated user folder, loopback only, no
+ * telemetry, personalization, version notifications, templates or banners.
+ * n8n keeps its data in `<userFolder>/.n8n` (database.sqlite, config with the encryption key, nodes/).
+ */
+function n8nEnv({ userFolder, port = 5678, brokerPort = 5679, logLevel = 'info', extra = {} }) {
+	const env = {};
+	// Nothing from the caller's n8n or DB settings leaks in.
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^(N8N_|DB_|WEBHOOK_URL$|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_PATH$)/.test(key)) continue;
+		env[key] = value;
+	}
+	const url = `http://127.0.0.1:${port}/`;
+	Object.assign(env, {
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		WEBHOOK_URL: url,
+		N8N_EDITOR_BASE_URL: url,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		// The AI example reads the chat-completions URL and model from $env (SITE_AI_URL, SITE_AI_MODEL).
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+		N8N_LOG_LEVEL: logLevel,
+		DB_TYPE: 'sqlite',
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: 'UTC',
+		...extra,
+	});
+	return env;
+}
+
+/** `<userFolder>/.n8n`, where n8n keeps its database, config and community packages. */
+function n8nFolder(userFolder) {
+	return path.join(userFolder, '.n8n');
+}
+
+/**
+ * Puts the built package where n8n loads community packages from:
+ * `<userFolder>/.n8n/nodes/node_modules/n8n-nodes-site-management`, a copy of what `npm pack` ships
+ * (package.json, dist/, README.md). Replaced on every call so the latest build is what n8n loads.
+ */
+function stagePackage(userFolder) {
+	const rootPackage = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	const entries = [...(rootPackage.n8n?.nodes ?? []), ...(rootPackage.n8n?.credentials ?? [])];
+	const missing = entries.filter((entry) => !fs.existsSync(path.join(ROOT, entry)));
+	if (missing.length > 0) throw new Error(`the package is not built (missing ${missing.join(', ')}): run npm run build`);
+
+	const nodesDir = path.join(n8nFolder(userFolder), 'nodes');
+	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	fs.mkdirSync(path.dirname(target), { recursive: true });
+	const staging = `${target}.staging-${process.pid}`;
+	fs.rmSync(staging, { recursive: true, force: true });
+	fs.mkdirSync(staging, { recursive: true });
+	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(staging, 'package.json'));
+	for (const file of ['README.md', 'LICENSE', 'LICENSE.md']) {
+		if (fs.existsSync(path.join(ROOT, file))) fs.copyFileSync(path.join(ROOT, file), path.join(staging, file));
+	}
+	fs.cpSync(path.join(ROOT, 'dist'), path.join(staging, 'dist'), {
+		recursive: true,
+		filter: (source) => !source.endsWith('.tsbuildinfo'),
+	});
+	fs.rmSync(target, { recursive: true, force: true });
+	fs.renameSync(staging, target);
+	// The folder n8n's own community-package installer manages: keep a package.json there that lists us.
+	const manifest = path.join(nodesDir, 'package.json');
+	let nodesPackage = { name: 'installed-nodes', private: true, dependencies: {} };
+	try {
+		nodesPackage = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+	} catch {
+		// first time
+	}
+	nodesPackage.dependencies = { ...(nodesPackage.dependencies ?? {}), [PACKAGE_NAME]: rootPackage.version };
+	fs.writeFileSync(manifest, `${JSON.stringify(nodesPackage, null, 2)}\n`);
+	return target;
+}
+
+/** Runs one n8n CLI command (import:…, execute, publish:workflow, export:…) and collects its output. */
+async function n8nCli(args, { env, timeoutMs = 240000 } = {}) {
+	return await runCapture(NODE24, [N8N_BIN, ...args], { cwd: ROOT, env, timeoutMs });
+}
+
+/** Like n8nCli, but rejects with the command's output when it exits non-zero. */
+async function n8nCliOk(args, options) {
+	const result = await n8nCli(args, options);
+	if (result.code !== 0) {
+		throw new Error(`n8n ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.slice(0, 6000));
+	}
+	return result;
+}
+
+/**
+ * `n8n execute --id=<id> --rawOutput`: runs a workflow in a CLI process and returns the run
+ * ({data: {resultData: {runData, error?}}, status, ...}). The CLI prints log lines before the JSON,
+ * so the JSON is taken from the first line that is exactly `{` to the last that is exactly `}`.
+ * A failed run is returned too (with `failed: true` and the output), not thrown.
+ */
+async function executeWorkflow(id, { env, timeoutMs = 240000 } = {}) {
+	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs });
+	const run = parseRunJson(result.stdout);
+	return { code: result.code, run, stdout: result.stdout, stderr: result.stderr, failed: result.code !== 0 || !run || Boolean(run.data?.resultData?.error) };
+}
+
+function parseRunJson(text) {
+	const lines = text.split('\n');
+	const start = lines.indexOf('{');
+	const end = lines.lastIndexOf('}');
+	if (start === -1 || end < start) return undefined;
+	try {
+		return JSON.parse(lines.slice(start, end + 1).join('\n'));
+	} catch {
+		return undefined;
+	}
+}
+
+/** The JSON items a node output in a run (first run of the node, main output 0). */
+function nodeItems(run, nodeName, { runIndex = 0, output = 0 } = {}) {
+	const nodeRuns = run?.data?.resultData?.runData?.[nodeName];
+	if (!nodeRuns || !nodeRuns[runIndex]) throw new Error(`node "${nodeName}" did not run`);
+	const nodeRun = nodeRuns[runIndex];
+	if (nodeRun.error) throw new Error(`node "${nodeName}" failed: ${nodeRun.error.message}`);
+	return (nodeRun.data?.main?.[output] ?? []).map((item) => item.json);
+}
+
+function httpGet(url, timeoutMs = 5000) {
+	return new Promise((resolve) => {
+		const request = http.get(url, { timeout: timeoutMs }, (response) => {
+			response.resume();
+			response.on('end', () => resolve(response.statusCode));
+		});
+		request.on('timeout', () => request.destroy());
+		request.on('error', () => resolve(0));
+	});
+}
+
+/**
+ * Starts `n8n start` and resolves once `/healthz/readiness` answers 200. Its output goes to
+ * `logFile` (and to `echo`, a function taking lines, when given). Returns {process, url, stop()}.
+ */
+async function startN8n({ env, port, logFile, echo, timeoutMs = 240000 }) {
+	fs.mkdirSync(path.dirname(logFile), { recursive: true });
+	const out = fs.createWriteStream(logFile, { flags: 'a' });
+	out.write(`\n==== n8n start, ${new Date().toISOString()}\n`);
+	const child = spawn(NODE24, [N8N_BIN, 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+	let recent = [];
+	const onData = (chunk) => {
+		out.write(chunk);
+		const lines = chunk.toString('utf8').split('\n').filter((line) => line.trim() !== '');
+		recent = [...recent, ...lines].slice(-40);
+		if (echo) for (const line of lines) echo(line);
+	};
+	child.stdout.on('data', onData);
+	child.stderr.on('data', onData);
+	let exited = null;
+	const exitPromise = new Promise((resolve) => {
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			resolve(exited);
+		});
+	});
+	exitPromise.then(() => out.end());
+
+	const url = `http://127.0.0.1:${port}`;
+	const stop = async (graceMs = 30000) => {
+		if (exited) return exited;
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		const result = await exitPromise;
+		clearTimeout(timer);
+		return result;
+	};
+
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (exited) throw new Error(`n8n exited during start-up (${exited.signal ?? `exit ${exited.code}`}):\n${recent.join('\n')}`);
+		if ((await httpGet(`${url}/healthz/readiness`)) === 200) return { process: child, url, stop, exitPromise, recentLines: () => recent };
+		await sleep(500);
+	}
+	await stop(5000);
+	throw new Error(`n8n was not ready within ${formatSeconds(timeoutMs)}:\n${recent.join('\n')}`);
+}
+
+/**
+ * Sets up n8n's owner account through the REST API (n8n 2.x asks for one before anything else):
+ * `POST /rest/owner/setup`. Answers {created: true} or {created: false} when an owner already exists.
+ */
+async function setupOwner(baseUrl, owner) {
+	const response = await fetch(`${baseUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': 'site-management-start' },
+		body: JSON.stringify(owner),
+	});
+	const text = await response.text();
+	if (response.ok) return { created: true };
+	if (response.status === 400 && /already/i.test(text)) return { created: false };
+	throw new Error(`owner setup failed: HTTP ${response.status} ${text.slice(0, 500)}`);
+}
+
+/** Logs in as the owner; resolves to the cookie header for /rest calls. */
+async function login(baseUrl, { email, password }) {
+	const response = await fetch(`${baseUrl}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': 'site-management-start' },
+		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+	});
+	if (!response.ok) throw new Error(`login failed: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`);
+	const cookies = typeof response.headers.getSetCookie === 'function' ? response.headers.getSetCookie() : [response.headers.get('set-cookie')];
+	return cookies.filter(Boolean).map((cookie) => cookie.split(';')[0]).join('; ');
+}
+
+module.exports = {
+	ROOT,
+	RUNTIME_DIR,
+	RUNTIME_MODULES,
+	NODE24,
+	N8N_BIN,
+	PACKAGE_NAME,
+	INSTALL_LOG,
+	sleep,
+	formatSeconds,
+	runtimeStatus,
+	ensureRuntime,
+	runCapture,
+	freePort,
+	portInUse,
+	n8nEnv,
+	n8nFolder,
+	stagePackage,
+	n8nCli,
+	n8nCliOk,
+	executeWorkflow,
+	parseRunJson,
+	nodeItems,
+	startN8n,
+	setupOwner,
+	login,
+	httpGet,
+};
