@@ -21,7 +21,7 @@ const DESCRIPTION = [
 	'Everything beyond service-api.md carries `x-extension: true` (operations, fields, headers):',
 	...EXTENSIONS.map((e) => `- ${e}`),
 	'',
-	'Paths that service-api.md leaves open and the contract decides (the variables operations) carry `x-contract-decided: true`.',
+	'Paths that service-api.md leaves open and the contract decides (the variables operations) carry both `x-extension: true` and `x-contract-decided: true`.',
 	'',
 	'Errors always have the body `{error, message, details?}`.',
 ].join('\n');

@@ -29,7 +29,7 @@ export default async function variableRoutes(app: FastifyInstance) {
 	};
 	// Both run before the body is parsed or validated, so a disabled feature is a 403 whatever the body.
 	const common = { onRequest: [app.requireTenant, requireVariablesEnabled] };
-	const docs = { tags: ['tenant'], security: tenantSecurity, 'x-contract-decided': true };
+	const docs = { tags: ['tenant'], security: tenantSecurity, 'x-extension': true, 'x-contract-decided': true };
 
 	app.get(
 		'/api/variables',

@@ -1,0 +1,137 @@
+'use strict';
+/**
+ * What `npm start` and the n8n end-to-end tests share about the stack: the credentials the examples
+ * use (fixed IDs, referenced by the example workflows), importing them and the workflows into n8n,
+ * and small clients for the reference server.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+
+const { ROOT, n8nCliOk, n8nFolder } = require('./runtime');
+
+const EXAMPLES_DIR = path.join(ROOT, 'examples');
+
+/** The example workflows, by role; IDs are fixed so the CLI can execute and publish them. */
+const WORKFLOWS = {
+	onboarding: { id: 'siteOnboarding01', file: 'tenant-onboarding.json' },
+	contactForm: { id: 'siteContactForm1', file: 'contact-form-notification.json' },
+	aiChain: { id: 'siteAiContent001', file: 'ai-content-chain.json' },
+};
+
+/** The credential IDs and names the example workflows refer to. */
+const CREDENTIALS = {
+	admin: { id: 'siteAdminCred001', name: 'Site Management Admin (reference server)', type: 'siteAdminApi' },
+	tenant: { id: 'siteTenantCred01', name: 'Site Management Tenant (demo)', type: 'siteTenantApi' },
+	managed: { id: 'siteManagedCred1', name: 'Site Management Managed Tenant (acme)', type: 'siteManagedTenantApi' },
+	ai: { id: 'aiEndpointCred01', name: 'AI endpoint (OpenAI-compatible)', type: 'httpHeaderAuth' },
+};
+
+/** The tenant the onboarding example creates (and the Managed Tenant credential names). */
+const ONBOARDING_TENANT = 'acme';
+
+/**
+ * The four credentials, in n8n's import format (data as a plain object: `n8n import:credentials`
+ * encrypts it with the instance's key). Tokens appear here and nowhere in a workflow.
+ */
+function credentialsFor({ serverUrl, adminToken, tenantToken, managedTenantId = ONBOARDING_TENANT, aiApiKey = 'not-needed-for-the-stand-in' }) {
+	const entry = (key, data) => ({ ...CREDENTIALS[key], data });
+	const list = [
+		entry('admin', { baseUrl: serverUrl, token: adminToken }),
+		entry('managed', {
+			adminBaseUrl: serverUrl,
+			adminToken,
+			tenantId: managedTenantId,
+			baseUrl: serverUrl,
+			tokenLifetime: 900,
+			accessToken: '',
+		}),
+		entry('ai', { name: 'Authorization', value: `Bearer ${aiApiKey}` }),
+	];
+	if (tenantToken) list.splice(1, 0, entry('tenant', { baseUrl: serverUrl, token: tenantToken }));
+	return list;
+}
+
+/**
+ * `n8n import:credentials` from a temporary file (mode 0600) inside n8n's own folder, removed
+ * right after, whatever happens.
+ */
+async function importCredentials(env, userFolder, credentials) {
+	const file = path.join(n8nFolder(userFolder), `import-credentials-${crypto.randomBytes(6).toString('hex')}.json`);
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
+	try {
+		return await n8nCliOk(['import:credentials', `--input=${file}`], { env });
+	} finally {
+		fs.rmSync(file, { force: true });
+	}
+}
+
+/** `n8n import:workflow --separate` of the given workflow files (default: every example). */
+async function importWorkflows(env, userFolder, files) {
+	const list = files ?? Object.values(WORKFLOWS).map((workflow) => path.join(EXAMPLES_DIR, workflow.file));
+	const dir = path.join(n8nFolder(userFolder), `import-workflows-${crypto.randomBytes(6).toString('hex')}`);
+	fs.mkdirSync(dir, { recursive: true });
+	try {
+		for (const file of list) fs.copyFileSync(file, path.join(dir, path.basename(file)));
+		return await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`], { env });
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** `n8n publish:workflow --id=…`: the workflow is active from the next `n8n start` on. */
+async function publishWorkflow(env, id) {
+	return await n8nCliOk(['publish:workflow', `--id=${id}`], { env });
+}
+
+/** A small JSON client for the reference server; never throws on a status. */
+function siteClient(baseUrl, token) {
+	return async (method, urlPath, body) => {
+		const response = await fetch(`${baseUrl}${urlPath}`, {
+			method,
+			headers: {
+				...(token ? { authorization: `Bearer ${token}` } : {}),
+				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+			},
+			body: body !== undefined ? JSON.stringify(body) : undefined,
+		});
+		const text = await response.text();
+		let data;
+		try {
+			data = text ? JSON.parse(text) : undefined;
+		} catch {
+			data = text;
+		}
+		return { status: response.status, data };
+	};
+}
+
+/** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
+async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	while (Date.now() < deadline) {
+		try {
+			last = await check();
+			if (last) return last;
+		} catch (error) {
+			last = error;
+		}
+		await new Promise((resolve) => setTimeout(resolve, everyMs));
+	}
+	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+}
+
+module.exports = {
+	EXAMPLES_DIR,
+	WORKFLOWS,
+	CREDENTIALS,
+	ONBOARDING_TENANT,
+	credentialsFor,
+	importCredentials,
+	importWorkflows,
+	publishWorkflow,
+	siteClient,
+	waitFor,
+};

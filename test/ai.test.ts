@@ -1,0 +1,331 @@
+/**
+ * Tenant node, AI resource: Get Page Context hands a page to an AI step; Apply Proposal takes what
+ * the AI step produced, in any accepted shape, validates it and updates the content (or, on Dry
+ * Run, only shows what would change). A malformed proposal fails its item and nothing is sent.
+ */
+import type { INodeCredentials } from 'n8n-workflow';
+
+import { startDelayProxy, type DelayProxy } from './helpers/delay-proxy';
+import { readPage, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
+
+const ctx = useNodeTestContext();
+
+let tenant: TenantContext;
+let proxy: DelayProxy;
+let viaProxy: INodeCredentials;
+
+const ORIGINAL = {
+	templates: [
+		{ type: 'heading', text: 'About us' },
+		{ type: 'text', text: 'We make\nthings.' },
+	],
+	banner: { title: 'Old banner' },
+};
+
+beforeAll(async () => {
+	tenant = await ctx.tenant('ai');
+	proxy = await startDelayProxy(() => ctx.site.url);
+	viaProxy = ctx.runner.credentials.add('siteTenantApi', { baseUrl: proxy.url, token: tenant.token });
+	await seedPages(tenant.client, [
+		{ url: '/about', name: 'About', locale: 'en' },
+		{ url: '/empty', name: 'Empty', locale: 'de', draft: true },
+	]);
+	expect((await tenant.client.put('/api/content', { url: '/about', ...ORIGINAL })).status).toBe(200);
+	// One page per accepted shape, so each application can be checked on its own page.
+	await seedPages(tenant.client, SHAPES.map(([name]) => ({ url: `/shape/${slug(name)}`, name })));
+});
+afterAll(async () => {
+	await proxy?.close();
+});
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
+describe('Get Page Context', () => {
+	test('outputs the page fields, its content and a prompt-ready text with answer instructions', async () => {
+		const result = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about' });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const context = result.items[0].json;
+		expect(context).toMatchObject({
+			url: '/about',
+			name: 'About',
+			locale: 'en',
+			meta_title: null,
+			meta_description: null,
+			draft: false,
+			templates: ORIGINAL.templates,
+			banner: ORIGINAL.banner,
+			updated_at: expect.any(String),
+		});
+		const text = context.prompt_context as string;
+		expect(text.split('\n')).toEqual(
+			expect.arrayContaining([
+				'Page: /about',
+				'name: About',
+				'locale: en',
+				'Templates (2):',
+				`1. ${JSON.stringify(ORIGINAL.templates[0])}`,
+				`2. ${JSON.stringify(ORIGINAL.templates[1])}`,
+				`Banner: ${JSON.stringify(ORIGINAL.banner)}`,
+			]),
+		);
+		expect(text).toMatch(/Answer with only a JSON object.*"url": "\/about"/);
+	});
+
+	test('without instructions, for an empty page; a missing page fails the item', async () => {
+		const result = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/empty', includeInstructions: false });
+		expect(result.error).toBeUndefined();
+		const context = result.items[0].json;
+		expect(context).toMatchObject({ url: '/empty', templates: [], banner: null, draft: true, locale: 'de' });
+		expect(context.prompt_context).toContain('Templates (0):');
+		expect(context.prompt_context).toContain('Banner: null');
+		expect(context.prompt_context).not.toMatch(/Answer with only/);
+
+		const missing = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/missing' }, { continueOnFail: true });
+		expect(missing.items).toEqual([{ json: { error: 'No page found with url "/missing"', details: expect.any(String) }, pairedItem: { item: 0 } }]);
+	});
+});
+
+/** What an AI step could hand over for a page: [label, value of the item's `proposal` field]. */
+type Shape = [string, (url: string, templates: unknown[], banner?: unknown) => unknown];
+const SHAPES: Shape[] = [
+	['object', (url, templates, banner) => ({ url, templates, banner })],
+	['JSON string', (url, templates, banner) => JSON.stringify({ url, templates, banner })],
+	['double-encoded JSON string', (url, templates) => JSON.stringify(JSON.stringify({ url, templates }))],
+	[
+		'fenced json block with prose',
+		(url, templates, banner) =>
+			`Sure! Here is the improved page:\n\n\`\`\`json\n${JSON.stringify({ url, templates, banner }, null, 2)}\n\`\`\`\n\nLet me know if you need more.`,
+	],
+	['unlabelled fence', (url, templates) => `\`\`\`\n${JSON.stringify({ url, templates })}\n\`\`\``],
+	['bare object among prose', (url, templates) => `Proposal: ${JSON.stringify({ url, templates })} -- done.`],
+	[
+		'OpenAI chat completion',
+		(url, templates, banner) => ({
+			id: 'chatcmpl-1',
+			object: 'chat.completion',
+			choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `\`\`\`json\n${JSON.stringify({ url, templates, banner })}\n\`\`\`` } }],
+			usage: { total_tokens: 42 },
+		}),
+	],
+	['message with content', (url, templates) => ({ message: { role: 'assistant', content: JSON.stringify({ url, templates }) } })],
+	['n8n AI agent output', (url, templates) => ({ output: `Here it is:\n\`\`\`json\n${JSON.stringify({ url, templates })}\n\`\`\`` })],
+	['n8n text output', (url, templates) => ({ text: JSON.stringify({ url, templates }) })],
+	['Anthropic message', (url, templates) => ({ role: 'assistant', content: [{ type: 'text', text: JSON.stringify({ url, templates }) }] })],
+	[
+		'OpenAI Responses output',
+		(url, templates) => ({
+			output: [
+				{ type: 'reasoning', summary: [] },
+				{ type: 'message', content: [{ type: 'output_text', text: JSON.stringify({ url, templates }) }] },
+			],
+		}),
+	],
+	['Gemini candidates', (url, templates) => ({ candidates: [{ content: { parts: [{ text: JSON.stringify({ url, templates }) }] } }] })],
+];
+
+describe('Apply Proposal: every accepted shape updates the page', () => {
+	test.each(SHAPES)('%s', async (name, make) => {
+		const url = `/shape/${slug(name)}`;
+		const templates = [{ type: 'text', text: `applied from ${name}` }, { type: 'cta', label: 'Go', nested: { a: [1, 2] } }];
+		const result = await tenant.run({ resource: 'ai', operation: 'applyProposal', proposalSource: 'field', proposalField: 'proposal' }, {
+			input: [{ json: { proposal: make(url, templates, { title: `banner ${name}` }) as never } }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ message: 'Content updated successfully.', page: { url, templates } });
+		expect((await readPage(tenant.client, url))?.templates).toEqual(templates);
+	});
+
+	test('a chat completion read from a dot path, the whole item, or the JSON parameter', async () => {
+		await seedPages(tenant.client, [{ url: '/path-1' }, { url: '/path-2' }, { url: '/path-3' }]);
+		const completion = (url: string) => ({
+			choices: [{ message: { content: JSON.stringify({ url, templates: [{ type: 'text', text: url }] }) } }],
+		});
+
+		const byPath = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', proposalField: 'llm.choices[0].message.content' },
+			{ input: [{ json: { llm: completion('/path-1') } }] },
+		);
+		expect(byPath.error).toBeUndefined();
+
+		const wholeItem = await tenant.run({ resource: 'ai', operation: 'applyProposal', proposalField: '' }, { input: [{ json: completion('/path-2') }] });
+		expect(wholeItem.error).toBeUndefined();
+
+		const parameter = await tenant.run({
+			resource: 'ai',
+			operation: 'applyProposal',
+			proposalSource: 'json',
+			proposalJson: JSON.stringify({ url: '/path-3', templates: [{ type: 'text', text: '/path-3' }] }),
+		});
+		expect(parameter.error).toBeUndefined();
+
+		for (const url of ['/path-1', '/path-2', '/path-3']) {
+			expect((await readPage(tenant.client, url))?.templates).toEqual([{ type: 'text', text: url }]);
+		}
+	});
+
+	test('a proposal without url takes the Page URL parameter; the banner is kept when the proposal has none, cleared when null', async () => {
+		await seedPages(tenant.client, [{ url: '/banners' }]);
+		await tenant.client.put('/api/content', { url: '/banners', templates: [], banner: { title: 'Keep' } });
+
+		const keep = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', url: '/banners' },
+			{ input: [{ json: { proposal: { templates: [{ type: 'text', text: 'one' }] } } }] },
+		);
+		expect(keep.error).toBeUndefined();
+		expect(await readPage(tenant.client, '/banners')).toMatchObject({ templates: [{ type: 'text', text: 'one' }], banner: { title: 'Keep' } });
+
+		const clear = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', url: '/banners' },
+			{ input: [{ json: { proposal: { url: '/banners', templates: [], banner: null, reasoning: 'shorter' } } }] },
+		);
+		expect(clear.error).toBeUndefined();
+		expect(clear.items[0].json.ignoredFields).toEqual(['reasoning']);
+		expect(await readPage(tenant.client, '/banners')).toMatchObject({ templates: [], banner: null });
+	});
+});
+
+describe('Apply Proposal: Dry Run', () => {
+	test('sends nothing (only reads the page) and shows before and after', async () => {
+		const before = await readPage(tenant.client, '/about');
+		const first = proxy.log.length;
+		const proposal = { url: '/about', templates: [ORIGINAL.templates[0], { type: 'text', text: 'We make better things.' }] };
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			credentials: viaProxy,
+			parameters: { resource: 'ai', operation: 'applyProposal', dryRun: true },
+			input: [{ json: { proposal } }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toEqual({
+			dryRun: true,
+			url: '/about',
+			changes: {
+				templates: { before: ORIGINAL.templates, after: proposal.templates, changed: true },
+				banner: { before: ORIGINAL.banner, after: ORIGINAL.banner, changed: false },
+			},
+			wouldSend: proposal,
+		});
+		expect(proxy.log.slice(first).map((request) => request.method)).toEqual(['GET']);
+		expect(await readPage(tenant.client, '/about')).toEqual(before);
+	});
+
+	test('an identical proposal shows no change; a dry run for a missing page fails', async () => {
+		const same = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
+			{ input: [{ json: { proposal: { url: '/about', ...ORIGINAL } } }] },
+		);
+		expect(same.items[0].json.changes).toMatchObject({ templates: { changed: false }, banner: { changed: false } });
+
+		const missing = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
+			{ input: [{ json: { proposal: { url: '/nowhere', templates: [] } } }] },
+		);
+		expect(missing.error?.message).toBe('No page found with url "/nowhere"');
+	});
+});
+
+describe('Apply Proposal: malformed proposals fail the item and nothing is sent', () => {
+	const cases: Array<[string, unknown, RegExp]> = [
+		['bad JSON in a code block', '```json\n{"url": "/about", "templates": [}\n```', /code block in the proposal text is not valid JSON/],
+		['bad JSON text', '{"url": "/about", "templates": [{"a": 1},]}', /not valid JSON/],
+		['cut-off JSON', 'Here: {"url": "/about", "templates": [{"a": 1}', /incomplete \(no closing brace\)/],
+		['no JSON at all', 'I could not improve this page, sorry.', /No JSON object found/],
+		['templates not an array', { url: '/about', templates: { type: 'text' } }, /Proposal templates must be an array, got an object/],
+		['templates missing', { url: '/about', banner: null }, /Proposal is missing "templates"/],
+		['an element not an object', { url: '/about', templates: [{ type: 'text' }, 'plain text'] }, /Proposal templates\[1\] must be an object, got a string/],
+		['url missing', { templates: [] }, /Proposal is missing "url"/],
+		['url not a path', { url: 'about', templates: [] }, /Proposal url must start with "\/"/],
+		['banner not an object', { url: '/about', templates: [], banner: 'Big sale' }, /Proposal banner must be an object or null, got a string/],
+		['a JSON array', JSON.stringify([1, 2]), /.+/],
+		['an empty string', '', /The proposal is empty/],
+		['a chat completion with a malformed proposal', { choices: [{ message: { content: '{"url": "/about", "templates": "none"}' } }] }, /Proposal templates must be an array, got a string/],
+	];
+
+	test.each(cases)('%s', async (_label, proposal, message) => {
+		const before = await readPage(tenant.client, '/about');
+		const first = proxy.log.length;
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			credentials: viaProxy,
+			parameters: { resource: 'ai', operation: 'applyProposal' },
+			input: [{ json: { proposal: proposal as never } }],
+		});
+		expect(result.items).toHaveLength(0);
+		expect(result.error?.message).toMatch(message);
+		expect(result.error?.description).toMatch(/Nothing was sent/);
+		expect(proxy.log.slice(first)).toEqual([]);
+		expect(await readPage(tenant.client, '/about')).toEqual(before);
+	});
+
+	test('every problem is listed at once', async () => {
+		const result = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal' },
+			{ input: [{ json: { proposal: { templates: [1], banner: [] } } }] },
+		);
+		expect(result.error?.message).toContain('Proposal is missing "url"');
+		expect(result.error?.message).toContain('Proposal templates[0] must be an object, got a number');
+		expect(result.error?.message).toContain('Proposal banner must be an object or null, got an array');
+	});
+
+	test('a proposal for another page than the Page URL parameter fails', async () => {
+		const result = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', url: '/empty' },
+			{ input: [{ json: { proposal: { url: '/about', templates: [] } } }] },
+		);
+		expect(result.error?.message).toBe('Proposal url "/about" does not match the URL parameter "/empty"');
+	});
+
+	test('a missing input field is named', async () => {
+		const result = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', proposalField: 'choices[0].message.content' },
+			{ input: [{ json: { choices: [] } }] },
+		);
+		expect(result.error?.message).toBe('The input item has no field "choices[0].message.content"');
+	});
+});
+
+test('Continue On Fail: bad proposals become error items paired to their input, good ones are applied', async () => {
+	await seedPages(tenant.client, [{ url: '/cof-0' }, { url: '/cof-2' }]);
+	const result = await tenant.run(
+		{ resource: 'ai', operation: 'applyProposal', options: { batching: { batch: { batchSize: 2 } } } },
+		{
+			continueOnFail: true,
+			input: [
+				{ json: { proposal: { url: '/cof-0', templates: [{ n: 0 }] } } },
+				{ json: { proposal: '```json\n{"url": "/cof-1", "templates": [\n```' } },
+				{ json: { proposal: JSON.stringify({ url: '/cof-2', templates: [{ n: 2 }] }) } },
+				{ json: { proposal: { url: '/cof-3', templates: 'x' } } },
+			],
+		},
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => [item.pairedItem, item.json.error ?? (item.json.page as { url: string }).url])).toEqual([
+		[{ item: 0 }, '/cof-0'],
+		[{ item: 1 }, expect.stringMatching(/not valid JSON/)],
+		[{ item: 2 }, '/cof-2'],
+		[{ item: 3 }, 'Proposal templates must be an array, got a string'],
+	]);
+	expect((await readPage(tenant.client, '/cof-0'))?.templates).toEqual([{ n: 0 }]);
+	expect((await readPage(tenant.client, '/cof-2'))?.templates).toEqual([{ n: 2 }]);
+});
+
+test('a round trip: page context in, a model answer out, applied', async () => {
+	await seedPages(tenant.client, [{ url: '/round-trip', name: 'Round trip' }]);
+	const context = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/round-trip' });
+	const page = context.items[0].json;
+	// What a model would answer, given the prompt context.
+	const answer = {
+		choices: [
+			{
+				message: {
+					content: `Here you go:\n\`\`\`json\n${JSON.stringify({ url: page.url, templates: [{ type: 'text', text: `Welcome to ${String(page.name)}` }], banner: null })}\n\`\`\``,
+				},
+			},
+		],
+	};
+	const applied = await tenant.run({ resource: 'ai', operation: 'applyProposal', proposalField: '' }, { input: [{ json: answer }] });
+	expect(applied.error).toBeUndefined();
+	expect((await readPage(tenant.client, '/round-trip'))?.templates).toEqual([{ type: 'text', text: 'Welcome to Round trip' }]);
+});
