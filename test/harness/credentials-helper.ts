@@ -121,7 +121,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
 
-		const output = await type.preAuthentication.call(helpers, credentials);
+		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined) return undefined;
 		const reference = node.credentials?.[typeName];
 		if (reference?.id) {
@@ -139,7 +139,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.getType(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return await type.preAuthentication.call(helpers, credentials);
+		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
