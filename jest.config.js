@@ -1,22 +1,27 @@
 /** Two projects: the reference server's own tests and the n8n package's tests (nodes in n8n-core). */
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }];
 
+const shared = {
+	rootDir: __dirname,
+	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': tsJest },
+	// dist/ holds a copy of package.json; keep jest's module map to the sources.
+	modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/reference-server/dist/', '<rootDir>/n8n-runtime/'],
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
 	projects: [
 		{
+			...shared,
 			displayName: 'reference-server',
-			rootDir: __dirname,
-			testEnvironment: 'node',
 			testMatch: ['<rootDir>/reference-server/test/**/*.test.ts'],
-			transform: { '^.+\\.ts$': tsJest },
 		},
 		{
+			...shared,
 			displayName: 'nodes',
-			rootDir: __dirname,
-			testEnvironment: 'node',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
-			transform: { '^.+\\.ts$': tsJest },
+			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/'],
 			setupFilesAfterEnv: ['<rootDir>/test/setup-env.ts'],
 		},
 	],

@@ -4,6 +4,7 @@
  */
 import axios from 'axios';
 import { createHash } from 'crypto';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { SiteAdminApi } from '../credentials/SiteAdminApi.credentials';
 import { SiteManagedTenantApi } from '../credentials/SiteManagedTenantApi.credentials';
@@ -24,7 +25,7 @@ const ctx = useNodeTestContext(
 	},
 );
 
-const managedData = (tenantId: string, overrides: Record<string, unknown> = {}) => ({
+const managedData = (tenantId: string, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
 	adminBaseUrl: ctx.site.url,
 	adminToken: ctx.site.adminToken,
 	tenantId,
@@ -40,7 +41,7 @@ const tokenRecord = (token: string) =>
 describe('credential tests (as n8n runs them)', () => {
 	test('Admin API: a good admin token passes and creates nothing; wrong tokens and a wrong URL fail clearly', async () => {
 		const tenant = await ctx.site.createTenant('cred-admin');
-		const add = (data: Record<string, unknown>) => ctx.runner.credentials.add('siteAdminApi', data);
+		const add = (data: ICredentialDataDecryptedObject) => ctx.runner.credentials.add('siteAdminApi', data);
 
 		const good = await testCredential(ctx.runner, adminType, add({ baseUrl: ctx.site.url, token: ctx.site.adminToken }));
 		expect(good).toEqual({ status: 'OK', message: 'Connection successful!' });

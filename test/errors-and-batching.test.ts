@@ -139,7 +139,7 @@ describe('Batching', () => {
 		const credentials = viaProxy();
 		const first = proxy.log.length;
 		// Within each batch the first item is the slowest: answers come back in reverse order.
-		const input = Array.from({ length: 10 }, (_, i) => ({ json: { i, delay: (3 - (i % 4)) * 60 } }));
+		const input = Array.from({ length: 10 }, (_, i) => ({ json: { i, delay: (4 - (i % 4)) * 60 } }));
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,

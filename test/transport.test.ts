@@ -3,8 +3,9 @@
  * Idempotency-Key on every write and stable across retries, retries on a lost answer, a timeout,
  * 429 with Retry-After and 5xx, never on other 4xx.
  */
-import type { INodeCredentials } from 'n8n-workflow';
+import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
+import type { RunNodeOptions } from './harness/workflow-runner';
 import { startDelayProxy, type DelayProxy } from './helpers/delay-proxy';
 import { readPage, seedPages, storedPageRows, useNodeTestContext, type TenantContext } from './helpers/nodes';
 
@@ -28,7 +29,7 @@ const through = (directives = ''): INodeCredentials =>
 	});
 
 /** Runs the Tenant node and returns what went over the wire for it. */
-async function onTheWire(credentials: INodeCredentials, parameters: Record<string, unknown>, extra: { input?: Array<{ json: Record<string, unknown> }>; continueOnFail?: boolean } = {}) {
+async function onTheWire(credentials: INodeCredentials, parameters: INodeParameters, extra: Partial<RunNodeOptions> = {}) {
 	const first = proxy.log.length;
 	const startedAt = Date.now();
 	const result = await ctx.runner.runNode({ type: 'siteTenant', credentials, parameters, ...extra });
@@ -78,18 +79,40 @@ test('an answer lost after the work was done: the retry with the same key replay
 	expect(storedPageRows(ctx.site, 'wire').filter((row) => row.url === '/lost-answer')).toHaveLength(1);
 });
 
+test('a page delete whose answer is lost is retried with the same key and still succeeds (no "not found")', async () => {
+	await seedPages(tenant.client, [{ url: '/lost-delete' }]);
+	const { result, requests } = await onTheWire(through('dropOnce=lost-delete:DELETE'), {
+		resource: 'page',
+		operation: 'delete',
+		url: '/lost-delete',
+	});
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json).toMatchObject({ deleted: true, page: { url: '/lost-delete' } });
+	expect(requests.map((request) => [request.method, request.status, request.dropped ?? false])).toEqual([
+		['GET', 200, false],
+		['DELETE', 200, true],
+		['DELETE', 200, false],
+	]);
+	expect(requests[2].idempotencyKey).toBe(requests[1].idempotencyKey);
+	expect(storedPageRows(ctx.site, 'wire').filter((row) => row.url === '/lost-delete')).toEqual([
+		{ url: '/lost-delete', deleted_at: expect.any(String) },
+	]);
+});
+
 test('a request that exceeds Options > Timeout is retried with the same key and succeeds once', async () => {
-	const { result, requests } = await onTheWire(through('delayOnce=slow-create:1500'), {
+	const { result, requests } = await onTheWire(through('delayOnce=slow-create:2000'), {
 		resource: 'page',
 		operation: 'create',
 		name: 'Slow',
 		url: '/slow',
 		locale: 'en',
-		options: { timeout: 300 },
+		options: { timeout: 600 },
 	});
 	expect(result.error).toBeUndefined();
-	expect(requests.length).toBe(2);
-	expect(requests[1].idempotencyKey).toBe(requests[0].idempotencyKey);
+	expect(result.items[0].json).toMatchObject({ page: { url: '/slow' } });
+	// The held attempt timed out and was sent again (once, unless a busy machine slowed the retry too).
+	expect(requests.length).toBeGreaterThanOrEqual(2);
+	expect(new Set(requests.map((request) => request.idempotencyKey)).size).toBe(1);
 	// The held request reaches the server later; it must not create a second page either.
 	const rows = () => storedPageRows(ctx.site, 'wire').filter((row) => row.url === '/slow');
 	expect(rows()).toHaveLength(1);

@@ -6,8 +6,9 @@
  * - `delayOnce=<key>:<ms>`: hold only the first request carrying this key that long.
  * - `failOnce=<key>:<status>[:<retryAfterSeconds>]`: answer the first request carrying this key
  *   with that status (and Retry-After) without forwarding it.
- * - `dropOnce=<key>`: forward the first request carrying this key, let the server answer, then close
- *   the client's connection without passing the answer on (work committed, answer lost).
+ * - `dropOnce=<key>[:<METHOD>]`: forward the first request carrying this key (of that method), let
+ *   the server answer, then close the client's connection without passing the answer on (work
+ *   committed, answer lost).
  *
  * The same directives may come as a path prefix `/_/<name>=<value>;<name>=<value>/` (so a credential's
  * base URL can carry them, e.g. `http://127.0.0.1:PORT/_/delayOnce=a:800`); the prefix is removed too.
@@ -70,9 +71,12 @@ export async function startDelayProxy(target: () => string): Promise<DelayProxy>
 		}
 		let drop = false;
 		const dropOnce = url.searchParams.get('dropOnce');
-		if (dropOnce && !seenOnce.has(`drop:${dropOnce}`)) {
-			seenOnce.add(`drop:${dropOnce}`);
-			drop = true;
+		if (dropOnce) {
+			const [key, method] = dropOnce.split(':');
+			if (!seenOnce.has(`drop:${key}`) && (!method || method === incoming.method)) {
+				seenOnce.add(`drop:${key}`);
+				drop = true;
+			}
 		}
 		url.searchParams.delete('delay');
 		url.searchParams.delete('delayOnce');

@@ -121,7 +121,6 @@ export async function seedPages(
 }
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
-export const pairingOf = (items: INodeExecutionData[]) => items.map((item) => item.pairedItem);
 
 /** Throws when any of the secrets appears anywhere in the value (serialised as JSON, and in errors). */
 export function expectNoSecrets(value: unknown, secrets: string[]) {
