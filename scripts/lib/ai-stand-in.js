@@ -78,7 +78,11 @@ function startAiStandIn({ host = '127.0.0.1', port = 0, apiKey } = {}) {
 				url,
 				chatCompletionsUrl: `${url}/v1/chat/completions`,
 				requests,
-				close: () => new Promise((done) => server.close(() => done())),
+				close: () =>
+					new Promise((done) => {
+						server.close(() => done());
+						server.closeAllConnections?.();
+					}),
 			});
 		});
 	});

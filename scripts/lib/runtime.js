@@ -5,7 +5,7 @@
  * never part of the root install). Used by scripts/start.js (`npm start`), scripts/install-runtime.js
  * and the end-to-end tests in test-n8n/.
  *
- * Install recipe (the registry and this machine, as they are): `npm ci --ignore-scripts` (n8n@2.41.1
+ * Install recipe (the registry and this machine, as they are): `npm install --ignore-scripts` (n8n@2.41.1
  * with the override linkedom@0.18.14), then `npm rebuild node` (the `node` package's install step
  * fetches the Node 24 binary package), then `npm rebuild sqlite3 isolated-vm` under Node 24 with
  * Node 24's own headers (shipped in the binary package), so nothing is downloaded from outside the
@@ -73,6 +73,15 @@ function countEntries(dir) {
 	}
 }
 
+/** npm's `http fetch` lines in the install log: how far the download is. */
+function countFetches() {
+	try {
+		return (fs.readFileSync(INSTALL_LOG, 'utf8').match(/http fetch GET 200 \S+\.tgz/g) ?? []).length;
+	} catch {
+		return 0;
+	}
+}
+
 /**
  * Runs a command with its output appended to the install log; prints a progress line every
  * `everyMs`. Rejects with the log's tail when the command fails.
@@ -115,14 +124,16 @@ async function ensureRuntime({ log = console.log, force = false } = {}) {
 	fs.writeFileSync(INSTALL_LOG, `n8n runtime install, ${new Date().toISOString()}\n`);
 	fs.rmSync(MARKER, { force: true });
 	const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-	const hasLock = fs.existsSync(path.join(RUNTIME_DIR, 'package-lock.json'));
-
-	log(`[1/3] npm ${hasLock ? 'ci' : 'install'} --ignore-scripts (n8n and its ~2,300 packages)`);
+	// `npm install` with the lockfile, not `npm ci`: a few optional packages for other platforms
+	// (e.g. @msgpackr-extract/*-darwin-arm64@3.0.7) are not in this registry in the wanted version, so
+	// they are missing from the lockfile and `npm ci` refuses it; `npm install` takes the locked
+	// versions and skips those.
+	log('[1/3] npm install --ignore-scripts, from n8n-runtime/package-lock.json (n8n and its ~2,350 packages)');
 	await runLogged(
 		'packages',
 		'npm',
-		[hasLock ? 'ci' : 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'],
-		{ cwd: RUNTIME_DIR, env: baseEnv, log, progress: () => `${countEntries(RUNTIME_MODULES)} packages unpacked` },
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'],
+		{ cwd: RUNTIME_DIR, env: baseEnv, log, progress: () => `${countFetches()} package downloads so far, ${countEntries(RUNTIME_MODULES)} folders` },
 	);
 
 	log('[2/3] Node 24 binary (the npm registry\'s `node` package)');
@@ -212,7 +223,8 @@ function n8nEnv({ userFolder, port = 5678, brokerPort = 5679, logLevel = 'info',
 	const env = {};
 	// Nothing from the caller's n8n or DB settings leaks in.
 	for (const [key, value] of Object.entries(process.env)) {
-		if (/^(N8N_|DB_|WEBHOOK_URL$|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_PATH$)/.test(key)) continue;
+		// NODE_ENV=test (set by jest) makes n8n refuse to load nodes.
+		if (/^(N8N_|DB_|WEBHOOK_URL$|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_PATH$|NODE_ENV$|JEST_WORKER_ID$)/.test(key)) continue;
 		env[key] = value;
 	}
 	const url = `http://127.0.0.1:${port}/`;
@@ -355,12 +367,14 @@ function httpGet(url, timeoutMs = 5000) {
 /**
  * Starts `n8n start` and resolves once `/healthz/readiness` answers 200. Its output goes to
  * `logFile` (and to `echo`, a function taking lines, when given). Returns {process, url, stop()}.
+ * With `detached`, n8n runs in its own process group (a terminal's Ctrl-C does not reach it).
  */
-async function startN8n({ env, port, logFile, echo, timeoutMs = 240000 }) {
+async function startN8n({ env, port, logFile, echo, timeoutMs = 240000, detached = false }) {
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
 	const out = fs.createWriteStream(logFile, { flags: 'a' });
 	out.write(`\n==== n8n start, ${new Date().toISOString()}\n`);
-	const child = spawn(NODE24, [N8N_BIN, 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+	// detached: its own process group, so a terminal's Ctrl-C reaches only the caller, which stops it in order.
+	const child = spawn(NODE24, [N8N_BIN, 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached });
 	let recent = [];
 	const onData = (chunk) => {
 		out.write(chunk);

@@ -1,0 +1,303 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm start`: the whole stack on this machine, on 127.0.0.1 only.
+ *
+ *  1. builds the package (npm run build)
+ *  2. installs the n8n runtime into n8n-runtime/node_modules if it is missing (first time: minutes)
+ *  3. starts the reference server (SQLite under .data/reference-server) on :4010
+ *  4. creates the demo tenant "demo", its token and three pages (kept and reused on the next start)
+ *  5. starts an OpenAI-compatible stand-in on :4011 for the AI example, unless SITE_AI_URL is set
+ *  6. first start only: imports the credentials (tokens live only there) and the example workflows
+ *     into n8n, publishes (activates) the contact-form workflow
+ *  7. starts n8n on :5678 with this package loaded as a community package, sets up its owner account
+ *  8. prints the URLs and the owner login; Ctrl-C stops n8n, then the reference server
+ *
+ * Everything lives in .data/ (git-ignored): stack.json (admin token, demo token, owner login; mode
+ * 0600), reference-server/ (the site database), n8n/ (N8N_USER_FOLDER), *.log.
+ * Environment: N8N_PORT (5678), SITE_SERVER_PORT (4010), SITE_AI_PORT (4011), SITE_AI_URL and
+ * SITE_AI_MODEL (a real OpenAI-compatible endpoint instead of the stand-in), SITE_START_SKIP_BUILD=1.
+ */
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const runtime = require('./lib/runtime');
+const stack = require('./lib/stack');
+const { startAiStandIn } = require('./lib/ai-stand-in');
+
+const ROOT = runtime.ROOT;
+const DATA = path.join(ROOT, '.data');
+const STATE_FILE = path.join(DATA, 'stack.json');
+const USER_FOLDER = path.join(DATA, 'n8n');
+const SERVER_DATA = path.join(DATA, 'reference-server');
+const N8N_LOG = path.join(DATA, 'n8n.log');
+const SERVER_LOG = path.join(DATA, 'reference-server.log');
+
+const N8N_PORT = Number(process.env.N8N_PORT || 5678);
+const BROKER_PORT = Number(process.env.N8N_RUNNERS_BROKER_PORT || N8N_PORT + 1);
+const SERVER_PORT = Number(process.env.SITE_SERVER_PORT || 4010);
+const AI_PORT = Number(process.env.SITE_AI_PORT || 4011);
+const DEMO_TENANT = 'demo';
+const DEMO_PAGES = [
+	{ name: 'Home', url: '/', locale: 'en', templates: [{ type: 'hero', title: 'Welcome to the demo site', text: 'Built with the Site Management nodes.' }] },
+	{ name: 'About us', url: '/about-us', locale: 'en', templates: [{ type: 'heading', text: 'About us' }, { type: 'text', body: 'We are a small team that builds websites.' }] },
+	{ name: 'Contact', url: '/contact', locale: 'en', templates: [{ type: 'heading', text: 'Contact' }, { type: 'contact-form', fields: ['name', 'email', 'message'] }] },
+];
+
+const started = Date.now();
+const say = (message) => console.log(`[start +${Math.round((Date.now() - started) / 1000)}s] ${message}`);
+
+function loadState() {
+	try {
+		return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8'));
+	} catch {
+		return {};
+	}
+}
+
+function saveState(state) {
+	fs.mkdirSync(DATA, { recursive: true });
+	fs.writeFileSync(STATE_FILE, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+	fs.chmodSync(STATE_FILE, 0o600);
+}
+
+function newPassword() {
+	// n8n asks for 8 to 64 characters with a digit and an upper-case letter.
+	return `Site-${crypto.randomBytes(12).toString('base64url')}-7Q`;
+}
+
+function run(command, args, options = {}) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+		child.on('error', reject);
+		child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`))));
+	});
+}
+
+/** The reference server as a child process in its own process group; resolves once /health answers. */
+async function startReferenceServer(adminToken) {
+	fs.mkdirSync(SERVER_DATA, { recursive: true });
+	const out = fs.openSync(SERVER_LOG, 'a');
+	const child = spawn(
+		process.execPath,
+		[
+			path.join(ROOT, 'reference-server', 'bin', 'site-reference-server.js'),
+			'--data-dir', SERVER_DATA,
+			'--enable-variables',
+			'--host', '127.0.0.1',
+			'--port', String(SERVER_PORT),
+		],
+		{ cwd: ROOT, env: { ...process.env, ADMIN_TOKEN: adminToken }, stdio: ['ignore', out, out], detached: true },
+	);
+	fs.closeSync(out);
+	let exited = null;
+	const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+	const url = `http://127.0.0.1:${SERVER_PORT}`;
+	const deadline = Date.now() + 60000;
+	while (Date.now() < deadline) {
+		if (exited) throw new Error(`the reference server exited (${exited.signal ?? `exit ${exited.code}`}); see ${path.relative(ROOT, SERVER_LOG)}`);
+		if ((await runtime.httpGet(`${url}/health`)) === 200) {
+			const stop = async () => {
+				if (exited) return;
+				child.kill('SIGTERM');
+				const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+				await exitPromise;
+				clearTimeout(timer);
+			};
+			return { url, child, stop, exitPromise };
+		}
+		await runtime.sleep(250);
+	}
+	child.kill('SIGKILL');
+	throw new Error(`the reference server did not answer on ${url}/health within 60 s; see ${path.relative(ROOT, SERVER_LOG)}`);
+}
+
+/** The demo tenant, a working token for it (reused when it still works) and its pages. */
+async function ensureDemoSite(serverUrl, adminToken, state) {
+	const admin = stack.siteClient(serverUrl, adminToken);
+	const created = await admin('POST', '/api/tenant', { id: DEMO_TENANT, fqdn: 'demo.example.com' });
+	if (created.status !== 200 && created.status !== 409) {
+		throw new Error(`could not create the demo tenant: HTTP ${created.status} ${JSON.stringify(created.data)}`);
+	}
+	let tokenChanged = false;
+	if (!state.demoToken || (await stack.siteClient(serverUrl, state.demoToken)('GET', '/api/pages?per_page=1')).status !== 200) {
+		const issued = await admin('POST', '/api/tenant/token', { id: DEMO_TENANT });
+		if (issued.status !== 200) throw new Error(`could not issue the demo token: HTTP ${issued.status}`);
+		state.demoToken = issued.data.token;
+		tokenChanged = true;
+	}
+	const demo = stack.siteClient(serverUrl, state.demoToken);
+	for (const page of DEMO_PAGES) {
+		const exists = await demo('GET', `/api/pages?url=${encodeURIComponent(page.url)}`);
+		if (exists.status === 200 && exists.data.data.length > 0) continue;
+		const { templates, ...fields } = page;
+		await demo('POST', '/api/page', { ...fields, draft: false });
+		await demo('PUT', '/api/content', { url: page.url, templates });
+	}
+	return { created: created.status === 200, tokenChanged };
+}
+
+async function main() {
+	if (process.env.SITE_START_SKIP_BUILD !== '1') {
+		say('building the package (npm run build)');
+		await run('npm', ['run', 'build', '--silent']);
+	}
+	await runtime.ensureRuntime({ log: say });
+
+	const ports = [
+		[N8N_PORT, 'n8n (N8N_PORT)'],
+		[BROKER_PORT, 'n8n task broker (N8N_RUNNERS_BROKER_PORT)'],
+		[SERVER_PORT, 'reference server (SITE_SERVER_PORT)'],
+		...(process.env.SITE_AI_URL ? [] : [[AI_PORT, 'AI stand-in (SITE_AI_PORT)']]),
+	];
+	for (const [port, what] of ports) {
+		if (await runtime.portInUse(port)) throw new Error(`port ${port} for the ${what} is in use (is another npm start running?)`);
+	}
+
+	const state = loadState();
+	const n8nDatabase = path.join(runtime.n8nFolder(USER_FOLDER), 'database.sqlite');
+	if (!fs.existsSync(n8nDatabase)) {
+		// A fresh n8n folder: import and set up again.
+		delete state.credentialsImported;
+		delete state.workflowsImported;
+	}
+	state.adminToken ??= `sat_${crypto.randomBytes(32).toString('base64url')}`;
+	state.owner ??= { email: 'owner@example.com', firstName: 'Site', lastName: 'Owner', password: newPassword() };
+	saveState(state);
+
+	const children = [];
+	let shuttingDown = false;
+	const shutdown = async (code, why) => {
+		if (shuttingDown) return;
+		shuttingDown = true;
+		if (why) say(why);
+		// n8n first (its trigger takes its webhook off the site while the server is still up), then the server.
+		for (const child of [...children].reverse()) {
+			try {
+				say(`stopping ${child.name}`);
+				await child.stop();
+			} catch (error) {
+				say(`${child.name}: ${error.message}`);
+			}
+		}
+		say('stopped');
+		process.exit(code);
+	};
+	let firstSigint = 0;
+	process.on('SIGINT', () => {
+		// A terminal's Ctrl-C reaches npm and this process, and npm passes it on: one press can
+		// arrive twice. Only a second press (a moment later) kills.
+		if (shuttingDown && Date.now() - firstSigint > 2000) {
+			for (const child of children) child.process?.kill('SIGKILL');
+			process.exit(130);
+		}
+		if (shuttingDown) return;
+		firstSigint = Date.now();
+		void shutdown(0, 'Ctrl-C: stopping (press Ctrl-C again to kill)');
+	});
+	process.on('SIGTERM', () => void shutdown(0, 'SIGTERM: stopping'));
+	process.on('exit', () => {
+		for (const child of children) if (child.process && child.process.exitCode === null) child.process.kill('SIGKILL');
+	});
+
+	try {
+		say(`starting the reference server (data in ${path.relative(ROOT, SERVER_DATA)}, log in ${path.relative(ROOT, SERVER_LOG)})`);
+		const server = await startReferenceServer(state.adminToken);
+		children.push({ name: 'the reference server', stop: server.stop, process: server.child });
+		server.exitPromise.then((exit) => void shutdown(1, `the reference server exited unexpectedly (${exit.signal ?? `exit ${exit.code}`})`));
+
+		const demo = await ensureDemoSite(server.url, state.adminToken, state);
+		say(`demo tenant "${DEMO_TENANT}" ${demo.created ? 'created' : 'reused'}, token ${demo.tokenChanged ? 'issued' : 'reused'}`);
+		if (demo.tokenChanged) delete state.credentialsImported;
+		saveState(state);
+
+		let aiUrl = process.env.SITE_AI_URL;
+		if (!aiUrl) {
+			const ai = await startAiStandIn({ port: AI_PORT });
+			children.push({ name: 'the AI stand-in', stop: ai.close });
+			aiUrl = ai.chatCompletionsUrl;
+		}
+
+		runtime.stagePackage(USER_FOLDER);
+		const env = runtime.n8nEnv({
+			userFolder: USER_FOLDER,
+			port: N8N_PORT,
+			brokerPort: BROKER_PORT,
+			extra: { SITE_AI_URL: aiUrl, ...(process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {}) },
+		});
+
+		if (!state.credentialsImported) {
+			say('importing the credentials into n8n (n8n import:credentials)');
+			await stack.importCredentials(
+				env,
+				USER_FOLDER,
+				stack.credentialsFor({ serverUrl: server.url, adminToken: state.adminToken, tenantToken: state.demoToken }),
+			);
+			state.credentialsImported = true;
+			saveState(state);
+		}
+		if (!state.workflowsImported) {
+			say('importing the example workflows (n8n import:workflow) and publishing the contact-form one');
+			await stack.importWorkflows(env, USER_FOLDER);
+			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
+			state.workflowsImported = true;
+			saveState(state);
+		}
+
+		say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
+		const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
+		children.push({ name: 'n8n', stop: n8n.stop, process: n8n.process });
+		n8n.exitPromise.then((exit) => void shutdown(1, `n8n exited unexpectedly (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, N8N_LOG)}`));
+
+		const owner = await runtime.setupOwner(n8n.url, state.owner);
+		let ownerNote = owner.created ? 'set up now' : 'set up earlier';
+		try {
+			await runtime.login(n8n.url, state.owner);
+		} catch {
+			ownerNote = 'an owner exists whose password is not the one in .data/stack.json; reset it with the n8n CLI (user-management:reset) or remove .data/n8n';
+		}
+
+		const demoClient = stack.siteClient(server.url, state.demoToken);
+		let webhook;
+		try {
+			webhook = await stack.waitFor(
+				'the contact-form trigger to register',
+				async () => (await demoClient('GET', '/api/settings')).data?.settings?.contact_form_webhook_url,
+				{ timeoutMs: 60000, everyMs: 500 },
+			);
+		} catch {
+			webhook = undefined;
+		}
+
+		const lines = [
+			'',
+			'Site Management stack is running (127.0.0.1 only):',
+			'',
+			`  n8n               ${n8n.url}`,
+			`    owner login     ${state.owner.email}  /  ${state.owner.password}   (${ownerNote})`,
+			`  reference server  ${server.url}   (API document: ${server.url}/openapi.json)`,
+			`    admin token     in .data/stack.json and in the n8n credential "${stack.CREDENTIALS.admin.name}"`,
+			`  demo site         tenant "${DEMO_TENANT}", pages / /about-us /contact; its token is in the credential "${stack.CREDENTIALS.tenant.name}"`,
+			`  contact form      POST ${server.url}/forms/${DEMO_TENANT}/contact  ->  ${webhook ?? '(the trigger has not registered yet; see the n8n log)'}`,
+			`  AI endpoint       ${aiUrl}${process.env.SITE_AI_URL ? '' : '  (stand-in; set SITE_AI_URL for a real one)'}`,
+			'',
+			'  Workflows: "Site Management: tenant onboarding", "...: contact form to notification" (active),',
+			'             "...: AI content chain". Try the contact form:',
+			`    curl -X POST ${server.url}/forms/${DEMO_TENANT}/contact -H 'content-type: application/json' \\`,
+			`      -d '{"name": "Ada", "email": "ada@example.com", "message": "Hello"}'`,
+			'',
+			'Press Ctrl-C to stop n8n and the reference server.',
+		];
+		console.log(lines.join('\n'));
+	} catch (error) {
+		console.error(`\nnpm start failed: ${error.message}`);
+		await shutdown(1);
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
