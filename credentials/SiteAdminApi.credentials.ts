@@ -1,10 +1,6 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialTestRequest,
-	ICredentialType,
-	Icon,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+
+import { bearerTokenAuth } from './shared';
 
 /**
  * HTTP statuses that make the credential test fail. The central surface has no read-only call, so
@@ -47,14 +43,7 @@ export class SiteAdminApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '={{"Bearer " + $credentials.token}}',
-			},
-		},
-	};
+	authenticate = bearerTokenAuth('token');
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -1,7 +1,5 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
@@ -10,6 +8,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
+
+import { bearerTokenAuth, tenantSurfaceTest } from './shared';
 
 /**
  * Error code the transport treats as transient: minting failed because the central surface was
@@ -144,34 +144,10 @@ export class SiteManagedTenantApi implements ICredentialType {
 		return { accessToken: token };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '={{"Bearer " + $credentials.accessToken}}',
-			},
-		},
-	};
+	authenticate = bearerTokenAuth('accessToken');
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl}}',
-			url: '/api/pages',
-			method: 'GET',
-			qs: { per_page: 1 },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'The minted tenant token was not accepted; check the tenant ID and both base URLs',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 403, message: 'The tenant surface refused the token (wrong kind of token)' },
-			},
-		],
-	};
+	test = tenantSurfaceTest({
+		unauthorized: 'The minted tenant token was not accepted; check the tenant ID and both base URLs',
+		forbidden: 'The tenant surface refused the token (wrong kind of token)',
+	});
 }

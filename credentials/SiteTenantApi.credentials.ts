@@ -1,10 +1,6 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialTestRequest,
-	ICredentialType,
-	Icon,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+
+import { bearerTokenAuth, tenantSurfaceTest } from './shared';
 
 export class SiteTenantApi implements ICredentialType {
 	name = 'siteTenantApi';
@@ -37,34 +33,10 @@ export class SiteTenantApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '={{"Bearer " + $credentials.token}}',
-			},
-		},
-	};
+	authenticate = bearerTokenAuth('token');
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl}}',
-			url: '/api/pages',
-			method: 'GET',
-			qs: { per_page: 1 },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The tenant token was not accepted (unknown, revoked or expired)' },
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'This token is not a tenant token (an admin token cannot use the tenant surface)',
-				},
-			},
-		],
-	};
+	test = tenantSurfaceTest({
+		unauthorized: 'The tenant token was not accepted (unknown, revoked or expired)',
+		forbidden: 'This token is not a tenant token (an admin token cannot use the tenant surface)',
+	});
 }

@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { tenantAuthenticationProperty, tenantCredentials } from '../shared/authentication';
 import { acceptedSecrets, register, registrationExists, unregister } from './registration';
 import {
 	AUTOMATIC_SECRET_HEADER,
@@ -57,16 +58,7 @@ export class SiteContactFormTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{
-				name: 'siteTenantApi',
-				required: true,
-				displayOptions: { show: { registration: ['automatic'], authentication: ['tenantToken'] } },
-			},
-			{
-				name: 'siteManagedTenantApi',
-				required: true,
-				displayOptions: { show: { registration: ['automatic'], authentication: ['managedTenant'] } },
-			},
+			...tenantCredentials({ registration: ['automatic'] }),
 			{
 				name: 'siteContactFormSecretApi',
 				required: true,
@@ -107,26 +99,7 @@ export class SiteContactFormTrigger implements INodeType {
 				],
 				default: 'automatic',
 			},
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{
-						name: 'Tenant Token',
-						value: 'tenantToken',
-						description: 'A tenant token pasted into a "Site Management Tenant API" credential',
-					},
-					{
-						name: 'Managed Tenant',
-						value: 'managedTenant',
-						description:
-							'A "Site Management Managed Tenant API" credential that mints short-lived tenant tokens itself from the admin token',
-					},
-				],
-				default: 'tenantToken',
-				displayOptions: { show: { registration: ['automatic'] } },
-			},
+			tenantAuthenticationProperty({ show: { registration: ['automatic'] } }),
 			{
 				displayName:
 					'The site delivers to one URL at a time. Activating the workflow registers the Production URL; "Listen for test event" registers the Test URL until listening stops, then puts back what was there before.',

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { tenantAuthenticationProperty, tenantCredentials } from '../shared/authentication';
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
 import * as ai from './actions/ai';
@@ -34,38 +35,9 @@ export class SiteTenant implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'siteTenantApi',
-				required: true,
-				displayOptions: { show: { authentication: ['tenantToken'] } },
-			},
-			{
-				name: 'siteManagedTenantApi',
-				required: true,
-				displayOptions: { show: { authentication: ['managedTenant'] } },
-			},
-		],
+		credentials: tenantCredentials(),
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{
-						name: 'Tenant Token',
-						value: 'tenantToken',
-						description: 'A tenant token pasted into a "Site Management Tenant API" credential',
-					},
-					{
-						name: 'Managed Tenant',
-						value: 'managedTenant',
-						description:
-							'A "Site Management Managed Tenant API" credential that mints short-lived tenant tokens itself from the admin token',
-					},
-				],
-				default: 'tenantToken',
-			},
+			tenantAuthenticationProperty(),
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -16,22 +16,13 @@ import {
 	expectError,
 	filesWithContent,
 	listFiles,
-	removeDataDirs,
 	start,
-	stopAll,
 	uniqueId,
+	useServer,
 } from './helpers';
 
 let h: Harness;
-
-beforeAll(async () => {
-	h = await start();
-});
-
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
-});
+useServer((started) => (h = started));
 
 function form(bytes: Buffer, filename: string, contentType: string, name?: string): FormData {
 	const f = new FormData();

@@ -10,23 +10,13 @@ import {
 	expectError,
 	expectOk,
 	issueToken,
-	removeDataDirs,
-	start,
-	stopAll,
 	uniqueId,
+	useServer,
 	waitFor,
 } from './helpers';
 
 let h: Harness;
-
-beforeAll(async () => {
-	h = await start();
-});
-
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
-});
+useServer((started) => (h = started));
 
 describe('POST /api/tenant', () => {
 	it('creates a tenant with and without fqdn', async () => {

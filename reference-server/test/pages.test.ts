@@ -12,21 +12,11 @@ import {
 	expectError,
 	expectOk,
 	pageBody,
-	removeDataDirs,
-	start,
-	stopAll,
+	useServer,
 } from './helpers';
 
 let h: Harness;
-
-beforeAll(async () => {
-	h = await start();
-});
-
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
-});
+useServer((started) => (h = started));
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -1,3 +1,4 @@
+import { createReadStream } from 'fs';
 import type {
 	IBinaryKeyData,
 	IDataObject,
@@ -8,11 +9,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+/**
+ * A file to attach as n8n binary data: its bytes (`data`), or a file on disk (`filePath`) that is
+ * streamed into n8n's binary store without ever being held whole in memory (large-file benchmarks).
+ */
+export type SourceBinary =
+	| { data: Buffer; fileName?: string; mimeType?: string }
+	| { filePath: string; fileName?: string; mimeType?: string };
+
 /** What a test feeds into the node under test: JSON items, optionally with binary files. */
 export interface SourceItem {
 	json: IDataObject;
 	/** property name -> file to attach as n8n binary data */
-	binary?: Record<string, { data: Buffer; fileName?: string; mimeType?: string }>;
+	binary?: Record<string, SourceBinary>;
 }
 
 /**
@@ -44,7 +53,9 @@ export class ItemSource implements INodeType {
 			if (item.binary) {
 				binary = {};
 				for (const [property, file] of Object.entries(item.binary)) {
-					binary[property] = await this.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
+					// n8n-core accepts a Readable as well as a Buffer and streams it into its store.
+					const content = 'filePath' in file ? createReadStream(file.filePath) : file.data;
+					binary[property] = await this.helpers.prepareBinaryData(content, file.fileName, file.mimeType);
 				}
 			}
 			output.push({ json: item.json, ...(binary ? { binary } : {}) });

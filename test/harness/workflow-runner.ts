@@ -26,7 +26,8 @@ async function initBinaryData() {
 	await binaryDataReady;
 }
 
-class TestNodeTypes implements INodeTypes {
+/** The node types a test workflow may use, by name (any version). */
+export class TestNodeTypes implements INodeTypes {
 	constructor(private readonly types: Record<string, INodeType>) {}
 
 	getByName(nodeType: string): INodeType {
@@ -147,31 +148,42 @@ export class WorkflowRunner {
 
 	/** The additional data n8n hands to a run (credentials helper, URLs, hooks); also for a bare RoutingNode. */
 	createAdditionalData(executionId: string, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
-		return {
-			credentialsHelper: this.credentials,
-			hooks,
-			executionId,
-			currentNodeExecutionIndex: 0,
-			restApiUrl: 'http://127.0.0.1:5678/rest',
-			instanceBaseUrl: 'http://127.0.0.1:5678/',
-			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-			formBaseUrl: 'http://127.0.0.1:5678/form',
-			formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-			formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
-			mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
-			mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
-			variables: {},
-			executeWorkflow: async () => {
-				throw new Error('Sub-workflows are not part of these tests');
-			},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			logAiEvent: () => {},
-			startRunnerTask: async () => {
-				throw new Error('Task runners are not part of these tests');
-			},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		return createAdditionalData(this.credentials, 'http://127.0.0.1:5678', { hooks, executionId });
 	}
+}
+
+/**
+ * additionalData as n8n builds it, with every instance URL below `baseUrl`; `extra` adds or overrides
+ * fields (execution id, hooks, the webhook's request and response).
+ */
+export function createAdditionalData(
+	credentialsHelper: TestCredentialsHelper,
+	baseUrl: string,
+	extra: Partial<IWorkflowExecuteAdditionalData> = {},
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${baseUrl}/rest`,
+		instanceBaseUrl: `${baseUrl}/`,
+		webhookBaseUrl: `${baseUrl}/webhook`,
+		webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
+		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+		formBaseUrl: `${baseUrl}/form`,
+		formWaitingBaseUrl: `${baseUrl}/form-waiting`,
+		formTestBaseUrl: `${baseUrl}/form-test`,
+		mcpBaseUrl: `${baseUrl}/mcp`,
+		mcpTestBaseUrl: `${baseUrl}/mcp-test`,
+		variables: {},
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not part of these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Task runners are not part of these tests');
+		},
+		...extra,
+	} as unknown as IWorkflowExecuteAdditionalData;
 }

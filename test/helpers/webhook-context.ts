@@ -25,7 +25,6 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
-	INodeTypes,
 	IWebhookData,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
@@ -35,24 +34,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { TestCredentialsHelper } from '../harness/credentials-helper';
-
-class TestNodeTypes implements INodeTypes {
-	constructor(private readonly types: Record<string, INodeType>) {}
-
-	getByName(nodeType: string): INodeType {
-		return this.getByNameAndVersion(nodeType);
-	}
-
-	getByNameAndVersion(nodeType: string): INodeType {
-		const type = this.types[nodeType];
-		if (!type) throw new Error(`Unknown node type ${nodeType}`);
-		return type;
-	}
-
-	getKnownTypes(): IDataObject {
-		return {};
-	}
-}
+import { TestNodeTypes, createAdditionalData } from '../harness/workflow-runner';
 
 /** One request the webhook server received, and what came of it. */
 export interface WebhookCall {
@@ -212,32 +194,7 @@ export class WebhookHarness {
 
 	/** additionalData as n8n hands it to hook and webhook contexts. */
 	additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
-		return {
-			credentialsHelper: this.credentials,
-			executionId: undefined,
-			currentNodeExecutionIndex: 0,
-			restApiUrl: `${this.baseUrl}/rest`,
-			instanceBaseUrl: `${this.baseUrl}/`,
-			webhookBaseUrl: `${this.baseUrl}/webhook`,
-			webhookWaitingBaseUrl: `${this.baseUrl}/webhook-waiting`,
-			webhookTestBaseUrl: `${this.baseUrl}/webhook-test`,
-			formBaseUrl: `${this.baseUrl}/form`,
-			formWaitingBaseUrl: `${this.baseUrl}/form-waiting`,
-			formTestBaseUrl: `${this.baseUrl}/form-test`,
-			mcpBaseUrl: `${this.baseUrl}/mcp`,
-			mcpTestBaseUrl: `${this.baseUrl}/mcp-test`,
-			variables: {},
-			executeWorkflow: async () => {
-				throw new Error('Sub-workflows are not part of these tests');
-			},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			logAiEvent: () => {},
-			startRunnerTask: async () => {
-				throw new Error('Task runners are not part of these tests');
-			},
-			...extra,
-		} as unknown as IWorkflowExecuteAdditionalData;
+		return createAdditionalData(this.credentials, this.baseUrl, { executionId: undefined, ...extra });
 	}
 
 	/** A one-node workflow with the trigger, its node id and webhook id random as the editor makes them. */

@@ -107,6 +107,15 @@ export interface RawResponse {
 	json: any;
 }
 
+/** The body parsed as JSON; undefined when it is not JSON (an error page, an empty body). */
+function parseJsonOrUndefined(text: string): any {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
 /** A request with full control over headers and bytes (axios would re-encode a broken JSON string). */
 export function rawRequest(
 	url: string,
@@ -121,13 +130,7 @@ export function rawRequest(
 			res.on('data', (c: Buffer) => chunks.push(c));
 			res.on('end', () => {
 				const text = Buffer.concat(chunks).toString('utf8');
-				let json: any;
-				try {
-					json = JSON.parse(text);
-				} catch {
-					json = undefined;
-				}
-				resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+				resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseJsonOrUndefined(text) });
 			});
 			res.on('error', reject);
 		});
@@ -276,6 +279,20 @@ export async function stopAll(): Promise<void> {
 	await Promise.all(all.map((s) => s.close()));
 }
 
+/**
+ * One server for the whole test file: started before its tests (handed to `onStarted`), then every
+ * server stopped and every data directory removed after them.
+ */
+export function useServer(onStarted: (h: Harness) => void, options: Partial<ServerOptions> = {}): void {
+	beforeAll(async () => {
+		onStarted(await start(options));
+	});
+	afterAll(async () => {
+		await stopAll();
+		removeDataDirs();
+	});
+}
+
 export interface Tenant {
 	id: string;
 	token: string;
@@ -368,12 +385,7 @@ export class Receiver {
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', () => {
 				const text = Buffer.concat(chunks).toString('utf8');
-				let json: any;
-				try {
-					json = JSON.parse(text);
-				} catch {
-					json = undefined;
-				}
+				const json = parseJsonOrUndefined(text);
 				const status = this.planned.length > 0 ? this.planned.shift()! : this.defaultStatus;
 				this.requests.push({
 					method: req.method ?? '',
