@@ -99,6 +99,30 @@ export function createPageRepository(db: SqliteDatabase) {
 		return statement;
 	}
 
+	/**
+	 * Totals of list queries per tenant, keyed by query and filter values. Counting walks every live
+	 * page of the tenant, which made each GET /api/pages cost O(pages) even for the first page of 20
+	 * (a 20,000-page tenant: ~1 ms of the event loop per request; see bench/ and docs/performance.md).
+	 * Page rows are written only here (and removed by a tenant's cascade delete, after which its pk is
+	 * never used again: AUTOINCREMENT), so create and delete drop the tenant's totals and the cache
+	 * stays exact. One process owns a data directory, as for the delivery worker.
+	 */
+	const totals = new Map<number, Map<string, number>>();
+	function cachedTotal(tenantPk: number, sql: string, params: unknown[]): number {
+		let forTenant = totals.get(tenantPk);
+		if (!forTenant) {
+			forTenant = new Map();
+			totals.set(tenantPk, forTenant);
+		}
+		const key = `${sql}\u0000${JSON.stringify(params)}`;
+		let total = forTenant.get(key);
+		if (total === undefined) {
+			total = (prepared(sql).get(tenantPk, ...params) as { n: number }).n;
+			forTenant.set(key, total);
+		}
+		return total;
+	}
+
 	function whereClause(filter: PageFilter): { sql: string; params: unknown[] } {
 		const parts = ['tenant_pk = ?', 'deleted_at IS NULL'];
 		const params: unknown[] = [];
@@ -125,13 +149,14 @@ export function createPageRepository(db: SqliteDatabase) {
 		/** Filtered page of live pages in creation order. */
 		list(tenantPk: number, filter: PageFilter, limit: number, offset: number): { pages: Page[]; total: number } {
 			const where = whereClause(filter);
-			const total = (prepared(`SELECT COUNT(*) AS n FROM pages WHERE ${where.sql}`).get(tenantPk, ...where.params) as { n: number }).n;
+			const total = cachedTotal(tenantPk, `SELECT COUNT(*) AS n FROM pages WHERE ${where.sql}`, where.params);
 			const rows = prepared(`SELECT * FROM pages WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?`)
 				.all(tenantPk, ...where.params, limit, offset) as PageRow[];
 			return { pages: rows.map(toPage), total };
 		},
 		/** Returns undefined when a live page already has this url. */
 		create(tenantPk: number, page: NewPage): Page | undefined {
+			totals.delete(tenantPk);
 			return db.transaction(() => {
 				const existing = anyByUrl.get(tenantPk, page.url);
 				if (existing && existing.deleted_at === null) return undefined;
@@ -145,6 +170,7 @@ export function createPageRepository(db: SqliteDatabase) {
 		 * Returns false when there is nothing to delete.
 		 */
 		delete(tenantPk: number, url: string, permanently: boolean): boolean {
+			totals.delete(tenantPk);
 			return db.transaction(() => {
 				const existing = anyByUrl.get(tenantPk, url);
 				if (!existing) return false;
