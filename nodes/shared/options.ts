@@ -1,6 +1,6 @@
 /**
  * The "Options" collection both nodes show under every operation. The router reads `batching`, the
- * transport reads `timeout`.
+ * transport reads `timeout` and `maxRetries`.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -52,6 +52,18 @@ export const requestOptionsDescription: INodeProperties = {
 					],
 				},
 			],
+		},
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: {
+				minValue: 0,
+				maxValue: 10,
+			},
+			default: 5,
+			description:
+				'How often a request is sent again after a 429, a 5xx or no answer at all (with backoff, honouring Retry-After). Raise it for an unreliable connection.',
 		},
 		{
 			displayName: 'Timeout',

@@ -7,7 +7,9 @@
 
 export const RETRY_BASE_DELAY_MS = 250;
 export const RETRY_MAX_DELAY_MS = 10_000;
+/** Retries by default (Options > Max Retries changes it, up to MAX_CONFIGURABLE_RETRIES). */
 export const MAX_RETRIES = 5;
+export const MAX_CONFIGURABLE_RETRIES = 10;
 /** A server asking for a longer pause than this fails the item instead of stalling the workflow. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { openStore } from './db';
 import { DeliveryWorker } from './delivery/worker';
 import { AssetStore } from './storage/asset-store';
@@ -32,9 +34,57 @@ function loggerOptions(config: ServerConfig): FastifyServerOptions['logger'] {
 	if (config.logger === false) return false;
 	return {
 		level: config.logger === true ? 'info' : config.logger,
-		// Belt and braces: the default serializers log no headers and no bodies, and these stay redacted if that changes.
-		redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', 'headers.authorization'], censor: '[redacted]' },
+		// The default serializers log no headers and no bodies, but plugins may log request headers at
+		// debug/trace level (@fastify/multipart logs its busboy options, headers included).
+		redact: {
+			paths: ['.authorization', '.cookie', '["idempotency-key"]'].flatMap((header) => [`headers${header}`, `*.headers${header}`, `*.*.headers${header}`]),
+			censor: '[redacted]',
+		},
+		serializers: { req: serializeRequest },
+		...(config.logStream ? { stream: config.logStream } : {}),
 	};
+}
+
+/**
+ * A request as logged: method, path, the names (not the values) of its query parameters, host and
+ * peer. Query values are left out because a client may put a token there by mistake.
+ */
+function serializeRequest(request: { method?: string; url?: string; host?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) {
+	const [pathPart, queryPart] = (request.url ?? '').split('?', 2);
+	const names = queryPart === undefined ? [] : [...new URLSearchParams(queryPart).keys()];
+	return {
+		method: request.method,
+		url: names.length > 0 ? `${pathPart}?${names.map((name) => `${encodeURIComponent(name)}=…`).join('&')}` : pathPart,
+		host: request.host ?? request.hostname,
+		remoteAddress: request.ip,
+		remotePort: request.socket?.remotePort,
+	};
+}
+
+/**
+ * Errors Node's HTTP parser raises before a request reaches Fastify's routes (a client too slow with
+ * its headers or body, headers too large, bytes that are not HTTP): answered with the contract's
+ * error body, then the connection is closed.
+ */
+function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+	if (error.code === 'ECONNRESET' || socket.destroyed) return;
+	let status = 400;
+	let body = { error: 'bad_request', message: 'The request is not valid HTTP.' };
+	if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+		status = 408;
+		body = { error: 'request_timeout', message: 'The request did not arrive in time; the connection is closed.' };
+	} else if (error.code === 'HPE_HEADER_OVERFLOW') {
+		status = 431;
+		body = { error: 'headers_too_large', message: 'The request headers are too large.' };
+	}
+	this.log.debug({ code: error.code, status }, 'client error');
+	if (socket.writable) {
+		const text = JSON.stringify(body);
+		socket.write(
+			`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+		);
+	}
+	socket.destroy();
 }
 
 /** Where the database and the asset files go; with `memory`, nothing touches dataDir. */
@@ -58,7 +108,34 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 
 	const app = Fastify({
 		logger: loggerOptions(config),
+		// Slow clients: Node enforces the header and whole-request deadlines (checked every
+		// connectionsCheckingInterval); a socket idle mid-request or between kept-alive requests is
+		// closed after idleTimeoutMs. Fastify would otherwise turn Node's request timeout off.
+		http: {
+			headersTimeout: config.headersTimeoutMs,
+			requestTimeout: config.requestTimeoutMs,
+			connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
+			// Node would answer a missing Host with a bare 400; the hook below answers it with the error body.
+			requireHostHeader: false,
+		},
+		requestTimeout: config.requestTimeoutMs,
+		connectionTimeout: config.idleTimeoutMs,
+		keepAliveTimeout: config.idleTimeoutMs,
+		clientErrorHandler,
+		// Errors Fastify raises before routing (a URL with broken percent-encoding) bypass the error
+		// handler; they get the contract's error body too.
+		frameworkErrors(error, _request, rawReply) {
+			const badUrl = error.code === 'FST_ERR_BAD_URL';
+			const reply = rawReply as unknown as FastifyReply;
+			reply
+				.code(400)
+				.type('application/json; charset=utf-8')
+				.send({ error: badUrl ? 'bad_request' : 'validation_failed', message: badUrl ? 'The request URL is not valid.' : 'The request is not valid.' });
+		},
 		bodyLimit: Math.max(1, Math.floor(config.maxBodyMb * MB)),
+		// Asset URLs end in a file name of up to 120 characters (routes/assets.ts); Fastify's default
+		// limit of 100 would answer such a URL 414.
+		routerOptions: { maxParamLength: 256 },
 		ajv: {
 			customOptions: {
 				// Every bad field is reported; types are never coerced in bodies (query strings: request-shape.ts);
@@ -90,6 +167,14 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	};
 	app.decorate('site', context);
 
+	app.addHook('onRequest', async (request, reply) => {
+		if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+			return reply
+				.code(400)
+				.type('application/json; charset=utf-8')
+				.send({ error: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.' });
+		}
+	});
 	app.register(errorsPlugin);
 	app.register(openapiPlugin);
 	app.register(multipart, {

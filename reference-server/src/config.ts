@@ -11,7 +11,7 @@ export class ConfigError extends Error {
 	}
 }
 
-export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken'> = {
+export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | 'logStream'> = {
 	host: '127.0.0.1',
 	port: 4010,
 	dataDir: '.data/reference-server',
@@ -25,6 +25,9 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken'> = 
 	faultRate: 0,
 	faultDropRate: 0,
 	logger: false,
+	headersTimeoutMs: 20_000,
+	requestTimeoutMs: 120_000,
+	idleTimeoutMs: 72_000,
 };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -52,6 +55,9 @@ const OPTION_SPECS: OptionSpec[] = [
 	{ flag: 'delivery-timeout-ms', env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS', kind: 'positive', field: 'deliveryTimeoutMs', help: 'timeout of one webhook POST (default 10000)' },
 	{ flag: 'fault-rate', env: 'SITE_SERVER_FAULT_RATE', kind: 'rate', field: 'faultRate', help: 'share 0..1 of /api requests answered 503 before doing anything (default 0)' },
 	{ flag: 'fault-drop-rate', env: 'SITE_SERVER_FAULT_DROP_RATE', kind: 'rate', field: 'faultDropRate', help: 'share 0..1 of /api requests that commit, then drop the connection (default 0)' },
+	{ flag: 'headers-timeout-ms', env: 'SITE_SERVER_HEADERS_TIMEOUT_MS', kind: 'positive', field: 'headersTimeoutMs', help: 'time a request\'s headers may take to arrive (default 20000)' },
+	{ flag: 'request-timeout-ms', env: 'SITE_SERVER_REQUEST_TIMEOUT_MS', kind: 'positive', field: 'requestTimeoutMs', help: 'time a whole request (headers and body) may take to arrive (default 120000)' },
+	{ flag: 'idle-timeout-ms', env: 'SITE_SERVER_IDLE_TIMEOUT_MS', kind: 'positive', field: 'idleTimeoutMs', help: 'an idle connection (also a kept-alive one between requests) is closed after this (default 72000)' },
 	{ flag: 'log-level', env: 'SITE_SERVER_LOG_LEVEL', kind: 'logLevel', field: 'logger', help: `log level: ${LOG_LEVELS.join(', ')} (default info)` },
 ];
 
@@ -139,7 +145,7 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 	const merged: ServerOptions = { ...DEFAULT_OPTIONS, ...withoutUndefined(options) };
 	const problems: string[] = [];
 	if (!Number.isInteger(merged.port) || merged.port < 0 || merged.port > 65535) problems.push(`port must be an integer 0..65535, got ${merged.port}`);
-	for (const field of ['maxBodyMb', 'maxUploadMb', 'deliveryRetryBaseMs', 'deliveryTimeoutMs'] as const) {
+	for (const field of ['maxBodyMb', 'maxUploadMb', 'deliveryRetryBaseMs', 'deliveryTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'idleTimeoutMs'] as const) {
 		if (typeof merged[field] !== 'number' || !(merged[field] > 0)) problems.push(`${field} must be a positive number, got ${merged[field]}`);
 	}
 	if (!Number.isInteger(merged.deliveryMaxAttempts) || merged.deliveryMaxAttempts < 1) {
@@ -155,6 +161,9 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 		} catch {
 			problems.push(`publicUrl must be an http(s) URL, got "${merged.publicUrl}"`);
 		}
+	}
+	if (merged.headersTimeoutMs > merged.requestTimeoutMs) {
+		problems.push(`headersTimeoutMs (${merged.headersTimeoutMs}) must not exceed requestTimeoutMs (${merged.requestTimeoutMs})`);
 	}
 	if (merged.adminToken !== undefined && merged.adminToken.trim() === '') problems.push('the admin token must not be empty');
 	if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}.`);

@@ -24,6 +24,17 @@ export interface ServerOptions {
 	adminToken?: string;
 	/** false, true (info) or a pino level. */
 	logger: boolean | string;
+	/**
+	 * Where log lines go (one JSON object per line) instead of stdout; only used when `logger` is on.
+	 * Tests capture the log with it.
+	 */
+	logStream?: { write(line: string): unknown };
+	/** A request's headers must arrive within this (slow-header clients are cut off with 408). */
+	headersTimeoutMs: number;
+	/** A whole request (headers and body) must arrive within this (slow-body clients are cut off with 408). */
+	requestTimeoutMs: number;
+	/** A connection with no traffic either way for this long is closed. */
+	idleTimeoutMs: number;
 }
 
 /** Options with defaults applied and validated. */

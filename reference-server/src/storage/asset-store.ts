@@ -17,22 +17,35 @@ export class AssetStore {
 		return path.join(this.root, String(tenantPk), assetId);
 	}
 
-	/** Streams `source` to disk, counting bytes; the caller decides what a truncated stream means. */
-	async write(tenantPk: number, assetId: string, source: Readable): Promise<number> {
+	/**
+	 * Streams `source` to disk, counting bytes; the caller decides what a truncated stream means.
+	 * `onChunk` is told of every chunk written (the upload route watches for a stalled parser).
+	 */
+	async write(tenantPk: number, assetId: string, source: Readable, onChunk?: () => void): Promise<number> {
 		const target = this.filePath(tenantPk, assetId);
 		await mkdir(path.dirname(target), { recursive: true });
 		let size = 0;
 		const counter = new Transform({
 			transform(chunk: Buffer, _encoding, callback) {
 				size += chunk.length;
+				onChunk?.();
 				callback(null, chunk);
 			},
 		});
+		// A source destroyed before its end (a multipart part cut short) must fail the write, not leave
+		// it waiting: the pipeline does not always notice a source closed before it was attached.
+		const closedEarly = () => {
+			if (!source.readableEnded) counter.destroy(new Error('The upload stream closed before its end.'));
+		};
+		if (source.destroyed) closedEarly();
+		else source.once('close', closedEarly);
 		try {
 			await pipeline(source, counter, createWriteStream(target, { flags: 'wx' }));
 		} catch (error) {
 			await this.remove(tenantPk, assetId);
 			throw error;
+		} finally {
+			source.off('close', closedEarly);
 		}
 		return size;
 	}
