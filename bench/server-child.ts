@@ -8,6 +8,17 @@ import { failChild } from './lib/children';
 async function main() {
 	const options = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as Partial<ServerOptions>;
 	const server = await startServer({ port: 0, logger: false, ...options });
+	// BENCH_SERVER_DELAY_MS: every request is handed to the server this much later, as if the server
+	// were that far away (the batching row uses it to separate latency from the client's CPU).
+	const delayMs = Number(process.env.BENCH_SERVER_DELAY_MS ?? 0);
+	if (delayMs > 0) {
+		const http = server.app.server;
+		const listeners = http.listeners('request') as Array<(...args: unknown[]) => void>;
+		http.removeAllListeners('request');
+		http.on('request', (...args: unknown[]) => {
+			setTimeout(() => listeners.forEach((listener) => listener.apply(http, args)), delayMs);
+		});
+	}
 	process.send?.({ type: 'ready', url: server.url, adminToken: server.adminToken, pid: process.pid });
 	const stop = () => {
 		server.close().then(

@@ -76,21 +76,26 @@ function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
+/**
+ * The handler of the node's resource and operation. Both parameters take no expressions
+ * (noDataExpression), so they are the same for every item and are read once per run.
+ */
+function chooseHandler(ctx: IExecuteFunctions, handlers: ResourceHandlers): OperationHandler | { unsupported: string } {
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	return (
+		handlers[resource]?.[operation] ?? {
+			unsupported: `The operation "${operation}" of resource "${resource}" is not supported`,
+		}
+	);
+}
+
 async function runItem(
 	ctx: IExecuteFunctions,
-	handlers: ResourceHandlers,
+	handler: OperationHandler | { unsupported: string },
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-	const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-	const handler = handlers[resource]?.[operation];
-	if (!handler) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The operation "${operation}" of resource "${resource}" is not supported`,
-			{ itemIndex },
-		);
-	}
+	if (typeof handler !== 'function') throw new NodeOperationError(ctx.getNode(), handler.unsupported, { itemIndex });
 	const result = await handler.call(ctx, itemIndex);
 	return toOutputItems(result, itemIndex);
 }
@@ -102,6 +107,8 @@ export async function executeOperations(
 	const itemCount = this.getInputData().length;
 	const { batchSize, batchInterval } = readBatching(this);
 	const outputsByItem: INodeExecutionData[][] = new Array(itemCount);
+	if (itemCount === 0) return [[]];
+	const handler = chooseHandler(this, handlers);
 
 	for (let start = 0; start < itemCount; start += batchSize) {
 		if (start > 0 && batchInterval > 0) await sleep(batchInterval);
@@ -109,7 +116,7 @@ export async function executeOperations(
 			{ length: Math.min(batchSize, itemCount - start) },
 			(_, offset) => start + offset,
 		);
-		const settled = await Promise.allSettled(indexes.map(async (i) => await runItem(this, handlers, i)));
+		const settled = await Promise.allSettled(indexes.map(async (i) => await runItem(this, handler, i)));
 
 		settled.forEach((outcome, offset) => {
 			const itemIndex = indexes[offset];

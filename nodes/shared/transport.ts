@@ -24,6 +24,7 @@ import {
 	backoffDelay,
 	isRetryableNetworkError,
 	isRetryableStatus,
+	MAX_CONFIGURABLE_RETRIES,
 	MAX_RETRIES,
 	MAX_RETRY_AFTER_MS,
 	parseRetryAfter,
@@ -112,6 +113,44 @@ function configuredTimeout(ctx: SiteRequestContext, itemIndex: number): number {
 	}
 }
 
+/** The node's Options > Max Retries for this item (0..10), else MAX_RETRIES. */
+function configuredMaxRetries(ctx: SiteRequestContext, itemIndex: number): number {
+	if (!('getInputData' in ctx)) return MAX_RETRIES;
+	try {
+		const value = Number(ctx.getNodeParameter('options.maxRetries', itemIndex, MAX_RETRIES));
+		return Number.isInteger(value) && value >= 0 ? Math.min(value, MAX_CONFIGURABLE_RETRIES) : MAX_RETRIES;
+	} catch {
+		return MAX_RETRIES;
+	}
+}
+
+/** What a request needs from the credential and the node's options, read once per call or per walk. */
+interface ResolvedSettings {
+	url: (path: string) => string;
+	timeout: number;
+	maxRetries: number;
+}
+
+/**
+ * Reads the credential's base URL and the node's Options > Timeout and Max Retries for this item.
+ * Each read costs n8n a credential decryption or an expression evaluation, so a walk over many pages
+ * (siteApiRequestAllItems) does it once, not once per page.
+ */
+async function resolveSettings(
+	ctx: SiteRequestContext,
+	credentialType: SiteCredentialType,
+	options: SiteRequestOptions,
+): Promise<ResolvedSettings> {
+	const { itemIndex } = options;
+	const credentials = await ctx.getCredentials(credentialType, itemIndex);
+	const baseUrl = String(credentials.baseUrl ?? '');
+	return {
+		url: (path) => joinUrl(baseUrl, path),
+		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),
+		maxRetries: configuredMaxRetries(ctx, itemIndex),
+	};
+}
+
 /**
  * Sends one request with retries and returns the full response (status, headers, body).
  * Throws NodeApiError for every non-2xx answer that is not retried (or after the last retry).
@@ -122,11 +161,20 @@ export async function siteApiRequestFull(
 	request: SiteRequest,
 	options: SiteRequestOptions,
 ): Promise<SiteResponse> {
+	const settings = await resolveSettings(this, credentialType, options);
+	return await sendRequest(this, credentialType, request, options, settings);
+}
+
+async function sendRequest(
+	ctx: SiteRequestContext,
+	credentialType: SiteCredentialType,
+	request: SiteRequest,
+	options: SiteRequestOptions,
+	{ url: urlFor, timeout, maxRetries }: ResolvedSettings,
+): Promise<SiteResponse> {
 	const { itemIndex } = options;
-	const node = this.getNode();
-	const credentials = await this.getCredentials(credentialType, itemIndex);
-	const url = joinUrl(String(credentials.baseUrl ?? ''), request.path);
-	const timeout = options.timeout ?? configuredTimeout(this, itemIndex);
+	const node = ctx.getNode();
+	const url = urlFor(request.path);
 
 	const headers: IDataObject = { ...(request.headers ?? {}) };
 	if (METHODS_WITH_IDEMPOTENCY_KEY.includes(request.method) && !hasHeader(headers, 'idempotency-key')) {
@@ -143,7 +191,7 @@ export async function siteApiRequestFull(
 			if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
 		}
 		// A stream given directly can be sent once only; everything else can be sent again.
-		const canRetry = attempt < MAX_RETRIES && (request.createBody !== undefined || !isStream(body));
+		const canRetry = attempt < maxRetries && (request.createBody !== undefined || !isStream(body));
 
 		const requestOptions: IHttpRequestOptions = {
 			method: request.method,
@@ -168,8 +216,8 @@ export async function siteApiRequestFull(
 		let responseHeaders: IDataObject = {};
 		let responseBody: unknown;
 		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
+			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
 				credentialType,
 				requestOptions,
 			)) as IN8nHttpFullResponse;
@@ -264,12 +312,15 @@ export async function siteApiRequestAllItems(
 	const items: IDataObject[] = [];
 	if (wanted === 0) return items;
 
+	// The credential and options are the same for every page of the walk: read them once.
+	const settings = await resolveSettings(this, credentialType, options);
 	for (let page = 1; ; page++) {
-		const response = await siteApiRequest.call(
+		const { body: response } = await sendRequest(
 			this,
 			credentialType,
 			{ method: 'GET', path, qs: { ...qs, page, per_page: perPage } },
 			options,
+			settings,
 		);
 		const batch = unwrapList(response);
 		items.push(...batch);

@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from './open';
-import { isoIn, nowIso } from '../clock';
+import { nowIso } from '../clock';
 
 export interface StoredResponse {
 	request_hash: string;
@@ -10,54 +10,139 @@ export interface StoredResponse {
 	expires_at: string;
 }
 
+/** A request holding its key while it runs. Only in memory: see createIdempotencyRepository. */
+export interface InFlightReservation {
+	readonly scope: string;
+	readonly key: string;
+	readonly requestHash: string;
+	/** Date.now() when reserved; the stored answer expires ttl after this. */
+	readonly reservedAt: number;
+}
+
 export type ReserveResult =
-	| { kind: 'reserved' }
+	| { kind: 'reserved'; reservation: InFlightReservation }
 	| { kind: 'in_flight'; record: StoredResponse }
 	| { kind: 'done'; record: StoredResponse };
 
 export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;
 
+/**
+ * Idempotency records. Only final answers are written to the database (one INSERT per request, when
+ * the answer is known). Keys of requests still running are held in memory: they used to be rows too
+ * (a reservation commit, then an update), which made every POST commit three transactions; they are
+ * meaningless after a restart anyway (start-up purged them), and one process owns a data directory
+ * (as for the delivery worker and the page totals). See docs/performance.md.
+ */
 export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
-	const get = db.prepare<[string, string], StoredResponse & { created_at: string }>(
-		'SELECT request_hash, state, status, content_type, body, created_at, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?',
+	const getDone = db.prepare<[string, string], StoredResponse>(
+		`SELECT request_hash, state, status, content_type, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ? AND state = 'done'`,
 	);
-	const insert = db.prepare(
-		`INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at, expires_at) VALUES (?, ?, ?, 'in_flight', ?, ?)`,
-	);
-	const remove = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?');
-	const complete = db.prepare(
-		`UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, body = ? WHERE scope = ? AND key = ? AND state = 'in_flight'`,
+	const storeDone = db.prepare(
+		`INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, state, status, content_type, body, created_at, expires_at)
+		 VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)`,
 	);
 	const purgeExpired = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
 	const purgeInFlight = db.prepare(`DELETE FROM idempotency_keys WHERE state = 'in_flight'`);
+	const inFlight = new Map<string, InFlightReservation>();
+	const mapKey = (scope: string, key: string) => `${scope}\n${key}`;
+
+	interface Answer {
+		reservation: InFlightReservation;
+		status: number;
+		contentType: string | null;
+		body: string;
+	}
+	const pending: Answer[] = [];
+	let flushing: Promise<void> | undefined;
+	const storeBatch = db.transaction((batch: Answer[]) => {
+		for (const { reservation, status, contentType, body } of batch) {
+			storeDone.run(
+				reservation.scope,
+				reservation.key,
+				reservation.requestHash,
+				status,
+				contentType,
+				body,
+				new Date(reservation.reservedAt).toISOString(),
+				new Date(reservation.reservedAt + ttlMs).toISOString(),
+			);
+		}
+	});
 
 	return {
 		/**
-		 * Reserves the key for this request, or reports the record already there. Expired records, and
-		 * reservations older than staleInFlightMs (their request died unanswered), are replaced.
+		 * Reserves the key for this request, or reports what holds it: a request still running, or a
+		 * stored answer. Expired answers, and reservations older than staleInFlightMs (their request died
+		 * unanswered), are replaced.
 		 */
 		reserve(scope: string, key: string, requestHash: string, staleInFlightMs: number): ReserveResult {
-			return db.transaction((): ReserveResult => {
-				const now = nowIso();
-				const existing = get.get(scope, key);
-				const stale = existing?.state === 'in_flight' && existing.created_at <= isoIn(-staleInFlightMs);
-				if (existing && existing.expires_at > now && !stale) {
-					return existing.state === 'in_flight' ? { kind: 'in_flight', record: existing } : { kind: 'done', record: existing };
-				}
-				if (existing) remove.run(scope, key);
-				insert.run(scope, key, requestHash, now, isoIn(ttlMs));
-				return { kind: 'reserved' };
-			})();
+			const now = Date.now();
+			const id = mapKey(scope, key);
+			const running = inFlight.get(id);
+			if (running && running.reservedAt > now - staleInFlightMs) {
+				return {
+					kind: 'in_flight',
+					record: {
+						request_hash: running.requestHash,
+						state: 'in_flight',
+						status: null,
+						content_type: null,
+						body: null,
+						expires_at: new Date(running.reservedAt + ttlMs).toISOString(),
+					},
+				};
+			}
+			const done = getDone.get(scope, key);
+			if (done && done.expires_at > new Date(now).toISOString()) return { kind: 'done', record: done };
+			const reservation: InFlightReservation = { scope, key, requestHash, reservedAt: now };
+			inFlight.set(id, reservation);
+			return { kind: 'reserved', reservation };
 		},
-		complete(scope: string, key: string, status: number, contentType: string | null, body: string): void {
-			complete.run(status, contentType, body, scope, key);
+		/**
+		 * Stores the final answer (replacing an expired one) and frees the reservation; resolves once the
+		 * answer is committed, so the caller sends it only then. Answers completed within one turn of
+		 * the event loop are committed together in one transaction (group commit): under concurrent
+		 * requests that writes the table's pages once per batch instead of once per answer (see
+		 * docs/performance.md). Until then the reservation still holds the key (a repeat gets the 409
+		 * of a request in progress, as its first request has not been answered yet). A reservation taken
+		 * over meanwhile (stale, see reserve) stores nothing: the newer request answers for the key.
+		 */
+		complete(reservation: InFlightReservation, status: number, contentType: string | null, body: string): Promise<void> {
+			if (inFlight.get(mapKey(reservation.scope, reservation.key)) !== reservation) return Promise.resolve();
+			pending.push({ reservation, status, contentType, body });
+			flushing ??= new Promise<void>((resolve, reject) => {
+				setImmediate(() => {
+					const batch = pending.splice(0);
+					flushing = undefined;
+					try {
+						storeBatch(batch);
+						resolve();
+					} catch (error) {
+						reject(error as Error);
+					} finally {
+						// Committed: the stored answer holds the key now. Failed: the key is free for a retry.
+						for (const { reservation: held } of batch) {
+							const id = mapKey(held.scope, held.key);
+							if (inFlight.get(id) === held) inFlight.delete(id);
+						}
+					}
+				});
+			});
+			return flushing;
 		},
 		/** Frees a reservation whose request ended without a storable response (5xx, aborted). */
-		release(scope: string, key: string): void {
-			remove.run(scope, key);
+		release(reservation: InFlightReservation): void {
+			const id = mapKey(reservation.scope, reservation.key);
+			if (inFlight.get(id) === reservation) inFlight.delete(id);
 		},
 		purgeExpired: (): number => purgeExpired.run(nowIso()).changes,
-		/** At start-up no request is in flight: reservations left by a crash would block their keys forever. */
-		purgeInFlight: (): number => purgeInFlight.run().changes,
+		/**
+		 * At start-up no request is in flight. Reservations are kept in memory now; this removes rows
+		 * that an earlier version stored for requests it was running when it stopped.
+		 */
+		purgeInFlight: (): number => {
+			inFlight.clear();
+			return purgeInFlight.run().changes;
+		},
 	};
 }

@@ -26,10 +26,11 @@ export interface Store {
 }
 
 function createStore(db: SqliteDatabase): Store {
+	const tokens = createTokenRepository(db);
 	return {
 		db,
-		tenants: createTenantRepository(db),
-		tokens: createTokenRepository(db),
+		tenants: createTenantRepository(db, () => tokens.invalidate()),
+		tokens,
 		pages: createPageRepository(db),
 		settings: createSettingsRepository(db),
 		notifications: createNotificationRepository(db),

@@ -54,6 +54,27 @@ export interface SitemapEntry {
 	updated_at: string;
 }
 
+/** The columns of a Page, in the order fromColumns reads them. */
+const PAGE_COLUMNS = 'url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at';
+type PageColumns = [string, string, string, string | null, string | null, number, string, string | null, string, string];
+/** From this OFFSET on, a listing skips rows in the index before reading any from the table. */
+const DEEP_OFFSET = 1000;
+
+function fromColumns(row: PageColumns): Page {
+	return {
+		url: row[0],
+		name: row[1],
+		locale: row[2],
+		meta_title: row[3],
+		meta_description: row[4],
+		draft: row[5] === 1,
+		templates: row[6] === '[]' ? [] : (JSON.parse(row[6]) as Record<string, unknown>[]),
+		banner: row[7] === null ? null : (JSON.parse(row[7]) as Record<string, unknown>),
+		created_at: row[8],
+		updated_at: row[9],
+	};
+}
+
 function toPage(row: PageRow): Page {
 	return {
 		url: row.url,
@@ -62,7 +83,7 @@ function toPage(row: PageRow): Page {
 		meta_title: row.meta_title,
 		meta_description: row.meta_description,
 		draft: row.draft === 1,
-		templates: JSON.parse(row.templates) as Record<string, unknown>[],
+		templates: row.templates === '[]' ? [] : (JSON.parse(row.templates) as Record<string, unknown>[]),
 		banner: row.banner === null ? null : (JSON.parse(row.banner) as Record<string, unknown>),
 		created_at: row.created_at,
 		updated_at: row.updated_at,
@@ -90,6 +111,16 @@ export function createPageRepository(db: SqliteDatabase) {
 
 	// The list and sitemap queries vary with the filters; each variant is prepared once.
 	const statements = new Map<string, Statement<unknown[]>>();
+	const rawStatements = new Map<string, Statement<unknown[]>>();
+	/** A statement returning each row as an array of its columns. */
+	function preparedRaw(sql: string): Statement<unknown[]> {
+		let statement = rawStatements.get(sql);
+		if (!statement) {
+			statement = db.prepare<unknown[]>(sql).raw(true);
+			rawStatements.set(sql, statement);
+		}
+		return statement;
+	}
 	function prepared(sql: string): Statement<unknown[]> {
 		let statement = statements.get(sql);
 		if (!statement) {
@@ -150,9 +181,17 @@ export function createPageRepository(db: SqliteDatabase) {
 		list(tenantPk: number, filter: PageFilter, limit: number, offset: number): { pages: Page[]; total: number } {
 			const where = whereClause(filter);
 			const total = cachedTotal(tenantPk, `SELECT COUNT(*) AS n FROM pages WHERE ${where.sql}`, where.params);
-			const rows = prepared(`SELECT * FROM pages WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?`)
-				.all(tenantPk, ...where.params, limit, offset) as PageRow[];
-			return { pages: rows.map(toPage), total };
+			// Only the columns a Page shows, as arrays: better-sqlite3 builds a row object property by
+			// property, which cost more than the query itself (20 rows: ~57 -> ~46 us, 100 rows: ~270 ->
+			// ~175 us). A deep OFFSET is first skipped in the index alone: `SELECT ... LIMIT ? OFFSET ?`
+			// reads every skipped row from the table too (page 200 of 100: ~25% less). See
+			// docs/performance.md.
+			const sql =
+				offset >= DEEP_OFFSET
+					? `SELECT ${PAGE_COLUMNS} FROM pages WHERE id IN (SELECT id FROM pages WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?) ORDER BY id`
+					: `SELECT ${PAGE_COLUMNS} FROM pages WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?`;
+			const rows = preparedRaw(sql).all(tenantPk, ...where.params, limit, offset) as PageColumns[];
+			return { pages: rows.map(fromColumns), total };
 		},
 		/** Returns undefined when a live page already has this url. */
 		create(tenantPk: number, page: NewPage): Page | undefined {
@@ -161,8 +200,10 @@ export function createPageRepository(db: SqliteDatabase) {
 				const existing = anyByUrl.get(tenantPk, page.url);
 				if (existing && existing.deleted_at === null) return undefined;
 				if (existing) removeRow.run(existing.id);
-				const result = insert.run({ ...page, tenant_pk: tenantPk, draft: page.draft ? 1 : 0, now: nowIso() });
-				return toPage(byId.get(Number(result.lastInsertRowid)) as PageRow);
+				const now = nowIso();
+				insert.run({ ...page, tenant_pk: tenantPk, draft: page.draft ? 1 : 0, now });
+				// The new row holds exactly these values (the insert's defaults: no templates, no banner).
+				return { ...page, draft: page.draft, templates: [], banner: null, created_at: now, updated_at: now };
 			})();
 		},
 		/**

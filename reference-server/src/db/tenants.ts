@@ -11,7 +11,8 @@ export interface TenantRow {
 
 export type TenantRepository = ReturnType<typeof createTenantRepository>;
 
-export function createTenantRepository(db: SqliteDatabase) {
+/** onChange: called after a rename or delete (the token lookup cache drops what it knew, db/tokens.ts). */
+export function createTenantRepository(db: SqliteDatabase, onChange: () => void = () => undefined) {
 	const byId = db.prepare<[string], TenantRow>('SELECT * FROM tenants WHERE id = ?');
 	const byPk = db.prepare<[number], TenantRow>('SELECT * FROM tenants WHERE pk = ?');
 	const insert = db.prepare('INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)');
@@ -32,11 +33,19 @@ export function createTenantRepository(db: SqliteDatabase) {
 		},
 		/** Renames and/or changes the fqdn; every other table follows through the unchanged pk. */
 		update(pk: number, newId: string, fqdn: string | null): void {
-			update.run(newId, fqdn, nowIso(), pk);
+			try {
+				update.run(newId, fqdn, nowIso(), pk);
+			} finally {
+				onChange();
+			}
 		},
 		/** ON DELETE CASCADE removes tokens, pages, settings, assets rows, submissions, deliveries. */
 		remove(pk: number): void {
-			remove.run(pk);
+			try {
+				remove.run(pk);
+			} finally {
+				onChange();
+			}
 		},
 	};
 }

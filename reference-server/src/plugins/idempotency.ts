@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from './errors';
+import type { InFlightReservation } from '../db/idempotency';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
 interface Reservation {
-	scope: string;
-	key: string;
+	held: InFlightReservation;
 	settled: boolean;
 }
 
@@ -66,7 +66,7 @@ export default fp(
 			const hash = requestHash(request);
 			const result = repository.reserve(scope, key, hash, STALE_IN_FLIGHT_MS);
 			if (result.kind === 'reserved') {
-				request.idempotency = { scope, key, settled: false };
+				request.idempotency = { held: result.reservation, settled: false };
 				return;
 			}
 			if (result.record.request_hash !== hash) {
@@ -89,9 +89,10 @@ export default fp(
 			reservation.settled = true;
 			if (reply.statusCode < 500 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
 				const contentType = reply.getHeader('content-type');
-				repository.complete(reservation.scope, reservation.key, reply.statusCode, contentType === undefined ? null : String(contentType), payload.toString());
+				// Waits for the commit (grouped with the answers of other requests of this moment).
+				await repository.complete(reservation.held, reply.statusCode, contentType === undefined ? null : String(contentType), payload.toString());
 			} else {
-				repository.release(reservation.scope, reservation.key);
+				repository.release(reservation.held);
 			}
 			return payload;
 		});
@@ -101,7 +102,7 @@ export default fp(
 			const reservation = request.idempotency;
 			if (reservation && !reservation.settled) {
 				reservation.settled = true;
-				repository.release(reservation.scope, reservation.key);
+				repository.release(reservation.held);
 			}
 		});
 
