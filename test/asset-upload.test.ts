@@ -6,7 +6,7 @@ import axios from 'axios';
 import { createHash, randomBytes } from 'crypto';
 import type { Readable } from 'stream';
 
-import { startTestSite } from './helpers/reference-server';
+import { managedCredentialData, startTestSite } from './helpers/reference-server';
 import { credentialId, useNodeTestContext, type TenantContext } from './helpers/nodes';
 
 const ctx = useNodeTestContext({ maxUploadMb: 100 });
@@ -110,14 +110,7 @@ test('a bad MIME type override or a missing binary property fails before anythin
 
 test('with the managed credential, an upload after the token was revoked mints again and sends the file once', async () => {
 	await ctx.site.createTenant('assets-managed');
-	const credentials = ctx.runner.credentials.add('siteManagedTenantApi', {
-		adminBaseUrl: ctx.site.url,
-		adminToken: ctx.site.adminToken,
-		tenantId: 'assets-managed',
-		baseUrl: ctx.site.url,
-		tokenLifetime: 900,
-		accessToken: '',
-	});
+	const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, 'assets-managed'));
 	const run = (data: Buffer) =>
 		ctx.runner.runNode({
 			type: 'siteTenant',

@@ -18,6 +18,7 @@ import {
 	writeSettings,
 	type TenantWithCredential,
 } from './helpers/contact-form';
+import { managedCredentialData } from './helpers/reference-server';
 import type { TriggerWorkflow, WebhookCall } from './helpers/webhook-context';
 
 const ctx = useContactFormContext();
@@ -108,14 +109,7 @@ describe('registration on activation (create)', () => {
 
 	test('works with the managed tenant credential (the token is minted from the admin token)', async () => {
 		const tenant = await ctx.tenant('managed');
-		const credential = ctx.harness.credentials.add('siteManagedTenantApi', {
-			adminBaseUrl: ctx.site.url,
-			adminToken: ctx.site.adminToken,
-			tenantId: tenant.id,
-			baseUrl: ctx.site.url,
-			tokenLifetime: 900,
-			accessToken: '',
-		});
+		const credential = ctx.harness.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, tenant.id));
 		const trigger = ctx.trigger({ authentication: 'managedTenant' }, credential);
 		expect(await trigger.activate()).toBe(true);
 		expect((await readSettings(tenant)).contact_form_webhook_url).toBe(trigger.productionUrl);

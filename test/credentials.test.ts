@@ -11,6 +11,7 @@ import { SiteManagedTenantApi } from '../credentials/SiteManagedTenantApi.creden
 import { SiteTenantApi } from '../credentials/SiteTenantApi.credentials';
 import { credentialProbe, probeName, testCredential } from './helpers/credential-tester';
 import { credentialId, expectNoSecrets, listPages, poll, useNodeTestContext } from './helpers/nodes';
+import { managedCredentialData } from './helpers/reference-server';
 
 const adminType = new SiteAdminApi();
 const tenantType = new SiteTenantApi();
@@ -25,15 +26,8 @@ const ctx = useNodeTestContext(
 	},
 );
 
-const managedData = (tenantId: string, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
-	adminBaseUrl: ctx.site.url,
-	adminToken: ctx.site.adminToken,
-	tenantId,
-	baseUrl: ctx.site.url,
-	tokenLifetime: 900,
-	accessToken: '',
-	...overrides,
-});
+const managedData = (tenantId: string, overrides: ICredentialDataDecryptedObject = {}) =>
+	managedCredentialData(ctx.site, tenantId, overrides);
 
 const tokenRecord = (token: string) =>
 	ctx.site.server.app.site.store.tokens.findByHash(createHash('sha256').update(token).digest('hex'));

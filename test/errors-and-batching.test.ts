@@ -4,6 +4,7 @@
  */
 import { startDelayProxy, type DelayProxy } from './helpers/delay-proxy';
 import { expectNoSecrets, listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
+import { managedCredentialData } from './helpers/reference-server';
 
 const ctx = useNodeTestContext();
 
@@ -234,22 +235,11 @@ describe('no token anywhere', () => {
 		const bogus = 'stt_bogus-token-that-must-not-leak-0123456789';
 		const badCredential = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: bogus });
 		const adminAsTenant = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: ctx.site.adminToken });
-		const managed = ctx.runner.credentials.add('siteManagedTenantApi', {
-			adminBaseUrl: ctx.site.url,
-			adminToken: ctx.site.adminToken,
-			tenantId: 'secrets',
-			baseUrl: ctx.site.url,
-			tokenLifetime: 900,
-			accessToken: '',
-		});
-		const managedBadAdmin = ctx.runner.credentials.add('siteManagedTenantApi', {
-			adminBaseUrl: ctx.site.url,
-			adminToken: `${ctx.site.adminToken}-wrong`,
-			tenantId: 'secrets',
-			baseUrl: ctx.site.url,
-			tokenLifetime: 900,
-			accessToken: '',
-		});
+		const managed = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, 'secrets'));
+		const managedBadAdmin = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, 'secrets', { adminToken: `${ctx.site.adminToken}-wrong` }),
+		);
 		const runs = [
 			await local.run({ resource: 'page', operation: 'create', name: 'n', url: '/ok', locale: 'en' }),
 			await local.run({ resource: 'page', operation: 'create', name: 'n', url: '/ok', locale: 'en' }),

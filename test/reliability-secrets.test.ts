@@ -10,6 +10,7 @@ import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 import type { NodeRunResult } from './harness/workflow-runner';
 import { report } from './helpers/fault-counter';
 import { credentialId, expectNoSecrets, useNodeTestContext } from './helpers/nodes';
+import { managedCredentialData } from './helpers/reference-server';
 
 const ctx = useNodeTestContext();
 const secrets: string[] = [];
@@ -51,14 +52,7 @@ test('every operation, plain and managed credential: outputs, errors and executi
 	secrets.push(token);
 
 	const plain = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token });
-	const managed = ctx.runner.credentials.add('siteManagedTenantApi', {
-		adminBaseUrl: ctx.site.url,
-		adminToken: ctx.site.adminToken,
-		tenantId: 'secrets',
-		baseUrl: ctx.site.url,
-		tokenLifetime: 900,
-		accessToken: '',
-	});
+	const managed = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, 'secrets'));
 	const minted = new Set<string>();
 	for (const [authentication, credentials] of [['tenantToken', plain], ['managedTenant', managed]] as Array<[string, INodeCredentials]>) {
 		for (const parameters of operations) {

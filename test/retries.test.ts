@@ -11,6 +11,7 @@
 import type { INodeCredentials } from 'n8n-workflow';
 
 import { credentialId, storedPageRows, useNodeTestContext } from './helpers/nodes';
+import { managedCredentialData } from './helpers/reference-server';
 
 const ctx = useNodeTestContext({ faultRate: 0.15, faultDropRate: 0.1 });
 
@@ -100,14 +101,7 @@ test('10 content updates in batches of 4 all succeed and each page holds its own
 });
 
 test('with the managed credential (minting under faults too): creates, then deletes, each exactly once', async () => {
-	const managed = ctx.runner.credentials.add('siteManagedTenantApi', {
-		adminBaseUrl: ctx.site.url,
-		adminToken: ctx.site.adminToken,
-		tenantId: TENANT,
-		baseUrl: ctx.site.url,
-		tokenLifetime: 900,
-		accessToken: '',
-	});
+	const managed = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, TENANT));
 	const urls = Array.from({ length: 6 }, (_, i) => `/managed/${i}`);
 	const created = await ctx.runner.runNode({
 		type: 'siteTenant',

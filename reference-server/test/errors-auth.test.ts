@@ -12,22 +12,16 @@ import {
 	expectError,
 	expectNoSecrets,
 	rawRequest,
-	removeDataDirs,
-	start,
-	stopAll,
+	useServer,
 } from './helpers';
 
 let h: Harness;
 let t: Tenant;
 
-beforeAll(async () => {
-	h = await start({ enableVariables: true });
-	t = await createTenant(h);
-});
+useServer((started) => (h = started), { enableVariables: true });
 
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
+beforeAll(async () => {
+	t = await createTenant(h);
 });
 
 type Call = [method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown];

@@ -9,7 +9,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import fc from 'fast-check';
 
-import { type Harness, type RawResponse, type Tenant, createTenant, removeDataDirs, start, stopAll } from './helpers';
+import { type Harness, type RawResponse, type Tenant, createTenant, useServer } from './helpers';
 import { ENDPOINTS, concretePath, type Endpoint } from './helpers/endpoints';
 
 let h: Harness;
@@ -17,15 +17,11 @@ let t: Tenant;
 let tried = 0;
 const statuses = new Map<number, number>();
 
+useServer((started) => (h = started), { enableVariables: true, maxBodyMb: 1, maxUploadMb: 1 });
+
 beforeAll(async () => {
-	h = await start({ enableVariables: true, maxBodyMb: 1, maxUploadMb: 1 });
 	t = await createTenant(h, 'fuzzed');
 	await t.api.post('/api/page', { name: 'Home', url: '/home', locale: 'en' });
-});
-
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
 });
 
 /** Why an answer breaks the contract, or undefined when it keeps it. */

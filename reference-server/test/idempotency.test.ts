@@ -12,23 +12,17 @@ import {
 	createTenant,
 	expectError,
 	expectOk,
-	removeDataDirs,
-	start,
-	stopAll,
 	uniqueId,
+	useServer,
 } from './helpers';
 
 let h: Harness;
 let t: Tenant;
 
-beforeAll(async () => {
-	h = await start();
-	t = await createTenant(h);
-});
+useServer((started) => (h = started));
 
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
+beforeAll(async () => {
+	t = await createTenant(h);
 });
 
 const newKey = () => `key-${randomBytes(8).toString('hex')}`;

@@ -17,11 +17,9 @@ import {
 	expectError,
 	expectOk,
 	filesWithContent,
-	removeDataDirs,
 	setWebhook,
-	start,
-	stopAll,
 	submitForm,
+	useServer,
 	waitFor,
 } from './helpers';
 
@@ -30,17 +28,16 @@ let a: Tenant;
 let b: Tenant;
 const receiver = new Receiver();
 
+useServer((started) => (h = started), { enableVariables: true });
+
 beforeAll(async () => {
-	h = await start({ enableVariables: true });
 	await receiver.start();
 	a = await createTenant(h);
 	b = await createTenant(h);
 });
 
 afterAll(async () => {
-	await stopAll();
 	await receiver.stop();
-	removeDataDirs();
 });
 
 describe('isolation between two tenants', () => {

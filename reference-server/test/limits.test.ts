@@ -15,9 +15,7 @@ import {
 	filesWithContent,
 	largeNonDbFiles,
 	rawRequest,
-	removeDataDirs,
-	start,
-	stopAll,
+	useServer,
 	waitFor,
 } from './helpers';
 
@@ -27,14 +25,10 @@ let t: Tenant;
 const MAX_BODY_MB = 0.05; // 50 KB
 const MAX_UPLOAD_MB = 0.5; // 512 KB
 
-beforeAll(async () => {
-	h = await start({ maxBodyMb: MAX_BODY_MB, maxUploadMb: MAX_UPLOAD_MB });
-	t = await createTenant(h);
-});
+useServer((started) => (h = started), { maxBodyMb: MAX_BODY_MB, maxUploadMb: MAX_UPLOAD_MB });
 
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
+beforeAll(async () => {
+	t = await createTenant(h);
 });
 
 function uploadForm(bytes: Buffer): FormData {

@@ -2,21 +2,17 @@
  * GET /health and GET /openapi.json: an OpenAPI 3.1 document listing every call of the contract and
  * marking what goes beyond service-api.md as an extension.
  */
-import { type Harness, removeDataDirs, start, stopAll } from './helpers';
+import { type Harness, useServer } from './helpers';
 
 let h: Harness;
 let doc: any;
 
+useServer((started) => (h = started), { enableVariables: true });
+
 beforeAll(async () => {
-	h = await start({ enableVariables: true });
 	const res = await h.anon.get('/openapi.json');
 	expect(res.status).toBe(200);
 	doc = res.data;
-});
-
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
 });
 
 /** Every call of contract.md, as [method, path]. */

@@ -9,20 +9,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { type Harness, type Tenant, createTenant, expectError, listFiles, rawRequest, removeDataDirs, start, stopAll } from './helpers';
+import { type Harness, type Tenant, createTenant, expectError, listFiles, rawRequest, useServer } from './helpers';
 
 let h: Harness;
 let t: Tenant;
 const marker = `evil-${randomBytes(4).toString('hex')}`;
 
+useServer((started) => (h = started));
+
 beforeAll(async () => {
-	h = await start();
 	t = await createTenant(h);
 });
 
 afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
 	// Belt and braces: nothing named after the marker may survive anywhere we looked.
 	for (const dir of ['/tmp', path.dirname(h.dataDir)]) {
 		for (const entry of fs.readdirSync(dir)) expect(entry.includes(marker)).toBe(false);

@@ -16,10 +16,8 @@ import {
 	expectOk,
 	issueToken,
 	randomToken,
-	removeDataDirs,
 	sleep,
-	start,
-	stopAll,
+	useServer,
 } from './helpers';
 import { ENDPOINTS, documentedOperations, secured, sendTo, type Endpoint } from './helpers/endpoints';
 
@@ -28,8 +26,9 @@ let victim: Tenant;
 let other: Tenant;
 const tokens: Record<string, string> = {};
 
+useServer((started) => (h = started), { enableVariables: true });
+
 beforeAll(async () => {
-	h = await start({ enableVariables: true });
 	victim = await createTenant(h, 'victim');
 	other = await createTenant(h, 'other');
 	// The tenant the central calls would rename, delete or mint for, if they were let in.
@@ -52,11 +51,6 @@ beforeAll(async () => {
 	// Sanity: the victim's current token works, the expired one no longer does.
 	expectOk(await victim.api.get('/api/pages'));
 	expectError(await client(h.url, tokens.expired).get('/api/pages'), 401, 'unauthorized');
-});
-
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
 });
 
 /** Everything the server holds (idempotency records aside), to prove a refused call changed nothing. */

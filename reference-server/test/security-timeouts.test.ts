@@ -6,19 +6,15 @@
 import * as net from 'node:net';
 
 import { resolveConfig } from '../src';
-import { type Harness, createTenant, expectOk, removeDataDirs, start, stopAll, type Tenant } from './helpers';
+import { type Harness, createTenant, expectOk, type Tenant, useServer } from './helpers';
 
 let h: Harness;
 let t: Tenant;
 
-beforeAll(async () => {
-	h = await start({ headersTimeoutMs: 300, requestTimeoutMs: 900, idleTimeoutMs: 1200 });
-	t = await createTenant(h);
-});
+useServer((started) => (h = started), { headersTimeoutMs: 300, requestTimeoutMs: 900, idleTimeoutMs: 1200 });
 
-afterAll(async () => {
-	await stopAll();
-	removeDataDirs();
+beforeAll(async () => {
+	t = await createTenant(h);
 });
 
 interface SlowOutcome {

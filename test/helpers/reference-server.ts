@@ -1,4 +1,5 @@
 import axios, { type AxiosInstance } from 'axios';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -70,4 +71,21 @@ export async function startTestSite(options: Partial<ServerOptions> = {}): Promi
 		},
 	};
 	return site;
+}
+
+/** Data for a `siteManagedTenantApi` credential that mints its own tokens for `tenantId` on this site. */
+export function managedCredentialData(
+	site: TestSite,
+	tenantId: string,
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
+	return {
+		adminBaseUrl: site.url,
+		adminToken: site.adminToken,
+		tenantId,
+		baseUrl: site.url,
+		tokenLifetime: 900,
+		accessToken: '',
+		...overrides,
+	};
 }

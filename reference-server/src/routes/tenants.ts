@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { conflict, notFound } from '../plugins/errors';
-import { adminSecurity, errorResponses, fqdnSchema, messageBody, tenantIdSchema } from '../schemas/common';
+import { conflict } from '../plugins/errors';
+import { errorResponses, fqdnSchema, messageBody, tenantIdSchema } from '../schemas/common';
+import { centralSchema, existingTenant } from './central';
 
 interface CreateBody {
 	id: string;
@@ -25,18 +26,7 @@ export default async function tenantRoutes(app: FastifyInstance) {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: {
-				summary: 'Create a tenant',
-				tags: ['central'],
-				security: adminSecurity,
-				body: {
-					type: 'object',
-					required: ['id'],
-					additionalProperties: false,
-					properties: { id: tenantIdSchema, fqdn: fqdnSchema },
-				},
-				response: okResponses,
-			},
+			schema: centralSchema({ summary: 'Create a tenant' }, { id: tenantIdSchema, fqdn: fqdnSchema }, okResponses),
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
@@ -49,26 +39,20 @@ export default async function tenantRoutes(app: FastifyInstance) {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: {
-				summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
-				description:
-					'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, tokens, assets, variables and notifications follow a rename.',
-				tags: ['central'],
-				security: adminSecurity,
-				body: {
-					type: 'object',
-					required: ['id'],
-					additionalProperties: false,
-					properties: { old_id: tenantIdSchema, id: tenantIdSchema, fqdn: fqdnSchema },
+			schema: centralSchema(
+				{
+					summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
+					description:
+						'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, tokens, assets, variables and notifications follow a rename.',
 				},
-				response: okResponses,
-			},
+				{ old_id: tenantIdSchema, id: tenantIdSchema, fqdn: fqdnSchema },
+				okResponses,
+			),
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
 			const oldId = request.body.old_id ?? id;
-			const tenant = store.tenants.findById(oldId);
-			if (!tenant) throw notFound(`Tenant "${oldId}" not found.`);
+			const tenant = existingTenant(store.tenants, oldId);
 			if (id !== oldId && store.tenants.findById(id)) throw conflict(`A tenant with id "${id}" already exists.`);
 			store.tenants.update(tenant.pk, id, fqdn === undefined ? tenant.fqdn : fqdn);
 			return { message: 'Tenant updated successfully.' };
@@ -79,17 +63,14 @@ export default async function tenantRoutes(app: FastifyInstance) {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: {
-				summary: 'Delete a tenant with all its data; its tokens stop working',
-				tags: ['central'],
-				security: adminSecurity,
-				body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: tenantIdSchema } },
-				response: okResponses,
-			},
+			schema: centralSchema(
+				{ summary: 'Delete a tenant with all its data; its tokens stop working' },
+				{ id: tenantIdSchema },
+				okResponses,
+			),
 		},
 		async (request) => {
-			const tenant = store.tenants.findById(request.body.id);
-			if (!tenant) throw notFound(`Tenant "${request.body.id}" not found.`);
+			const tenant = existingTenant(store.tenants, request.body.id);
 			store.tenants.remove(tenant.pk);
 			// Rows are gone (cascade) and committed; the files follow. A failure here leaves only orphan files.
 			await assets.removeTenant(tenant.pk).catch((err: unknown) => request.log.warn({ err }, 'could not remove tenant asset files'));

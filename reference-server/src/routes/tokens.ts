@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isoIn } from '../clock';
 import { sha256Hex } from '../plugins/auth';
-import { notFound } from '../plugins/errors';
-import { adminSecurity, asBoolean, errorResponses, flagSchema, tenantIdSchema } from '../schemas/common';
+import { asBoolean, errorResponses, flagSchema, tenantIdSchema } from '../schemas/common';
+import { centralSchema, existingTenant } from './central';
 
 interface IssueBody {
 	id: string;
@@ -24,28 +24,23 @@ export default async function tokenRoutes(app: FastifyInstance) {
 			onRequest: app.requireAdmin,
 			// A replay would need the token stored in plain text; retries issue a fresh token instead.
 			config: { idempotency: false },
-			schema: {
-				summary: 'Issue a tenant token (shown once; stored only as a SHA-256 hash)',
-				description: 'Rotation: issue a new token with revoke_previous: true.',
-				tags: ['central'],
-				security: adminSecurity,
-				body: {
-					type: 'object',
-					required: ['id'],
-					additionalProperties: false,
-					properties: {
-						id: tenantIdSchema,
-						expires_in: {
-							type: 'integer',
-							minimum: 1,
-							maximum: TEN_YEARS_SECONDS,
-							description: 'lifetime in seconds; absent = no expiry',
-							'x-extension': true,
-						},
-						revoke_previous: { ...flagSchema, description: 'revoke every earlier token of the tenant', 'x-extension': true },
-					},
+			schema: centralSchema(
+				{
+					summary: 'Issue a tenant token (shown once; stored only as a SHA-256 hash)',
+					description: 'Rotation: issue a new token with revoke_previous: true.',
 				},
-				response: {
+				{
+					id: tenantIdSchema,
+					expires_in: {
+						type: 'integer',
+						minimum: 1,
+						maximum: TEN_YEARS_SECONDS,
+						description: 'lifetime in seconds; absent = no expiry',
+						'x-extension': true,
+					},
+					revoke_previous: { ...flagSchema, description: 'revoke every earlier token of the tenant', 'x-extension': true },
+				},
+				{
 					200: {
 						type: 'object',
 						required: ['token', 'token_type', 'tenant_id', 'expires_at'],
@@ -58,12 +53,11 @@ export default async function tokenRoutes(app: FastifyInstance) {
 					},
 					...errorResponses,
 				},
-			},
+			),
 		},
 		async (request) => {
 			const { id, expires_in: expiresIn } = request.body;
-			const tenant = store.tenants.findById(id);
-			if (!tenant) throw notFound(`Tenant "${id}" not found.`);
+			const tenant = existingTenant(store.tenants, id);
 			const token = TENANT_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 			const expiresAt = expiresIn === undefined ? null : isoIn(expiresIn * 1000);
 			store.tokens.issue(tenant.pk, sha256Hex(token), expiresAt, asBoolean(request.body.revoke_previous, false));
