@@ -14,6 +14,7 @@ import errorsPlugin from './plugins/errors';
 import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
 import idempotencyPlugin from './plugins/idempotency';
+import commitPlugin from './plugins/commit';
 import faultsPlugin from './plugins/faults';
 import openapiPlugin from './plugins/openapi';
 import healthRoutes from './routes/health';
@@ -104,7 +105,8 @@ function openStorage(config: ServerConfig): { dbFile: string; assetsRoot: string
  */
 export function buildApp(config: ServerConfig): FastifyInstance {
 	const storage = openStorage(config);
-	const store = openStore(storage.dbFile);
+	// Called from the checkpoint thread's messages, after the app exists.
+	const store = openStore(storage.dbFile, (message) => app.log.warn({ reason: message }, 'WAL checkpoint failed; retrying'));
 
 	const app = Fastify({
 		logger: loggerOptions(config),
@@ -185,6 +187,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(authPlugin);
 	app.register(requestShapePlugin);
 	app.register(idempotencyPlugin);
+	app.register(commitPlugin);
 	app.register(faultsPlugin);
 
 	app.register(healthRoutes);
@@ -202,7 +205,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.addHook('onReady', async () => worker.start());
 	app.addHook('onClose', async () => {
 		await worker.stop();
-		store.db.close();
+		await store.close();
 		storage.cleanup();
 	});
 	return app;

@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from './open';
 import { nowIso } from '../clock';
+import type { GroupCommit } from './group-commit';
 
 export interface StoredResponse {
 	request_hash: string;
@@ -33,7 +34,7 @@ export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepositor
  * meaningless after a restart anyway (start-up purged them), and one process owns a data directory
  * (as for the delivery worker and the page totals). See docs/performance.md.
  */
-export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
+export function createIdempotencyRepository(db: SqliteDatabase, group: GroupCommit, ttlMs: number) {
 	const getDone = db.prepare<[string, string], StoredResponse>(
 		`SELECT request_hash, state, status, content_type, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ? AND state = 'done'`,
 	);
@@ -45,29 +46,6 @@ export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
 	const purgeInFlight = db.prepare(`DELETE FROM idempotency_keys WHERE state = 'in_flight'`);
 	const inFlight = new Map<string, InFlightReservation>();
 	const mapKey = (scope: string, key: string) => `${scope}\n${key}`;
-
-	interface Answer {
-		reservation: InFlightReservation;
-		status: number;
-		contentType: string | null;
-		body: string;
-	}
-	const pending: Answer[] = [];
-	let flushing: Promise<void> | undefined;
-	const storeBatch = db.transaction((batch: Answer[]) => {
-		for (const { reservation, status, contentType, body } of batch) {
-			storeDone.run(
-				reservation.scope,
-				reservation.key,
-				reservation.requestHash,
-				status,
-				contentType,
-				body,
-				new Date(reservation.reservedAt).toISOString(),
-				new Date(reservation.reservedAt + ttlMs).toISOString(),
-			);
-		}
-	});
 
 	return {
 		/**
@@ -99,36 +77,39 @@ export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
 			return { kind: 'reserved', reservation };
 		},
 		/**
-		 * Stores the final answer (replacing an expired one) and frees the reservation; resolves once the
-		 * answer is committed, so the caller sends it only then. Answers completed within one turn of
-		 * the event loop are committed together in one transaction (group commit): under concurrent
-		 * requests that writes the table's pages once per batch instead of once per answer (see
-		 * docs/performance.md). Until then the reservation still holds the key (a repeat gets the 409
-		 * of a request in progress, as its first request has not been answered yet). A reservation taken
-		 * over meanwhile (stale, see reserve) stores nothing: the newer request answers for the key.
+		 * Stores the final answer (replacing an expired one) in the open group commit (db/group-commit.ts),
+		 * with the request's own writes, and frees the reservation once that is committed; the caller
+		 * answers only then. Until then the reservation still holds the key (a repeat gets the 409 of a
+		 * request in progress, as its first request has not been answered yet). A reservation taken over
+		 * meanwhile (stale, see reserve) stores nothing: the newer request answers for the key.
 		 */
 		complete(reservation: InFlightReservation, status: number, contentType: string | null, body: string): Promise<void> {
-			if (inFlight.get(mapKey(reservation.scope, reservation.key)) !== reservation) return Promise.resolve();
-			pending.push({ reservation, status, contentType, body });
-			flushing ??= new Promise<void>((resolve, reject) => {
-				setImmediate(() => {
-					const batch = pending.splice(0);
-					flushing = undefined;
-					try {
-						storeBatch(batch);
-						resolve();
-					} catch (error) {
-						reject(error as Error);
-					} finally {
-						// Committed: the stored answer holds the key now. Failed: the key is free for a retry.
-						for (const { reservation: held } of batch) {
-							const id = mapKey(held.scope, held.key);
-							if (inFlight.get(id) === held) inFlight.delete(id);
-						}
-					}
+			const id = mapKey(reservation.scope, reservation.key);
+			if (inFlight.get(id) !== reservation) return Promise.resolve();
+			// Committed: the stored answer holds the key now. Failed: the key is free for a retry.
+			const free = () => {
+				if (inFlight.get(id) === reservation) inFlight.delete(id);
+			};
+			try {
+				const committed = group.join();
+				storeDone.run(
+					reservation.scope,
+					reservation.key,
+					reservation.requestHash,
+					status,
+					contentType,
+					body,
+					new Date(reservation.reservedAt).toISOString(),
+					new Date(reservation.reservedAt + ttlMs).toISOString(),
+				);
+				return committed.then(free, (error: unknown) => {
+					free();
+					throw error;
 				});
-			});
-			return flushing;
+			} catch (error) {
+				free();
+				return Promise.reject(error as Error);
+			}
 		},
 		/** Frees a reservation whose request ended without a storable response (5xx, aborted). */
 		release(reservation: InFlightReservation): void {

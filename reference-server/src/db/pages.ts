@@ -196,15 +196,22 @@ export function createPageRepository(db: SqliteDatabase) {
 		/** Returns undefined when a live page already has this url. */
 		create(tenantPk: number, page: NewPage): Page | undefined {
 			totals.delete(tenantPk);
-			return db.transaction(() => {
-				const existing = anyByUrl.get(tenantPk, page.url);
-				if (existing && existing.deleted_at === null) return undefined;
-				if (existing) removeRow.run(existing.id);
-				const now = nowIso();
-				insert.run({ ...page, tenant_pk: tenantPk, draft: page.draft ? 1 : 0, now });
-				// The new row holds exactly these values (the insert's defaults: no templates, no banner).
-				return { ...page, draft: page.draft, templates: [], banner: null, created_at: now, updated_at: now };
-			})();
+			const existing = anyByUrl.get(tenantPk, page.url);
+			if (existing && existing.deleted_at === null) return undefined;
+			const now = nowIso();
+			const row = { ...page, tenant_pk: tenantPk, draft: page.draft ? 1 : 0, now };
+			// The lookup and the insert run in one synchronous call on the only connection, so nothing
+			// comes between them; only replacing an archived row takes two writes, made atomic here.
+			if (existing) {
+				db.transaction(() => {
+					removeRow.run(existing.id);
+					insert.run(row);
+				})();
+			} else {
+				insert.run(row);
+			}
+			// The new row holds exactly these values (the insert's defaults: no templates, no banner).
+			return { ...page, draft: page.draft, templates: [], banner: null, created_at: now, updated_at: now };
 		},
 		/**
 		 * Default delete of a live page, or permanent erase of a live or soft-deleted one.

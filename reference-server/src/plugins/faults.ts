@@ -15,8 +15,9 @@ function isApiRequest(request: FastifyRequest): boolean {
 
 /**
  * Fault injection for reliability tests (--fault-rate, --fault-drop-rate). Register after the
- * idempotency plugin: onSend hooks run in registration order, and a dropped request must have stored
- * its idempotency record first, as a real "committed but the answer was lost" failure would.
+ * idempotency and commit plugins: onSend hooks run in registration order, and a dropped request must
+ * have stored its idempotency record and committed first, as a real "committed but the answer was
+ * lost" failure would.
  */
 export default fp(
 	async function faultsPlugin(app: FastifyInstance) {
@@ -43,5 +44,5 @@ export default fp(
 			return payload;
 		});
 	},
-	{ name: 'site-faults', dependencies: ['site-idempotency'] },
+	{ name: 'site-faults', dependencies: ['site-idempotency', 'site-commit'] },
 );
