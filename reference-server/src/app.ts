@@ -105,8 +105,11 @@ function openStorage(config: ServerConfig): { dbFile: string; assetsRoot: string
  */
 export function buildApp(config: ServerConfig): FastifyInstance {
 	const storage = openStorage(config);
-	// Called from the checkpoint thread's messages, after the app exists.
-	const store = openStore(storage.dbFile, (message) => app.log.warn({ reason: message }, 'WAL checkpoint failed; retrying'));
+	const store = openStore(storage.dbFile, {
+		listCacheBytes: Math.floor(config.listCacheMb * MB),
+		// Called from the checkpoint thread's messages, after the app exists.
+		onCheckpointError: (message) => app.log.warn({ reason: message }, 'WAL checkpoint failed; retrying'),
+	});
 
 	const app = Fastify({
 		logger: loggerOptions(config),

@@ -19,6 +19,7 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 	enableVariables: false,
 	maxBodyMb: 10,
 	maxUploadMb: 25,
+	listCacheMb: 16,
 	deliveryRetryBaseMs: 1000,
 	deliveryMaxAttempts: 10,
 	deliveryTimeoutMs: 10000,
@@ -36,7 +37,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 interface OptionSpec {
 	flag: string;
 	env: string;
-	kind: 'string' | 'boolean' | 'port' | 'positive' | 'positiveInt' | 'rate' | 'url' | 'logLevel';
+	kind: 'string' | 'boolean' | 'port' | 'positive' | 'nonNegative' | 'positiveInt' | 'rate' | 'url' | 'logLevel';
 	field: keyof ServerOptions;
 	help: string;
 }
@@ -50,6 +51,7 @@ const OPTION_SPECS: OptionSpec[] = [
 	{ flag: 'public-url', env: 'SITE_SERVER_PUBLIC_URL', kind: 'url', field: 'publicUrl', help: 'base of asset URLs (default the listening URL)' },
 	{ flag: 'max-body-mb', env: 'SITE_SERVER_MAX_BODY_MB', kind: 'positive', field: 'maxBodyMb', help: 'JSON body limit in MB, fractions allowed (default 10)' },
 	{ flag: 'max-upload-mb', env: 'SITE_SERVER_MAX_UPLOAD_MB', kind: 'positive', field: 'maxUploadMb', help: 'upload limit in MB, fractions allowed (default 25)' },
+	{ flag: 'list-cache-mb', env: 'SITE_SERVER_LIST_CACHE_MB', kind: 'nonNegative', field: 'listCacheMb', help: 'memory for rendered page listings in MB, 0 turns the cache off (default 16)' },
 	{ flag: 'delivery-retry-base-ms', env: 'SITE_SERVER_DELIVERY_RETRY_BASE_MS', kind: 'positive', field: 'deliveryRetryBaseMs', help: 'base delay of the webhook retry backoff (default 1000)' },
 	{ flag: 'delivery-max-attempts', env: 'SITE_SERVER_DELIVERY_MAX_ATTEMPTS', kind: 'positiveInt', field: 'deliveryMaxAttempts', help: 'webhook attempts before a delivery fails (default 10)' },
 	{ flag: 'delivery-timeout-ms', env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS', kind: 'positive', field: 'deliveryTimeoutMs', help: 'timeout of one webhook POST (default 10000)' },
@@ -148,6 +150,7 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 	for (const field of ['maxBodyMb', 'maxUploadMb', 'deliveryRetryBaseMs', 'deliveryTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'idleTimeoutMs'] as const) {
 		if (typeof merged[field] !== 'number' || !(merged[field] > 0)) problems.push(`${field} must be a positive number, got ${merged[field]}`);
 	}
+	if (typeof merged.listCacheMb !== 'number' || !(merged.listCacheMb >= 0)) problems.push(`listCacheMb must be 0 or more, got ${merged.listCacheMb}`);
 	if (!Number.isInteger(merged.deliveryMaxAttempts) || merged.deliveryMaxAttempts < 1) {
 		problems.push(`deliveryMaxAttempts must be an integer >= 1, got ${merged.deliveryMaxAttempts}`);
 	}

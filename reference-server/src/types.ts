@@ -13,6 +13,8 @@ export interface ServerOptions {
 	publicUrl?: string;
 	maxBodyMb: number;
 	maxUploadMb: number;
+	/** Budget of the cache of rendered page listings, in MB (db/rendered-lists.ts); 0 turns it off. */
+	listCacheMb: number;
 	deliveryRetryBaseMs: number;
 	deliveryMaxAttempts: number;
 	deliveryTimeoutMs: number;

@@ -10,6 +10,7 @@ import { createContactFormRepository, type ContactFormRepository } from './conta
 import { createIdempotencyRepository, type IdempotencyRepository } from './idempotency';
 import { createGroupCommit, type GroupCommit } from './group-commit';
 import { startCheckpointer } from './checkpointer';
+import { RenderedListCache } from './rendered-lists';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -29,7 +30,7 @@ export interface Store {
 	idempotency: IdempotencyRepository;
 }
 
-function createStore(db: SqliteDatabase): Store {
+function createStore(db: SqliteDatabase, listCacheBytes: number): Store {
 	const tokens = createTokenRepository(db);
 	const commits = createGroupCommit(db);
 	return {
@@ -37,7 +38,7 @@ function createStore(db: SqliteDatabase): Store {
 		commits,
 		tenants: createTenantRepository(db, () => tokens.invalidate()),
 		tokens,
-		pages: createPageRepository(db),
+		pages: createPageRepository(db, new RenderedListCache(listCacheBytes)),
 		settings: createSettingsRepository(db),
 		notifications: createNotificationRepository(db),
 		variables: createVariableRepository(db),
@@ -55,11 +56,18 @@ export interface OpenStore extends Store {
 	close(): Promise<void>;
 }
 
-export function openStore(file: string, onError: (message: string) => void = () => undefined): OpenStore {
-	const store = createStore(openDatabase(file));
+export interface StoreOptions {
+	/** Budget of the cache of rendered page listings, in bytes; 0 turns it off. */
+	listCacheBytes?: number;
+	/** Told when a WAL checkpoint fails (it is retried). */
+	onCheckpointError?: (message: string) => void;
+}
+
+export function openStore(file: string, options: StoreOptions = {}): OpenStore {
+	const store = createStore(openDatabase(file), options.listCacheBytes ?? 0);
 	store.idempotency.purgeInFlight();
 	store.idempotency.purgeExpired();
-	const checkpointer = file === ':memory:' ? undefined : startCheckpointer(store.db, file, CHECKPOINT_INTERVAL_MS, onError);
+	const checkpointer = file === ':memory:' ? undefined : startCheckpointer(store.db, file, CHECKPOINT_INTERVAL_MS, options.onCheckpointError);
 	return {
 		...store,
 		async close() {

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './open';
 import { nowIso } from '../clock';
+import { RenderedListCache } from './rendered-lists';
 
 interface PageRow {
 	id: number;
@@ -97,7 +98,7 @@ export type PageRepository = ReturnType<typeof createPageRepository>;
  * listings, the sitemap and content updates. Creating a page at the url of a soft-deleted page replaces
  * that archived row, so a url is never blocked by a deleted page.
  */
-export function createPageRepository(db: SqliteDatabase) {
+export function createPageRepository(db: SqliteDatabase, rendered = new RenderedListCache(0)) {
 	const anyByUrl = db.prepare<[number, string], PageRow>('SELECT * FROM pages WHERE tenant_pk = ? AND url = ?');
 	const removeRow = db.prepare('DELETE FROM pages WHERE id = ?');
 	const insert = db.prepare(
@@ -149,9 +150,16 @@ export function createPageRepository(db: SqliteDatabase) {
 		let total = forTenant.get(key);
 		if (total === undefined) {
 			total = (prepared(sql).get(tenantPk, ...params) as { n: number }).n;
-			forTenant.set(key, total);
+			// A total counted inside an open transaction may include writes that are rolled back yet.
+			if (!db.inTransaction) forTenant.set(key, total);
 		}
 		return total;
+	}
+
+	/** The tenant's pages changed: what was cached of its listings is stale. */
+	function changed(tenantPk: number): void {
+		totals.delete(tenantPk);
+		rendered.forget(tenantPk);
 	}
 
 	function whereClause(filter: PageFilter): { sql: string; params: unknown[] } {
@@ -193,9 +201,22 @@ export function createPageRepository(db: SqliteDatabase) {
 			const rows = preparedRaw(sql).all(tenantPk, ...where.params, limit, offset) as PageColumns[];
 			return { pages: rows.map(fromColumns), total };
 		},
+		/**
+		 * The rendered answer of a listing (render gets what list() returns), from the cache of rendered
+		 * listings when it holds it (db/rendered-lists.ts).
+		 */
+		listRendered(tenantPk: number, filter: PageFilter, limit: number, offset: number, render: (pages: Page[], total: number) => string): Buffer {
+			const key = JSON.stringify([limit, offset, filter.url ?? null, filter.locale ?? null, filter.draft ?? null]);
+			const cached = rendered.get(tenantPk, key);
+			if (cached !== undefined) return cached;
+			const { pages, total } = this.list(tenantPk, filter, limit, offset);
+			const body = Buffer.from(render(pages, total));
+			if (!db.inTransaction) rendered.set(tenantPk, key, body);
+			return body;
+		},
 		/** Returns undefined when a live page already has this url. */
 		create(tenantPk: number, page: NewPage): Page | undefined {
-			totals.delete(tenantPk);
+			changed(tenantPk);
 			const existing = anyByUrl.get(tenantPk, page.url);
 			if (existing && existing.deleted_at === null) return undefined;
 			const now = nowIso();
@@ -218,7 +239,7 @@ export function createPageRepository(db: SqliteDatabase) {
 		 * Returns false when there is nothing to delete.
 		 */
 		delete(tenantPk: number, url: string, permanently: boolean): boolean {
-			totals.delete(tenantPk);
+			changed(tenantPk);
 			return db.transaction(() => {
 				const existing = anyByUrl.get(tenantPk, url);
 				if (!existing) return false;
@@ -233,6 +254,7 @@ export function createPageRepository(db: SqliteDatabase) {
 		},
 		/** banner undefined keeps the current banner. Returns undefined for an unknown or deleted page. */
 		updateContent(tenantPk: number, url: string, templates: unknown[], banner: unknown): Page | undefined {
+			changed(tenantPk);
 			return db.transaction(() => {
 				const existing = anyByUrl.get(tenantPk, url);
 				if (!existing || existing.deleted_at !== null) return undefined;

@@ -67,11 +67,14 @@ export default async function pageRoutes(app: FastifyInstance) {
 				},
 			},
 		},
-		async (request) => {
+		async (request, reply) => {
 			const { page, per_page: perPage, url, locale, draft } = request.query;
 			const filter: PageFilter = { url, locale, draft };
-			const { pages, total } = store.pages.list(tenantOf(request).pk, filter, perPage, (page - 1) * perPage);
-			return { data: pages, meta: paginationMetaFor(page, perPage, total) };
+			// Rendered by the route's own response serializer, so a cached answer is the same text.
+			const body = store.pages.listRendered(tenantOf(request).pk, filter, perPage, (page - 1) * perPage, (pages, total) =>
+				String(reply.serialize({ data: pages, meta: paginationMetaFor(page, perPage, total) })),
+			);
+			return reply.type('application/json; charset=utf-8').send(body);
 		},
 	);
 
