@@ -172,13 +172,15 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	};
 	app.decorate('site', context);
 
-	app.addHook('onRequest', async (request, reply) => {
+	app.addHook('onRequest', (request, reply, done) => {
 		if (request.raw.httpVersion === '1.1' && !request.headers.host) {
-			return reply
+			reply
 				.code(400)
 				.type('application/json; charset=utf-8')
 				.send({ error: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.' });
+			return;
 		}
+		done();
 	});
 	app.register(errorsPlugin);
 	app.register(openapiPlugin);

@@ -93,11 +93,14 @@ describe('an answer whose commit failed', () => {
 		const app = buildApp(resolveConfig({ memory: true, logger: false, adminToken: 'commit-test-admin-token' }));
 		const { db } = app.site.store;
 		db.exec('CREATE TABLE probe (v TEXT)');
-		// A handler that writes, then meets what SQLite does on a disk-full or I/O error.
-		app.post('/api/probe', async (_request, reply) => {
-			db.prepare('INSERT INTO probe (v) VALUES (?)').run('lost');
-			db.exec('ROLLBACK');
-			return reply.code(201).send({ message: 'stored' });
+		// A handler that writes, then meets what SQLite does on a disk-full or I/O error. Registered as
+		// a plugin, like the real routes, so that the plugins' route hooks apply to it.
+		app.register(async (routes) => {
+			routes.post('/api/probe', async (_request, reply) => {
+				db.prepare('INSERT INTO probe (v) VALUES (?)').run('lost');
+				db.exec('ROLLBACK');
+				return reply.code(201).send({ message: 'stored' });
+			});
 		});
 		try {
 			await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { addRouteHook, routeMethods } from './route-hooks';
 
 const WRITING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -10,30 +11,41 @@ declare module 'fastify' {
 	}
 }
 
+type Done = (error: Error | null, payload?: unknown) => void;
+
 /**
  * Answers go out only after what they report is committed. A writing request joins the group commit
  * of its event-loop turn before its handler runs; every answer (reads too, so that none shows data a
  * failed commit took back) waits for the open group. Register after the idempotency plugin, whose
  * onSend stores the answer in the same group, and before the faults plugin, whose dropped connections
- * must come after the commit.
+ * must come after the commit (route hooks run in the order the plugins add them).
  */
 export default fp(
 	async function commitPlugin(app: FastifyInstance) {
 		const { commits } = app.site.store;
 		app.decorateRequest('commit', null);
 
-		app.addHook('preHandler', async (request: FastifyRequest) => {
+		const join = (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
 			if (WRITING_METHODS.has(request.method)) request.commit = commits.join();
-		});
+			done(null);
+		};
 
-		app.addHook('onSend', async (request: FastifyRequest, _reply, payload: unknown) => {
+		// Callback style: most answers have nothing to wait for, and this runs for every one of them.
+		const waitForCommit = (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: Done) => {
 			const own = request.commit;
 			// Once per request: the 500 sent for a failed commit passes through here again.
 			request.commit = null;
-			if (own) await own;
 			const open = commits.pending();
-			if (open) await open;
-			return payload;
+			if (!own && !open) return done(null, payload);
+			Promise.all([own, open]).then(
+				() => done(null, payload),
+				(error: Error) => done(error),
+			);
+		};
+
+		app.addHook('onRoute', (route) => {
+			if (routeMethods(route).some((method) => WRITING_METHODS.has(method))) addRouteHook(route, 'preHandler', join);
+			addRouteHook(route, 'onSend', waitForCommit);
 		});
 	},
 	{ name: 'site-commit', dependencies: ['site-idempotency'] },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { addRouteHook } from './route-hooks';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -36,13 +37,15 @@ export default fp(
 			if (faultDropRate > 0 && Math.random() < faultDropRate) request.dropConnection = true;
 		});
 
-		app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+		const dropIfChosen = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
 			if (request.dropConnection) {
 				request.log.info('injected fault: dropping the connection after the work was committed');
 				reply.raw.socket?.destroy();
 			}
 			return payload;
-		});
+		};
+		// A route hook, added after those of the idempotency and commit plugins (plugins/route-hooks.ts).
+		app.addHook('onRoute', (route) => addRouteHook(route, 'onSend', dropIfChosen));
 	},
 	{ name: 'site-faults', dependencies: ['site-idempotency', 'site-commit'] },
 );

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from './errors';
 import type { InFlightReservation } from '../db/idempotency';
+import { addRouteHook, routeMethods } from './route-hooks';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'DELETE']);
@@ -52,9 +53,8 @@ export default fp(
 		app.decorateRequest('idempotency', null);
 
 		// preValidation: after auth (the scope is the caller) and body parsing (the hash), before the handler.
-		app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
-			if (!MUTATING_METHODS.has(request.method) || !request.url.startsWith('/api/') || !request.caller) return;
-			if (request.routeOptions.config.idempotency === false) return;
+		const reserve = async (request: FastifyRequest, reply: FastifyReply) => {
+			if (!request.caller || !MUTATING_METHODS.has(request.method)) return;
 			const key = request.headers[IDEMPOTENCY_HEADER];
 			if (key === undefined) return;
 			if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
@@ -81,29 +81,38 @@ export default fp(
 				.header('content-type', record.content_type ?? 'application/json; charset=utf-8')
 				.header('idempotent-replayed', 'true')
 				.send(record.body ?? '');
-		});
+		};
 
-		app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+		const store = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
 			const reservation = request.idempotency;
 			if (!reservation || reservation.settled) return payload;
 			reservation.settled = true;
 			if (reply.statusCode < 500 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
 				const contentType = reply.getHeader('content-type');
-				// Waits for the commit (grouped with the answers of other requests of this moment).
+				// Waits for the commit (grouped with the request's own writes, db/group-commit.ts).
 				await repository.complete(reservation.held, reply.statusCode, contentType === undefined ? null : String(contentType), payload.toString());
 			} else {
 				repository.release(reservation.held);
 			}
 			return payload;
-		});
+		};
 
 		// A request that ended without onSend (connection lost mid-way) must not hold its key.
-		app.addHook('onResponse', async (request: FastifyRequest) => {
+		const releaseUnsettled = async (request: FastifyRequest) => {
 			const reservation = request.idempotency;
 			if (reservation && !reservation.settled) {
 				reservation.settled = true;
 				repository.release(reservation.held);
 			}
+		};
+
+		// Only POST, PUT and DELETE routes under /api/ carry these hooks (plugins/route-hooks.ts).
+		app.addHook('onRoute', (route) => {
+			if (!route.url.startsWith('/api/') || !routeMethods(route).some((method) => MUTATING_METHODS.has(method))) return;
+			if ((route.config as { idempotency?: boolean } | undefined)?.idempotency === false) return;
+			addRouteHook(route, 'preValidation', reserve);
+			addRouteHook(route, 'onSend', store);
+			addRouteHook(route, 'onResponse', releaseUnsettled);
 		});
 
 		// Expired records go lazily: at start-up (see db/index.ts) and hourly.
