@@ -101,8 +101,8 @@ export type PageRepository = ReturnType<typeof createPageRepository>;
 export function createPageRepository(db: SqliteDatabase, rendered = new RenderedListCache(0)) {
 	const anyByUrl = db.prepare<[number, string], PageRow>('SELECT * FROM pages WHERE tenant_pk = ? AND url = ?');
 	const removeRow = db.prepare('DELETE FROM pages WHERE id = ?');
-	const insert = db.prepare(
-		`INSERT INTO pages (tenant_pk, url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at)
+	const insertNew = db.prepare(
+		`INSERT OR IGNORE INTO pages (tenant_pk, url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at)
 		 VALUES (@tenant_pk, @url, @name, @locale, @meta_title, @meta_description, @draft, '[]', NULL, @now, @now)`,
 	);
 	const softDelete = db.prepare('UPDATE pages SET deleted_at = ? WHERE id = ?');
@@ -217,19 +217,19 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 		/** Returns undefined when a live page already has this url. */
 		create(tenantPk: number, page: NewPage): Page | undefined {
 			changed(tenantPk);
-			const existing = anyByUrl.get(tenantPk, page.url);
-			if (existing && existing.deleted_at === null) return undefined;
 			const now = nowIso();
 			const row = { ...page, tenant_pk: tenantPk, draft: page.draft ? 1 : 0, now };
-			// The lookup and the insert run in one synchronous call on the only connection, so nothing
-			// comes between them; only replacing an archived row takes two writes, made atomic here.
-			if (existing) {
+			// One statement for a new url (UNIQUE (tenant_pk, url) turns a taken one into no change); a
+			// taken url is then either a live page (a conflict) or an archived one, replaced atomically.
+			if (insertNew.run(row).changes === 0) {
+				const existing = anyByUrl.get(tenantPk, page.url);
+				// OR IGNORE also skips a NOT NULL violation; the route's schema rules that out.
+				if (!existing) throw new Error('The page was not stored and no page holds its url.');
+				if (existing.deleted_at === null) return undefined;
 				db.transaction(() => {
 					removeRow.run(existing.id);
-					insert.run(row);
+					insertNew.run(row);
 				})();
-			} else {
-				insert.run(row);
 			}
 			// The new row holds exactly these values (the insert's defaults: no templates, no banner).
 			return { ...page, draft: page.draft, templates: [], banner: null, created_at: now, updated_at: now };
