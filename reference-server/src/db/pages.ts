@@ -193,7 +193,7 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 			// property, which cost more than the query itself (20 rows: ~57 -> ~46 us, 100 rows: ~270 ->
 			// ~175 us). A deep OFFSET is first skipped in the index alone: `SELECT ... LIMIT ? OFFSET ?`
 			// reads every skipped row from the table too (page 200 of 100: ~25% less). See
-			// docs/performance.md.
+			// the README's Performance section.
 			const sql =
 				offset >= DEEP_OFFSET
 					? `SELECT ${PAGE_COLUMNS} FROM pages WHERE id IN (SELECT id FROM pages WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?) ORDER BY id`
