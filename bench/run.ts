@@ -74,16 +74,19 @@ interface Site {
 	child: Child;
 	url: string;
 	adminToken: string;
+	dataDir: string;
 }
 
+/** A reference server child; options.dataDir reopens an existing data directory. */
 async function startSite(options: Record<string, unknown> = {}, delayMs = 0): Promise<Site> {
+	const dataDir = typeof options.dataDir === 'string' ? options.dataDir : tempDir('site-bench-');
 	const child = startChild('server-child', {
-		BENCH_SERVER_OPTIONS: JSON.stringify({ dataDir: tempDir('site-bench-'), enableVariables: false, ...options }),
+		BENCH_SERVER_OPTIONS: JSON.stringify({ enableVariables: false, ...options, dataDir }),
 		BENCH_SERVER_DELAY_MS: String(delayMs),
 	});
 	children.push(child);
 	const ready = await child.next<{ type: string; url: string; adminToken: string }>('ready', 60_000);
-	return { child, url: ready.url, adminToken: ready.adminToken };
+	return { child, url: ready.url, adminToken: ready.adminToken, dataDir };
 }
 
 async function stopChild(child: Child) {
@@ -464,6 +467,22 @@ async function serverRows(site: Site, listToken: string) {
 				},
 			});
 		}
+
+		// The GET above is answered from the server's cache of rendered listings (--list-cache-mb): the
+		// same page, over and over. The same requests to the same data with the cache off show what a
+		// listing costs when it is not cached (figures of the same row, not judged).
+		await stopChild(site.child);
+		const uncached = await startSite({ dataDir: site.dataDir, listCacheMb: 0 });
+		const getOptions: Partial<autocannon.Options> = { requests: [{ method: 'GET', path: '/api/pages', headers: getHeaders }] };
+		const cold = await measure('reference server GET /api/pages, listing cache off', uncached.url, getOptions);
+		const getRow = rows.find((row) => row.id === 'server-get-pages');
+		if (getRow) {
+			getRow.figures.uncachedRps = round(cold.rps, 0);
+			getRow.figures.uncachedP99Ms = cold.p99;
+			getRow.figures.uncachedRatio = round(cold.rps / Number(getRow.figures.bareRps), 2);
+			getRow.measured += `; cache off ${round(cold.rps, 0)} req/s (ratio ${round(cold.rps / Number(getRow.figures.bareRps), 2)})`;
+		}
+		await stopChild(uncached.child);
 	} finally {
 		await stopChild(bare);
 	}
@@ -634,9 +653,9 @@ async function main() {
 	await pageRows(site, runner);
 	await slowServerBatchingRow(runner);
 	const listToken = await listRows(site, runner);
-	await serverRows(site, listToken);
 	await contactFormRow(site);
-	await stopChild(site.child);
+	// Last user of the site: it ends with the site restarted without its listing cache.
+	await serverRows(site, listToken);
 	await assetRows();
 
 	const loadAfter = loadavg();
