@@ -3,6 +3,7 @@
  * text as a fresh one, every write to a tenant's pages shows in the very next listing, nothing is
  * cached from a transaction that may still roll back, and the cache keeps to its byte budget.
  */
+import { parseCommandLine, resolveConfig, usage } from '../src/config';
 import { createPageRepository, type NewPage } from '../src/db/pages';
 import { openDatabase } from '../src/db/open';
 import { RenderedListCache } from '../src/db/rendered-lists';
@@ -133,5 +134,18 @@ describe('RenderedListCache', () => {
 		cache.set(1, 'a', bytes(1));
 		expect(cache.get(1, 'a')).toBeUndefined();
 		expect(cache.bytes).toBe(0);
+	});
+});
+
+describe('--list-cache-mb', () => {
+	it('takes a flag or its environment twin; 0 turns the cache off; a negative or non-number value is refused by name', () => {
+		const parsed = parseCommandLine(['--list-cache-mb', '0'], {});
+		expect(parsed).toEqual({ help: false, options: expect.objectContaining({ listCacheMb: 0 }) });
+		const fromEnv = parseCommandLine([], { SITE_SERVER_LIST_CACHE_MB: '2.5' });
+		expect(fromEnv).toEqual({ help: false, options: expect.objectContaining({ listCacheMb: 2.5 }) });
+		expect(resolveConfig({ adminToken: 'x' }).listCacheMb).toBe(16);
+		expect(() => resolveConfig({ adminToken: 'x', listCacheMb: -1 })).toThrow(/listCacheMb must be 0 or more, got -1/);
+		expect(() => parseCommandLine(['--list-cache-mb', 'lots'], {})).toThrow(/--list-cache-mb: expected a number, got "lots"/);
+		expect(usage()).toMatch(/--list-cache-mb <value>.*\n.*SITE_SERVER_LIST_CACHE_MB/);
 	});
 });
