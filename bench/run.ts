@@ -434,18 +434,30 @@ async function serverRows(site: Site, listToken: string) {
 		];
 		const getHeaders = { authorization: `Bearer ${listToken}`, accept: 'application/json' };
 
-		const measure = async (label: string, url: string, options: Partial<autocannon.Options>) => {
-			log(`autocannon: ${label} (${SIZES.cannonWarmSeconds} s warm-up, ${SIZES.cannonSeconds} s measured, ${CANNON_CONNECTIONS} connections)`);
-			await cannon({ url, duration: SIZES.cannonWarmSeconds, ...options });
+		type Cannonade = { rps: number; p99: number; p50: number; total: number };
+		const measure = async (label: string, url: string, options: Partial<autocannon.Options>, warm = true): Promise<Cannonade> => {
+			log(`autocannon: ${label} (${warm ? `${SIZES.cannonWarmSeconds} s warm-up, ` : ''}${SIZES.cannonSeconds} s measured, ${CANNON_CONNECTIONS} connections)`);
+			if (warm) await cannon({ url, duration: SIZES.cannonWarmSeconds, ...options });
 			const result = await cannon({ url, duration: SIZES.cannonSeconds, ...options });
 			return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, total: result.requests.total };
+		};
+		/** Reference and bare server in ABBA order over SIZES.repeats rounds; each keeps its best round. */
+		const duel = async (kind: string, options: Partial<autocannon.Options>) => {
+			const runs: Record<'reference' | 'bare', Cannonade[]> = { reference: [], bare: [] };
+			const urls = { reference: site.url, bare: bareUrl };
+			for (let r = 0; r < SIZES.repeats; r++) {
+				const order = r % 2 === 0 ? (['reference', 'bare'] as const) : (['bare', 'reference'] as const);
+				for (const who of order) runs[who].push(await measure(`${who === 'bare' ? 'bare node:http' : 'reference server'} ${kind}`, urls[who], options, r === 0));
+			}
+			const best = (list: Cannonade[]) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
+			const rpsRuns = (list: Cannonade[]) => list.map((r) => round(r.rps, 0)).join(' ');
+			return { reference: best(runs.reference), baseline: best(runs.bare), referenceRuns: rpsRuns(runs.reference), bareRuns: rpsRuns(runs.bare) };
 		};
 
 		for (const kind of ['POST /api/page', 'GET /api/pages'] as const) {
 			const options: Partial<autocannon.Options> =
 				kind === 'POST /api/page' ? { requests: postRequests(token) } : { requests: [{ method: 'GET', path: '/api/pages', headers: getHeaders }] };
-			const reference = await measure(`reference server ${kind}`, site.url, options);
-			const baseline = await measure(`bare node:http ${kind}`, bareUrl, options);
+			const { reference, baseline, referenceRuns, bareRuns } = await duel(kind, options);
 			const ratio = reference.rps / baseline.rps;
 			rows.push({
 				id: kind === 'POST /api/page' ? 'server-post-page' : 'server-get-pages',
@@ -463,6 +475,8 @@ async function serverRows(site: Site, listToken: string) {
 					bareRps: round(baseline.rps, 0),
 					bareP50Ms: baseline.p50,
 					bareP99Ms: baseline.p99,
+					referenceRuns,
+					bareRuns,
 					...(kind === 'GET /api/pages' ? { tenantPages: SIZES.listPages, responseBytes: listed.text.length } : {}),
 				},
 			});
