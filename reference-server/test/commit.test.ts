@@ -12,8 +12,9 @@ import * as path from 'node:path';
 import { buildApp } from '../src/app';
 import { resolveConfig } from '../src/config';
 import { createGroupCommit } from '../src/db/group-commit';
+import { openStore } from '../src/db';
 import { openDatabase } from '../src/db/open';
-import { type Harness, type Tenant, client, createTenant, expectOk, pageBody, useServer, waitFor } from './helpers';
+import { type Harness, type Tenant, client, createTenant, expectOk, makeDataDir, pageBody, useServer, waitFor } from './helpers';
 
 let h: Harness;
 useServer((started) => {
@@ -174,7 +175,7 @@ describe('createGroupCommit', () => {
 });
 
 describe('checkpoint thread', () => {
-	it('the server connection never checkpoints; the thread folds the WAL into the database file', async () => {
+	it('the server connection checkpoints only as a backstop; the thread folds the WAL into the database file', async () => {
 		const tenant = await createTenant(h);
 		const dbFile = path.join(h.dataDir, 'site.db');
 		const before = fs.statSync(dbFile).size;
@@ -182,8 +183,45 @@ describe('checkpoint thread', () => {
 			await Promise.all(Array.from({ length: 20 }, (_, i) => tenant.api.post('/api/page', pageBody(`/wal/${batch}/${i}`, { meta_description: 'x'.repeat(2000) }))));
 		}
 		// 200 pages of ~2 KB: far more than the WAL alone; only a checkpoint puts them in site.db.
-		expect(h.server.app.site.store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+		expect(h.server.app.site.store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(4 * 4096);
 		await waitFor(() => fs.statSync(dbFile).size > before + 200 * 2000, 10_000, 'site.db to take in the WAL');
 		expect(fs.statSync(dbFile).size).toBeGreaterThan(before + 200 * 2000);
+	});
+});
+
+describe('checkpoint thread under writes that never pause', () => {
+	/**
+	 * Writes a group every turn of the event loop for durationMs, the way a stream of POSTs does, and
+	 * returns the largest WAL file seen.
+	 */
+	async function largestWal(truncateAfterFrames: number, durationMs: number): Promise<number> {
+		const dir = makeDataDir();
+		const file = path.join(dir, 'site.db');
+		const store = openStore(file, { checkpoint: { intervalMs: 20, truncateAfterFrames } });
+		store.db.prepare("INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES ('wal', NULL, 'x', 'x')").run();
+		const pk = (store.tenants.findById('wal') as { pk: number }).pk;
+		let largest = 0;
+		let n = 0;
+		const until = Date.now() + durationMs;
+		while (Date.now() < until) {
+			const committed = store.commits.join();
+			for (let i = 0; i < 5; i++) {
+				store.pages.create(pk, { url: `/w/${n++}`, name: 'x'.repeat(200), locale: 'en', meta_title: null, meta_description: 'y'.repeat(1500), draft: false });
+			}
+			await committed;
+			if (fs.existsSync(`${file}-wal`)) largest = Math.max(largest, fs.statSync(`${file}-wal`).size);
+		}
+		await store.close();
+		return largest;
+	}
+
+	it('keeps the WAL near its limit, where passive checkpoints alone let it grow', async () => {
+		const limitFrames = 256; // 1 MB of 4 KB pages
+		const bounded = await largestWal(limitFrames, 1500);
+		const passiveOnly = await largestWal(2 ** 29, 1500);
+		// This loop writes a few MB per check interval, so the bounded WAL ends some intervals past its
+		// limit; passive checkpoints alone let it reach hundreds of MB here.
+		expect(bounded).toBeLessThan(32 * 1024 * 1024);
+		expect(passiveOnly).toBeGreaterThan(8 * bounded);
 	});
 });

@@ -48,8 +48,10 @@ function createStore(db: SqliteDatabase, listCacheBytes: number): Store {
 	};
 }
 
-/** How often the checkpoint thread folds the WAL into the database file (db/checkpointer.ts). */
+/** How often the checkpoint thread folds the WAL into the database file (db/checkpointer.ts)... */
 const CHECKPOINT_INTERVAL_MS = 250;
+/** ...and the WAL size (16 MB of 4 KB pages) from which it empties the file. */
+const TRUNCATE_AFTER_FRAMES = 4096;
 
 export interface OpenStore extends Store {
 	/** Commits what is pending, stops the checkpoint thread and closes the database. */
@@ -61,13 +63,20 @@ export interface StoreOptions {
 	listCacheBytes?: number;
 	/** Told when a WAL checkpoint fails (it is retried). */
 	onCheckpointError?: (message: string) => void;
+	/** Checkpoint timing (tests); defaults: every 250 ms, the file emptied above 4,096 frames. */
+	checkpoint?: { intervalMs: number; truncateAfterFrames: number };
 }
 
 export function openStore(file: string, options: StoreOptions = {}): OpenStore {
 	const store = createStore(openDatabase(file), options.listCacheBytes ?? 0);
 	store.idempotency.purgeInFlight();
 	store.idempotency.purgeExpired();
-	const checkpointer = file === ':memory:' ? undefined : startCheckpointer(store.db, file, CHECKPOINT_INTERVAL_MS, options.onCheckpointError);
+	const checkpointer = file === ':memory:' ? undefined : startCheckpointer(store.db, file, {
+					intervalMs: CHECKPOINT_INTERVAL_MS,
+					truncateAfterFrames: TRUNCATE_AFTER_FRAMES,
+					...options.checkpoint,
+					onError: options.onCheckpointError,
+				});
 	return {
 		...store,
 		async close() {
