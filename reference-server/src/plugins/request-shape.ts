@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from './errors';
+import { addRouteHook } from './route-hooks';
 
 interface PropertySchema {
 	type?: string | string[];
@@ -29,16 +30,22 @@ export default fp(
 		// Fastify parses text/plain by default; a JSON endpoint sent text must be a 415, not a 400.
 		app.removeContentTypeParser('text/plain');
 
-		app.addHook('preValidation', async (request: FastifyRequest, _reply: FastifyReply) => {
-			if (request.isMultipart() && !request.routeOptions.config.multipart) {
-				throw new ApiError(415, 'unsupported_media_type', 'This endpoint accepts application/json only.');
-			}
-			const querySchema = (request.routeOptions.schema?.querystring ?? undefined) as { properties?: Record<string, PropertySchema> } | undefined;
-			const query = request.query as Record<string, unknown> | undefined;
-			if (!querySchema?.properties || !query) return;
-			for (const [name, schema] of Object.entries(querySchema.properties)) {
-				if (name in query) query[name] = coerceQueryValue(query[name], schema);
-			}
+		const refuseMultipart = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+			if (request.isMultipart()) return done(new ApiError(415, 'unsupported_media_type', 'This endpoint accepts application/json only.'));
+			done();
+		};
+
+		// Each route gets only the hooks it needs, with its query coercion worked out once (route-hooks.ts).
+		app.addHook('onRoute', (route) => {
+			if (!(route.config as { multipart?: boolean } | undefined)?.multipart) addRouteHook(route, 'preValidation', refuseMultipart);
+			const properties = (route.schema?.querystring as { properties?: Record<string, PropertySchema> } | undefined)?.properties;
+			if (!properties) return;
+			const fields = Object.entries(properties);
+			addRouteHook(route, 'preValidation', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+				const query = request.query as Record<string, unknown> | undefined;
+				if (query) for (const [name, schema] of fields) if (name in query) query[name] = coerceQueryValue(query[name], schema);
+				done();
+			});
 		});
 	},
 	{ name: 'site-request-shape', dependencies: ['site-errors'] },
