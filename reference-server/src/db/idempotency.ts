@@ -46,6 +46,11 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 	const purgeInFlight = db.prepare(`DELETE FROM idempotency_keys WHERE state = 'in_flight'`);
 	const inFlight = new Map<string, InFlightReservation>();
 	const mapKey = (scope: string, key: string) => `${scope}\n${key}`;
+	/** Drops the reservation unless a newer request has taken the key over meanwhile. */
+	const free = (reservation: InFlightReservation): void => {
+		const id = mapKey(reservation.scope, reservation.key);
+		if (inFlight.get(id) === reservation) inFlight.delete(id);
+	};
 
 	return {
 		/**
@@ -83,13 +88,8 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 		 * request in progress, as its first request has not been answered yet). A reservation taken over
 		 * meanwhile (stale, see reserve) stores nothing: the newer request answers for the key.
 		 */
-		complete(reservation: InFlightReservation, status: number, contentType: string | null, body: string): Promise<void> {
-			const id = mapKey(reservation.scope, reservation.key);
-			if (inFlight.get(id) !== reservation) return Promise.resolve();
-			// Committed: the stored answer holds the key now. Failed: the key is free for a retry.
-			const free = () => {
-				if (inFlight.get(id) === reservation) inFlight.delete(id);
-			};
+		async complete(reservation: InFlightReservation, status: number, contentType: string | null, body: string): Promise<void> {
+			if (inFlight.get(mapKey(reservation.scope, reservation.key)) !== reservation) return;
 			try {
 				const committed = group.join();
 				storeDone.run(
@@ -102,20 +102,14 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 					new Date(reservation.reservedAt).toISOString(),
 					new Date(reservation.reservedAt + ttlMs).toISOString(),
 				);
-				return committed.then(free, (error: unknown) => {
-					free();
-					throw error;
-				});
-			} catch (error) {
-				free();
-				return Promise.reject(error as Error);
+				await committed;
+			} finally {
+				// Committed: the stored answer holds the key now. Failed: the key is free for a retry.
+				free(reservation);
 			}
 		},
 		/** Frees a reservation whose request ended without a storable response (5xx, aborted). */
-		release(reservation: InFlightReservation): void {
-			const id = mapKey(reservation.scope, reservation.key);
-			if (inFlight.get(id) === reservation) inFlight.delete(id);
-		},
+		release: free,
 		purgeExpired: (): number => purgeExpired.run(nowIso()).changes,
 		/**
 		 * At start-up no request is in flight. Reservations are kept in memory now; this removes rows

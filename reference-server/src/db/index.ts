@@ -71,7 +71,10 @@ export function openStore(file: string, options: StoreOptions = {}): OpenStore {
 	const store = createStore(openDatabase(file), options.listCacheBytes ?? 0);
 	store.idempotency.purgeInFlight();
 	store.idempotency.purgeExpired();
-	const checkpointer = file === ':memory:' ? undefined : startCheckpointer(store.db, file, {
+	const checkpointer =
+		file === ':memory:'
+			? undefined
+			: startCheckpointer(store.db, file, {
 					intervalMs: CHECKPOINT_INTERVAL_MS,
 					truncateAfterFrames: TRUNCATE_AFTER_FRAMES,
 					...options.checkpoint,
