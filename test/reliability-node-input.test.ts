@@ -10,6 +10,8 @@ import type { AddressInfo } from 'net';
 import fc from 'fast-check';
 import type { IDataObject, INodeCredentials, INodeParameters } from 'n8n-workflow';
 
+import { isValidMimeType } from '../nodes/shared/multipart';
+
 import type { WorkflowRunner } from './harness/workflow-runner';
 import { report } from './helpers/fault-counter';
 import { createRunner } from './helpers/nodes';
@@ -169,10 +171,13 @@ test('Custom API Call: a JSON Body that is not JSON, or not an object or array',
 	);
 });
 
+// Strings outside the MIME grammar the node documents (type/subtype, optional parameters; its own unit
+// tests in shared-units.test.ts). A stricter hand-written filter here let through strings such as
+// "a/b;c", which are valid, and made this test fail now and then.
 test('Asset > Upload: a MIME type that is not one, or no binary field named', async () => {
 	const input = [{ json: {}, binary: { data: { data: Buffer.from('file'), fileName: 'a.txt', mimeType: 'text/plain' } } }];
 	await fc.assert(
-		fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }).filter((text) => text.trim() !== '' && !/^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*$/.test(text.trim())), async (mimeType) => {
+		fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }).filter((text) => text.trim() !== '' && !isValidMimeType(text.trim())), async (mimeType) => {
 			await expectRejected('siteTenant', { resource: 'asset', operation: 'upload', binaryPropertyName: 'data', additionalFields: { mimeType } }, 'MIME Type', input);
 		}),
 		{ numRuns: RUNS / 2 },
