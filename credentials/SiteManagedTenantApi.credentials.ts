@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -32,6 +33,60 @@ function mintError(message: string, transient: boolean): UserError {
 	const error = new UserError(message, { level: 'warning' });
 	if (transient) Object.assign(error, { code: TOKEN_MINT_UNAVAILABLE });
 	return error;
+}
+
+/**
+ * Mints in flight, keyed by a hash of what decides the token (never the admin token itself).
+ * Requests sent at once (Options > Concurrency) all find the stored token empty and would each mint
+ * one; they share the first mint instead. Only the promise of a mint in flight is kept: once it
+ * settles it is dropped, so a later 401 mints afresh and nothing outlives the request.
+ */
+const mintsInFlight = new Map<string, Promise<{ accessToken: string }>>();
+
+function mintKey(credentials: ICredentialDataDecryptedObject, lifetime: number): string {
+	return createHash('sha256')
+		.update(JSON.stringify([credentials.adminBaseUrl, credentials.adminToken, credentials.tenantId, credentials.baseUrl, lifetime]))
+		.digest('hex');
+}
+
+async function mintToken(
+	helpers: IHttpRequestHelper['helpers'],
+	credentials: ICredentialDataDecryptedObject,
+	lifetime: number,
+): Promise<{ accessToken: string }> {
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await helpers.httpRequest({
+			method: 'POST',
+			url: joinUrl(credentials.adminBaseUrl, '/api/tenant/token'),
+			headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
+			// No revoke_previous: other executions may still hold a token minted earlier.
+			body: { id: credentials.tenantId, expires_in: lifetime },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: 30_000,
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		// The HTTP client's error holds the request headers (the admin token): build a new one.
+		const code = (error as { code?: string }).code;
+		throw mintError(`Could not reach the central surface to get a tenant token${code ? ` (${code})` : ''}`, true);
+	}
+
+	const status = response.statusCode;
+	const body = response.body as IDataObject;
+	if (status < 200 || status > 299) {
+		const reason = serverMessage(body) ?? `HTTP ${status}`;
+		throw mintError(
+			`Could not get a token for tenant "${String(credentials.tenantId)}" from the central surface: ${reason} (HTTP ${status})`,
+			status === 429 || status >= 500,
+		);
+	}
+	const token = body?.token;
+	if (typeof token !== 'string' || !token) {
+		throw mintError('The central surface answered without a token', false);
+	}
+	return { accessToken: token };
 }
 
 /**
@@ -106,42 +161,13 @@ export class SiteManagedTenantApi implements ICredentialType {
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const lifetime = Math.max(60, Math.floor(Number(credentials.tokenLifetime) || 900));
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await this.helpers.httpRequest({
-				method: 'POST',
-				url: joinUrl(credentials.adminBaseUrl, '/api/tenant/token'),
-				headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
-				// No revoke_previous: other executions may still hold a token minted earlier.
-				body: { id: credentials.tenantId, expires_in: lifetime },
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: 30_000,
-			})) as IN8nHttpFullResponse;
-		} catch (error) {
-			// The HTTP client's error holds the request headers (the admin token): build a new one.
-			const code = (error as { code?: string }).code;
-			throw mintError(
-				`Could not reach the central surface to get a tenant token${code ? ` (${code})` : ''}`,
-				true,
-			);
+		const key = mintKey(credentials, lifetime);
+		let mint = mintsInFlight.get(key);
+		if (!mint) {
+			mint = mintToken(this.helpers, credentials, lifetime).finally(() => mintsInFlight.delete(key));
+			mintsInFlight.set(key, mint);
 		}
-
-		const status = response.statusCode;
-		const body = response.body as IDataObject;
-		if (status < 200 || status > 299) {
-			const reason = serverMessage(body) ?? `HTTP ${status}`;
-			throw mintError(
-				`Could not get a token for tenant "${String(credentials.tenantId)}" from the central surface: ${reason} (HTTP ${status})`,
-				status === 429 || status >= 500,
-			);
-		}
-		const token = body?.token;
-		if (typeof token !== 'string' || !token) {
-			throw mintError('The central surface answered without a token', false);
-		}
-		return { accessToken: token };
+		return await mint;
 	}
 
 	authenticate = bearerTokenAuth('accessToken');

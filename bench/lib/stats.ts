@@ -28,3 +28,22 @@ export async function pool<T>(count: number, concurrency: number, task: (index: 
 	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 	return results;
 }
+
+/**
+ * Runs each contestant `repeats` times in ABBA order (A B, then B A) so a drift of the machine's
+ * load hits both alike, and keeps each one's best time.
+ */
+export async function bestOf(contestants: Record<string, (round: number) => Promise<number>>, repeats: number) {
+	const names = Object.keys(contestants);
+	const best: Record<string, number> = {};
+	const all: Record<string, number[]> = {};
+	for (let r = 0; r < repeats; r++) {
+		const order = r % 2 === 0 ? names : [...names].reverse();
+		for (const name of order) {
+			const ms = await contestants[name](r);
+			(all[name] ??= []).push(round(ms, 1));
+			best[name] = Math.min(best[name] ?? Infinity, ms);
+		}
+	}
+	return { best, all };
+}

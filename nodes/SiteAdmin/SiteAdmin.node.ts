@@ -17,7 +17,10 @@ export class SiteAdmin implements INodeType {
 		name: 'siteAdmin',
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
+		// sending one item at a time (shared/router.ts).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Manage tenants (websites) and issue tenant tokens on the central surface of the Site Management Service',

@@ -25,7 +25,10 @@ export class SiteTenant implements INodeType {
 		name: 'siteTenant',
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
+		// sending one item at a time (shared/router.ts).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',

@@ -1,8 +1,10 @@
 /**
- * The "Options" collection both nodes show under every operation. The router reads `batching`, the
- * transport reads `timeout` and `maxRetries`.
+ * The "Options" collection both nodes show under every operation. The router reads `concurrency` and
+ * `batching`, the transport reads `timeout` and `maxRetries`.
  */
 import type { INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './router';
 
 export const requestOptionsDescription: INodeProperties = {
 	displayName: 'Options',
@@ -23,7 +25,7 @@ export const requestOptionsDescription: INodeProperties = {
 				batch: {},
 			},
 			description:
-				'Run items in batches: the items of one batch are sent concurrently, with a pause between batches. Output order stays the input order.',
+				'Group items for rate limits: a group starts once the one before is done and the interval has passed (at most Concurrency requests at once within a group). Output order stays the input order.',
 			options: [
 				{
 					displayName: 'Batching',
@@ -37,7 +39,7 @@ export const requestOptionsDescription: INodeProperties = {
 								minValue: 1,
 							},
 							default: 1,
-							description: 'How many items are sent at the same time',
+							description: 'How many items form one group',
 						},
 						{
 							displayName: 'Batch Interval (Ms)',
@@ -52,6 +54,18 @@ export const requestOptionsDescription: INodeProperties = {
 					],
 				},
 			],
+		},
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: {
+				minValue: 1,
+				maxValue: MAX_CONCURRENCY,
+			},
+			default: DEFAULT_CONCURRENCY,
+			description:
+				'How many requests may be in flight at once; the next item starts as soon as one is answered. Output order stays the input order. 1 sends one item after the other. Version 1 of this node sends one at a time unless this is set.',
 		},
 		{
 			displayName: 'Max Retries',

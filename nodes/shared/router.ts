@@ -1,9 +1,9 @@
 /**
  * Runs the chosen resource/operation for every input item.
  *
- * Items run in batches (Options > Batching: items of one batch run concurrently, with a pause between
- * batches); outputs keep the input order whatever the batching, and every output item is paired with
- * the input item it came from. With "Continue On Fail" a failed item becomes an error item and the
+ * Items run through a sliding window of requests in flight (Options > Concurrency), grouped by
+ * Options > Batching for a pause between groups; outputs keep the input order whatever ran first, and
+ * every output item is paired with the input item it came from. With "Continue On Fail" a failed item becomes an error item and the
  * others go on; without it the first failure (in input order) stops the node.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -41,18 +41,46 @@ export function toOutputItems(result: OperationResult, itemIndex: number): INode
 	});
 }
 
-interface BatchingSettings {
+interface RunSettings {
+	/** Items per group; a group starts once the one before is done (and the interval has passed). */
 	batchSize: number;
+	/** Milliseconds between groups. */
 	batchInterval: number;
+	/** Requests in flight at once within a group: a new item starts as soon as one finishes. */
+	concurrency: number;
 }
 
-/** Options > Batching, read once for the node (like n8n's HTTP Request node does). */
-function readBatching(ctx: IExecuteFunctions): BatchingSettings {
-	const batchSize = Number(ctx.getNodeParameter('options.batching.batch.batchSize', 0, 1));
+/** Options > Concurrency when it is not set: version 1 of a node ran one item at a time. */
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+const LEGACY_CONCURRENCY = 1;
+
+function positiveInteger(value: unknown, fallback: number, max = Infinity): number {
+	const number = Number(value);
+	return Number.isFinite(number) && number >= 1 ? Math.min(Math.floor(number), max) : fallback;
+}
+
+/**
+ * Options > Concurrency and Batching, read once for the node (like n8n's HTTP Request node does).
+ *
+ * Version 1 keeps its behaviour exactly: without Concurrency set, the items of one batch all run at
+ * once (a batch of 1 by default), and a batch starts when the one before is done. From version 2 the
+ * items run through a sliding window of `concurrency` requests; Batching only groups them for a
+ * pause between groups (rate limits), at most `concurrency` in flight within a group.
+ */
+function readRunSettings(ctx: IExecuteFunctions): RunSettings {
+	// null: the option is not set (n8n throws for a missing parameter without a fallback).
+	const configuredBatchSize = ctx.getNodeParameter('options.batching.batch.batchSize', 0, null);
+	const configuredConcurrency = ctx.getNodeParameter('options.concurrency', 0, null);
 	const batchInterval = Number(ctx.getNodeParameter('options.batching.batch.batchInterval', 0, 0));
+	const batching = configuredBatchSize !== null;
+	const batchSize = positiveInteger(configuredBatchSize, 1);
+	const legacy = ctx.getNode().typeVersion < 2;
+	const defaultConcurrency = legacy ? (batching ? batchSize : LEGACY_CONCURRENCY) : DEFAULT_CONCURRENCY;
 	return {
-		batchSize: Number.isFinite(batchSize) && batchSize >= 1 ? Math.floor(batchSize) : 1,
+		batchSize: batching || legacy ? batchSize : Infinity,
 		batchInterval: Number.isFinite(batchInterval) && batchInterval > 0 ? batchInterval : 0,
+		concurrency: configuredConcurrency === null ? defaultConcurrency : positiveInteger(configuredConcurrency, defaultConcurrency, MAX_CONCURRENCY),
 	};
 }
 
@@ -100,34 +128,65 @@ async function runItem(
 	return toOutputItems(result, itemIndex);
 }
 
+/**
+ * Runs `run` for the indexes [start, end) with at most `concurrency` in flight, a new one starting as
+ * each finishes. After a failure no new index starts; the ones in flight are awaited. Returns the
+ * failures by index.
+ */
+async function runWindow(
+	start: number,
+	end: number,
+	concurrency: number,
+	run: (index: number) => Promise<void>,
+	stopped: () => boolean,
+): Promise<Map<number, unknown>> {
+	const failures = new Map<number, unknown>();
+	let next = start;
+	const lane = async () => {
+		while (next < end && failures.size === 0 && !stopped()) {
+			const index = next++;
+			try {
+				await run(index);
+			} catch (error) {
+				failures.set(index, error);
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, end - start) }, lane));
+	return failures;
+}
+
 export async function executeOperations(
 	this: IExecuteFunctions,
 	handlers: ResourceHandlers,
 ): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
-	const { batchSize, batchInterval } = readBatching(this);
-	const outputsByItem: INodeExecutionData[][] = new Array(itemCount);
 	if (itemCount === 0) return [[]];
+	const { batchSize, batchInterval, concurrency } = readRunSettings(this);
+	const outputsByItem: INodeExecutionData[][] = new Array(itemCount);
 	const handler = chooseHandler(this, handlers);
+	const continueOnFail = this.continueOnFail();
+	// A cancelled execution starts no further item (the ones in flight are cancelled by n8n).
+	const signal = this.getExecutionCancelSignal?.();
+	const cancelled = () => signal?.aborted === true;
 
-	for (let start = 0; start < itemCount; start += batchSize) {
+	const run = async (itemIndex: number) => {
+		try {
+			outputsByItem[itemIndex] = await runItem(this, handler, itemIndex);
+		} catch (error) {
+			const withIndex = withItemIndex(this, error, itemIndex);
+			if (!continueOnFail) throw withIndex;
+			outputsByItem[itemIndex] = [errorItem(withIndex, itemIndex)];
+		}
+	};
+
+	for (let start = 0; start < itemCount && !cancelled(); start += batchSize) {
 		if (start > 0 && batchInterval > 0) await sleep(batchInterval);
-		const indexes = Array.from(
-			{ length: Math.min(batchSize, itemCount - start) },
-			(_, offset) => start + offset,
-		);
-		const settled = await Promise.allSettled(indexes.map(async (i) => await runItem(this, handler, i)));
-
-		settled.forEach((outcome, offset) => {
-			const itemIndex = indexes[offset];
-			if (outcome.status === 'fulfilled') {
-				outputsByItem[itemIndex] = outcome.value;
-				return;
-			}
-			const error = withItemIndex(this, outcome.reason, itemIndex);
-			if (!this.continueOnFail()) throw error;
-			outputsByItem[itemIndex] = [errorItem(error, itemIndex)];
-		});
+		const end = Math.min(itemCount, start + batchSize);
+		const failures = await runWindow(start, end, concurrency, run, cancelled);
+		// Without Continue On Fail the first failure in input order stops the node, whichever
+		// request happened to fail first in time.
+		if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
 	}
 
 	return [outputsByItem.flat()];
