@@ -4,7 +4,7 @@
  * at a time. Order, pairing, Continue On Fail and "the first failure in input order stops the node"
  * hold whatever finishes first. The managed credential mints once for the whole window.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { startDelayProxy, type DelayProxy, type ProxiedRequest } from './helpers/delay-proxy';
 import { listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
@@ -41,7 +41,7 @@ function maxInFlight(requests: ProxiedRequest[]): number {
 }
 
 /** Page > Get for each item through the proxy, each held back `delay` ms; returns the proxy's log. */
-async function getPages(delays: number[], typeVersion: number, options: IDataObject = {}) {
+async function getPages(delays: number[], typeVersion: number, options: INodeParameters = {}) {
 	const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: proxy.url, token: tenant.token });
 	const first = proxy.log.length;
 	const input = delays.map((delay, i) => ({ json: { i, delay } }));
