@@ -28,7 +28,7 @@ import { peerN8nRows } from './rows/peer-n8n';
 import { pageRows } from './rows/page-create';
 import { serverRows } from './rows/server';
 import { serverPeerRows } from './rows/server-peers';
-import { slowServerBatchingRow } from './rows/slow-batching';
+import { batching5msRow } from './rows/batching-5ms';
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -67,7 +67,7 @@ interface Shared {
 
 const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = [
 	{ name: 'page-create', run: ({ site, runner }) => pageRows(site, runner) },
-	{ name: 'batching-5ms', run: ({ runner }) => slowServerBatchingRow(runner) },
+	{ name: 'batching-5ms', run: ({ runner }) => batching5msRow(runner) },
 	{ name: 'list', run: async (shared) => void (shared.listToken = await listRows(shared.site, shared.runner)) },
 	{ name: 'peer-n8n', run: () => peerN8nRows() },
 	{ name: 'contact-form', run: ({ site }) => contactFormRow(site) },

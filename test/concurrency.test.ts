@@ -176,6 +176,53 @@ describe('sliding window (version 2)', () => {
 	});
 });
 
+describe('Get Many fetches the pages after the first through the window', () => {
+	let listing: TenantContext;
+	let expected: string[];
+	beforeAll(async () => {
+		listing = await ctx.tenant('window-list');
+		await seedPages(listing.client, Array.from({ length: 450 }, (_, i) => ({ url: `/l${i}` })), 25);
+		expected = (await listPages(listing.client)).map((page) => page.url as string);
+		expect(expected).toHaveLength(450);
+	});
+
+	async function getMany(typeVersion: number, parameters: INodeParameters) {
+		// Every page request held back 60 ms, so requests in flight together overlap visibly.
+		const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: `${proxy.url}/_/delay=60`, token: listing.token });
+		const first = proxy.log.length;
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			typeVersion,
+			credentials,
+			parameters: { resource: 'page', operation: 'getAll', ...parameters },
+		});
+		expect(result.error).toBeUndefined();
+		return { urls: result.items.map((item) => item.json.url), requests: proxy.log.slice(first) };
+	}
+
+	test('version 2: page 1 alone, then pages 2 to 5 at once, joined in page order', async () => {
+		const { urls, requests } = await getMany(2, { returnAll: true });
+		expect(urls).toEqual(expected);
+		expect(requests).toHaveLength(5);
+		const firstDone = requests[0].finishedAt!;
+		expect(requests.slice(1).every((entry) => entry.arrivedAt >= firstDone)).toBe(true);
+		expect(maxInFlight(requests)).toBe(4);
+	});
+
+	test('a Limit asks only for the pages it needs', async () => {
+		const { urls, requests } = await getMany(2, { returnAll: false, limit: 250 });
+		expect(urls).toEqual(expected.slice(0, 250));
+		expect(requests).toHaveLength(3);
+	});
+
+	test('Concurrency 1, and version 1, read one page after the other', async () => {
+		for (const run of [await getMany(2, { returnAll: true, options: { concurrency: 1 } }), await getMany(1, { returnAll: true })]) {
+			expect(run.urls).toEqual(expected);
+			expect(maxInFlight(run.requests)).toBe(1);
+		}
+	});
+});
+
 describe('version 1 keeps its behaviour', () => {
 	test('without options, one item at a time', async () => {
 		const requests = await getPages(Array(5).fill(20), 1);

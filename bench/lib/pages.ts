@@ -12,18 +12,22 @@ import { timed } from './stats';
 export const pageItems = (prefix: string, count: number): Array<{ json: { name: string; url: string } }> =>
 	Array.from({ length: count }, (_, i) => ({ json: { name: `Page ${prefix} ${i}`, url: `/${prefix}/page-${i}` } }));
 
-/** Page > Create for every item; parameters are expressions over the item, as in a real workflow. */
-export async function nodeCreatePages(runner: WorkflowRunner, credentials: INodeCredentials, prefix: string, count: number, batchSize = 1) {
+/**
+ * Page > Create for every item, node version 2 with Options > Concurrency; parameters are
+ * expressions over the item, as in a real workflow.
+ */
+export async function nodeCreatePages(runner: WorkflowRunner, credentials: INodeCredentials, prefix: string, count: number, concurrency = 1) {
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'siteTenant',
+			typeVersion: 2,
 			parameters: {
 				resource: 'page',
 				operation: 'create',
 				name: '={{ $json.name }}',
 				url: '={{ $json.url }}',
 				locale: 'en',
-				...(batchSize > 1 ? { options: { batching: { batch: { batchSize } } } } : {}),
+				options: { concurrency },
 			},
 			credentials,
 			input: pageItems(prefix, count),
@@ -74,9 +78,15 @@ export async function fetchCreatePages(base: string, token: string, prefix: stri
 	return ms;
 }
 
-export async function nodeListPages(runner: WorkflowRunner, credentials: INodeCredentials, expected: number) {
+/** Page > Get Many, Return All, node version 2; `concurrency` pages are fetched at once after the first. */
+export async function nodeListPages(runner: WorkflowRunner, credentials: INodeCredentials, expected: number, concurrency = 1) {
 	const { result, ms } = await timed(() =>
-		runner.runNode({ type: 'siteTenant', parameters: { resource: 'page', operation: 'getAll', returnAll: true }, credentials }),
+		runner.runNode({
+			type: 'siteTenant',
+			typeVersion: 2,
+			parameters: { resource: 'page', operation: 'getAll', returnAll: true, options: { concurrency } },
+			credentials,
+		}),
 	);
 	if (result.error) throw result.error;
 	if (result.items.length !== expected) throw new Error(`node listed ${result.items.length} of ${expected} pages`);

@@ -4,7 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './router';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './window';
 
 export const requestOptionsDescription: INodeProperties = {
 	displayName: 'Options',

@@ -9,6 +9,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { positiveInteger, readConcurrency, runWindow } from './window';
+
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
 
 /** One operation of one resource, called once per input item. */
@@ -50,16 +52,6 @@ interface RunSettings {
 	concurrency: number;
 }
 
-/** Options > Concurrency when it is not set: version 1 of a node ran one item at a time. */
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
-const LEGACY_CONCURRENCY = 1;
-
-function positiveInteger(value: unknown, fallback: number, max = Infinity): number {
-	const number = Number(value);
-	return Number.isFinite(number) && number >= 1 ? Math.min(Math.floor(number), max) : fallback;
-}
-
 /**
  * Options > Concurrency and Batching, read once for the node (like n8n's HTTP Request node does).
  *
@@ -71,16 +63,15 @@ function positiveInteger(value: unknown, fallback: number, max = Infinity): numb
 function readRunSettings(ctx: IExecuteFunctions): RunSettings {
 	// null: the option is not set (n8n throws for a missing parameter without a fallback).
 	const configuredBatchSize = ctx.getNodeParameter('options.batching.batch.batchSize', 0, null);
-	const configuredConcurrency = ctx.getNodeParameter('options.concurrency', 0, null);
 	const batchInterval = Number(ctx.getNodeParameter('options.batching.batch.batchInterval', 0, 0));
 	const batching = configuredBatchSize !== null;
 	const batchSize = positiveInteger(configuredBatchSize, 1);
 	const legacy = ctx.getNode().typeVersion < 2;
-	const defaultConcurrency = legacy ? (batching ? batchSize : LEGACY_CONCURRENCY) : DEFAULT_CONCURRENCY;
 	return {
 		batchSize: batching || legacy ? batchSize : Infinity,
 		batchInterval: Number.isFinite(batchInterval) && batchInterval > 0 ? batchInterval : 0,
-		concurrency: configuredConcurrency === null ? defaultConcurrency : positiveInteger(configuredConcurrency, defaultConcurrency, MAX_CONCURRENCY),
+		// Version 1 with Batching: all items of a batch at once, as it always did.
+		concurrency: readConcurrency(ctx, batching ? batchSize : undefined),
 	};
 }
 
@@ -126,34 +117,6 @@ async function runItem(
 	if (typeof handler !== 'function') throw new NodeOperationError(ctx.getNode(), handler.unsupported, { itemIndex });
 	const result = await handler.call(ctx, itemIndex);
 	return toOutputItems(result, itemIndex);
-}
-
-/**
- * Runs `run` for the indexes [start, end) with at most `concurrency` in flight, a new one starting as
- * each finishes. After a failure no new index starts; the ones in flight are awaited. Returns the
- * failures by index.
- */
-async function runWindow(
-	start: number,
-	end: number,
-	concurrency: number,
-	run: (index: number) => Promise<void>,
-	stopped: () => boolean,
-): Promise<Map<number, unknown>> {
-	const failures = new Map<number, unknown>();
-	let next = start;
-	const lane = async () => {
-		while (next < end && failures.size === 0 && !stopped()) {
-			const index = next++;
-			try {
-				await run(index);
-			} catch (error) {
-				failures.set(index, error);
-			}
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(concurrency, end - start) }, lane));
-	return failures;
 }
 
 export async function executeOperations(

@@ -30,6 +30,7 @@ import {
 	parseRetryAfter,
 } from './retry';
 import { joinUrl } from './url';
+import { readConcurrency, runWindow } from './window';
 
 export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManagedTenantApi';
 
@@ -293,18 +294,24 @@ export interface AllItemsOptions {
 	returnAll: boolean;
 	/** Used when returnAll is false. */
 	limit?: number;
+	/**
+	 * Pages fetched at once after the first page has said how many there are (`meta.last_page`).
+	 * Default: the node's Options > Concurrency (1 in version 1: one page after the other).
+	 */
+	concurrency?: number;
 }
 
 /**
  * Walks a `page`/`per_page` list until `meta.last_page`, or, where the server sends no meta, until an
- * empty or short page. Stops early once `limit` items are collected.
+ * empty or short page. Stops early once `limit` items are collected. When the first page tells how
+ * many pages there are, the rest are fetched `concurrency` at a time and joined in page order.
  */
 export async function siteApiRequestAllItems(
 	this: IExecuteFunctions,
 	credentialType: SiteCredentialType,
 	path: string,
 	qs: IDataObject,
-	{ returnAll, limit = 50 }: AllItemsOptions,
+	{ returnAll, limit = 50, concurrency = readConcurrency(this) }: AllItemsOptions,
 	options: SiteRequestOptions,
 ): Promise<IDataObject[]> {
 	const wanted = returnAll ? Infinity : Math.max(0, limit);
@@ -314,14 +321,11 @@ export async function siteApiRequestAllItems(
 
 	// The credential and options are the same for every page of the walk: read them once.
 	const settings = await resolveSettings(this, credentialType, options);
+	const fetchPage = async (page: number) =>
+		(await sendRequest(this, credentialType, { method: 'GET', path, qs: { ...qs, page, per_page: perPage } }, options, settings)).body;
+
 	for (let page = 1; ; page++) {
-		const { body: response } = await sendRequest(
-			this,
-			credentialType,
-			{ method: 'GET', path, qs: { ...qs, page, per_page: perPage } },
-			options,
-			settings,
-		);
+		const response = await fetchPage(page);
 		const batch = unwrapList(response);
 		items.push(...batch);
 		if (items.length >= wanted) return items.slice(0, wanted);
@@ -330,6 +334,16 @@ export async function siteApiRequestAllItems(
 		const lastPage = Number(meta?.last_page);
 		if (meta && Number.isFinite(lastPage)) {
 			if (page >= lastPage) return items;
+			if (page === 1 && concurrency > 1) {
+				const lastNeeded = Math.min(lastPage, Math.ceil(wanted / perPage));
+				const pages: IDataObject[][] = [];
+				const failures = await runWindow(2, lastNeeded + 1, concurrency, async (next) => {
+					pages[next] = unwrapList(await fetchPage(next));
+				});
+				if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+				for (let next = 2; next <= lastNeeded; next++) items.push(...pages[next]);
+				return items.slice(0, wanted);
+			}
 		} else if (batch.length < perPage) {
 			return items;
 		}

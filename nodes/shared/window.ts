@@ -1,0 +1,55 @@
+/**
+ * Requests in flight at once (Options > Concurrency): how many, and the sliding window that runs
+ * them. Used for the items of a node (router.ts) and for the pages of a Get Many (transport.ts).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/** Options > Concurrency when it is not set, from node version 2 on. */
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+/** Version 1 of a node ran one item at a time. */
+const LEGACY_CONCURRENCY = 1;
+
+export function positiveInteger(value: unknown, fallback: number, max = Infinity): number {
+	const number = Number(value);
+	return Number.isFinite(number) && number >= 1 ? Math.min(Math.floor(number), max) : fallback;
+}
+
+/**
+ * Options > Concurrency, else the default of the node's version (`legacyDefault` for version 1,
+ * where Batching used to decide it). Read once per node run, like n8n's HTTP Request node does.
+ */
+export function readConcurrency(ctx: IExecuteFunctions, legacyDefault = LEGACY_CONCURRENCY): number {
+	// null: the option is not set (n8n throws for a missing parameter without a fallback).
+	const configured = ctx.getNodeParameter('options.concurrency', 0, null);
+	const fallback = ctx.getNode().typeVersion < 2 ? legacyDefault : DEFAULT_CONCURRENCY;
+	return configured === null ? fallback : positiveInteger(configured, fallback, MAX_CONCURRENCY);
+}
+
+/**
+ * Runs `run` for the indexes [start, end) with at most `concurrency` in flight, a new one starting as
+ * each finishes (no barrier). After a failure no new index starts; the ones in flight are awaited.
+ * Returns the failures by index.
+ */
+export async function runWindow(
+	start: number,
+	end: number,
+	concurrency: number,
+	run: (index: number) => Promise<void>,
+	stopped: () => boolean = () => false,
+): Promise<Map<number, unknown>> {
+	const failures = new Map<number, unknown>();
+	let next = start;
+	const lane = async () => {
+		while (next < end && failures.size === 0 && !stopped()) {
+			const index = next++;
+			try {
+				await run(index);
+			} catch (error) {
+				failures.set(index, error);
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, end - start) }, lane));
+	return failures;
+}
