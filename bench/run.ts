@@ -16,11 +16,12 @@ import { readFileSync, rmSync, writeFileSync } from 'fs';
 import { cpus, loadavg, totalmem } from 'os';
 import { join } from 'path';
 
-import { children, log, quick, rows, SIZES, startSite, tmpDirs, type Row, type Site } from './lib/context';
 import type { WorkflowRunner } from '../test/harness/workflow-runner';
+import { children, log, quick, rows, SIZES, startSite, tmpDirs, type Row, type Site } from './lib/context';
 import { createRunner } from './lib/n8n';
 import { round } from './lib/stats';
 import { assetRows } from './rows/asset';
+import { batching5msRow } from './rows/batching-5ms';
 import { contactFormRow } from './rows/contact-form';
 import { growthRows } from './rows/growth';
 import { listRows, seedListTenant } from './rows/list';
@@ -28,7 +29,6 @@ import { peerN8nRows } from './rows/peer-n8n';
 import { pageRows } from './rows/page-create';
 import { serverRows } from './rows/server';
 import { serverPeerRows } from './rows/server-peers';
-import { batching5msRow } from './rows/batching-5ms';
 
 // ---------------------------------------------------------------------------------------------
 // Output
