@@ -3,7 +3,8 @@
  * BENCH_SERVER_OPTIONS; the parent learns the URL and admin token from a "ready" message.
  */
 import { startServer, type ServerOptions } from '../reference-server/src';
-import { failChild } from './lib/children';
+import { failChild, type ChildMessage } from './lib/children';
+import { answerSeed } from './lib/seed';
 
 async function main() {
 	const options = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as Partial<ServerOptions>;
@@ -19,6 +20,8 @@ async function main() {
 			setTimeout(() => listeners.forEach((listener) => listener.apply(http, args)), delayMs);
 		});
 	}
+	// Pages seeded by the server's own store (lib/seed.ts), for the rows that list large tenants.
+	process.on('message', (message: ChildMessage) => answerSeed(server.app.site.store, message));
 	process.send?.({ type: 'ready', url: server.url, adminToken: server.adminToken, pid: process.pid });
 	const stop = () => {
 		server.close().then(
