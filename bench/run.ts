@@ -12,13 +12,13 @@
  */
 import './env';
 
-import { readFileSync, rmSync, writeFileSync } from 'fs';
+import { readFileSync, rmSync } from 'fs';
 import { cpus, loadavg, totalmem } from 'os';
-import { join } from 'path';
 
 import type { WorkflowRunner } from '../test/harness/workflow-runner';
-import { children, log, quick, rows, SIZES, startSite, tmpDirs, type Row, type Site } from './lib/context';
+import { children, log, quick, rows, SIZES, startSite, tmpDirs, type Site } from './lib/context';
 import { createRunner } from './lib/n8n';
+import { printTable, writeDocs, writeResults, type Results } from './lib/report';
 import { round } from './lib/stats';
 import { assetRows } from './rows/asset';
 import { batching5msRow } from './rows/batching-5ms';
@@ -42,16 +42,6 @@ function machine() {
 		// not Linux
 	}
 	return { cpus: info.length, model, memoryGb: round(totalmem() / 1024 ** 3, 1), node: process.version, platform: `${process.platform} ${process.arch}` };
-}
-
-function printTable(list: Row[]) {
-	const header = ['Row', 'Measured', 'Baseline', 'Ratio', 'Goal', 'Result'];
-	const cells = list.map((r) => [r.row, r.measured, r.baseline, r.ratio === null ? '-' : String(r.ratio), r.goal, r.pass === null ? 'info' : r.pass ? 'PASS' : 'MISS']);
-	const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-	const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i])).join(' | ')} |`;
-	process.stdout.write(
-		[line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n') + '\n',
-	);
 }
 
 /**
@@ -101,7 +91,7 @@ async function main() {
 
 	const loadAfter = loadavg();
 	printTable(rows);
-	const results = {
+	const results: Results = {
 		mode: quick ? 'quick' : 'full',
 		startedAt: startedAt.toISOString(),
 		seconds: round((Date.now() - startedAt.getTime()) / 1000, 1),
@@ -110,9 +100,11 @@ async function main() {
 		groups: selected.map((group) => group.name),
 		rows,
 	};
-	writeFileSync(join(__dirname, '..', '..', 'results.json'), `${JSON.stringify(results, null, '\t')}\n`);
+	writeResults(results);
+	const complete = !quick && selected.length === groups.length;
+	if (complete) writeDocs(results);
 	const missed = rows.filter((r) => r.pass === false).length;
-	log(`${rows.length} rows, ${missed} goal(s) missed; written to bench/results.json (${results.seconds} s)`);
+	log(`${rows.length} rows, ${missed} goal(s) missed; written to bench/results.json${complete ? ' and docs/bench/' : ''} (${results.seconds} s)`);
 }
 
 main()
