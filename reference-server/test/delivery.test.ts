@@ -2,6 +2,10 @@
  * Contact form and its durable delivery: payload and headers, retries on 5xx/408/429 and network
  * errors, stop on other 4xx, maximum attempts, and the deliveries listing (extension).
  */
+import type { FastifyBaseLogger } from 'fastify';
+
+import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../src/db/contact-form';
+import { DeliveryWorker } from '../src/delivery/worker';
 import {
 	type Harness,
 	type Tenant,
@@ -319,5 +323,68 @@ describe('GET /api/contact-form/deliveries', () => {
 		const other = client(h.url, await issueToken(h, t.id));
 		const list = expectOk(await other.get('/api/contact-form/deliveries')).data;
 		expect(list.map((d: any) => d.submission_id)).toEqual([sid]);
+	});
+});
+
+describe('an idle server delivers promptly', () => {
+	const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quietLogger } as unknown as FastifyBaseLogger;
+	const HOUR_MS = 60 * 60 * 1000;
+
+	it('a new delivery wakes the worker: delivered with the next poll an hour away', async () => {
+		const receiver = await newReceiver();
+		const outbox: DueDelivery[] = [];
+		const outcomes: AttemptOutcome[] = [];
+		const repository = {
+			due: () => outbox.splice(0),
+			recordAttempt: (_id: string, outcome: AttemptOutcome) => void outcomes.push(outcome),
+		} as unknown as ContactFormRepository;
+		const worker = new DeliveryWorker({ repository, logger: quietLogger, retryBaseMs: BASE_MS, maxAttempts: 3, timeoutMs: 5000, pollIntervalMs: HOUR_MS });
+		try {
+			// The first look finds nothing; the next poll is an hour away.
+			worker.start();
+			await sleep(50);
+			outbox.push({
+				id: 'd-1',
+				attempts: 0,
+				submission_id: 's-1',
+				form: 'contact',
+				fields: '{"a":1}',
+				submitted_at: new Date().toISOString(),
+				tenant_id: 't-1',
+				webhook_url: receiver.url,
+				webhook_headers: null,
+			});
+			worker.notify();
+			// Far less than the poll interval: only the wake-up can have delivered it.
+			await waitFor(() => outcomes.length === 1, 10_000, 'delivered after notify');
+			expect(receiver.for('s-1')).toHaveLength(1);
+			expect(outcomes[0]).toEqual(expect.objectContaining({ state: 'delivered', last_status: 200 }));
+		} finally {
+			await worker.stop();
+		}
+	});
+
+	it('a submission wakes the worker once its delivery is stored', async () => {
+		// A server of its own: no other delivery wakes its worker meanwhile.
+		const own = await start();
+		const receiver = await newReceiver();
+		const t = await createTenant(own);
+		await setWebhook(t, receiver.url);
+		const { worker, store } = own.server.app.site;
+		const wake = worker.notify.bind(worker);
+		// At each wake-up, the submissions the worker would find due then.
+		const dueAtWake: string[][] = [];
+		const notify = jest.spyOn(worker, 'notify').mockImplementation(() => {
+			dueAtWake.push(store.contactForm.due(new Date(Date.now() + 1000).toISOString(), 10).map((d) => d.submission_id));
+			wake();
+		});
+		try {
+			const sid = await submitForm(own, t.id, { wake: true });
+			await waitForState(t, sid, 'delivered');
+			expect(notify).toHaveBeenCalled();
+			expect(dueAtWake[0]).toEqual([sid]);
+		} finally {
+			notify.mockRestore();
+		}
 	});
 });
