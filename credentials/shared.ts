@@ -12,7 +12,7 @@ import type {
 /**
  * Sends the credential field `tokenField` as a bearer token. A function rather than n8n's generic
  * form (`={{"Bearer " + $credentials.token}}`): n8n evaluates that expression on every request, which
- * cost about a fifth of the client's CPU per request (see the README's Performance section). n8n
+ * cost about a fifth of the client's CPU per request (see docs/performance.md). n8n
  * calls either form the same way, for nodes, credential tests and the HTTP Request node.
  */
 export function bearerTokenAuth(tokenField: string): IAuthenticate {

@@ -22,7 +22,7 @@ export interface Child {
 
 /**
  * Forks `bench/dist/bench/<script>.js`. BENCH_CPU_PROF=<dir> adds `--cpu-prof` to every child (the
- * profiles are written when the child exits), which is how the figures in the README's Performance section were
+ * profiles are written when the child exits), which is how the figures in docs/performance.md were
  * looked into.
  */
 export function startChild(script: string, env: NodeJS.ProcessEnv = {}): Child {

@@ -5,7 +5,7 @@ import type { SqliteDatabase } from './open';
  * WAL checkpoints on a thread of their own. SQLite's automatic checkpoint runs inside whichever
  * commit crosses 1,000 WAL pages: that commit copies the pages into the database file and fsyncs it,
  * on the event loop (one POST in ~200 took 5 to 30 ms here; ~40% of the average write cost, see the
- * README's Performance section). With automatic checkpoints off, a worker thread with its own
+ * docs/performance.md). With automatic checkpoints off, a worker thread with its own
  * connection runs a PASSIVE checkpoint (it never blocks the writer) every intervalMs.
  *
  * Under a steady stream of writes a PASSIVE checkpoint never catches up with the last frame, and

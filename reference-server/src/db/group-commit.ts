@@ -5,7 +5,7 @@ import type { SqliteDatabase } from './open';
  * transaction, committed at the end of that turn (setImmediate), and each of those requests is
  * answered only once the commit is done (plugins/commit.ts). A commit costs far more than a row on
  * this store (WAL pages written per transaction: ~50 us against ~10 us for the insert itself, see
- * the README's Performance section), and a page create used to commit twice (the page, then its idempotency
+ * docs/performance.md), and a page create used to commit twice (the page, then its idempotency
  * record). Durability is unchanged: nothing is answered before it is committed.
  *
  * Statements run outside a group (a handler that resumed after awaiting I/O, the delivery worker on

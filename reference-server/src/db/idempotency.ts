@@ -32,7 +32,7 @@ export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepositor
  * the answer is known). Keys of requests still running are held in memory: they used to be rows too
  * (a reservation commit, then an update), which made every POST commit three transactions; they are
  * meaningless after a restart anyway (start-up purged them), and one process owns a data directory
- * (as for the delivery worker and the page totals). See the README's Performance section.
+ * (as for the delivery worker and the page totals). See docs/performance.md.
  */
 export function createIdempotencyRepository(db: SqliteDatabase, group: GroupCommit, ttlMs: number) {
 	const getDone = db.prepare<[string, string], StoredResponse>(

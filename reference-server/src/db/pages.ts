@@ -135,7 +135,7 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 	/**
 	 * Totals of list queries per tenant, keyed by query and filter values. Counting walks every live
 	 * page of the tenant, which made each GET /api/pages cost O(pages) even for the first page of 20
-	 * (a 20,000-page tenant: ~1 ms of the event loop per request; see the README's Performance section).
+	 * (a 20,000-page tenant: ~1 ms of the event loop per request; see docs/performance.md).
 	 * Page rows are written only here (and removed by a tenant's cascade delete, after which its pk is
 	 * never used again: AUTOINCREMENT), so create and delete drop the tenant's totals and the cache
 	 * stays exact. One process owns a data directory, as for the delivery worker.
