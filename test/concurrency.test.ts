@@ -6,8 +6,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY } from '../nodes/shared/window';
 import { startDelayProxy, type DelayProxy, type ProxiedRequest } from './helpers/delay-proxy';
-import { listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
+import { credentialId, listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
 import { managedCredentialData } from './helpers/reference-server';
 
 const ctx = useNodeTestContext();
@@ -17,7 +18,7 @@ let proxy: DelayProxy;
 beforeAll(async () => {
 	tenant = await ctx.tenant('window');
 	proxy = await startDelayProxy(() => ctx.site.url);
-	await seedPages(tenant.client, Array.from({ length: 24 }, (_, i) => ({ url: `/w${i}` })));
+	await seedPages(tenant.client, Array.from({ length: DEFAULT_CONCURRENCY + 12 }, (_, i) => ({ url: `/w${i}` })));
 });
 afterAll(async () => {
 	await proxy?.close();
@@ -72,16 +73,18 @@ async function getPages(delays: number[], typeVersion: number, options: INodePar
 }
 
 describe('sliding window (version 2)', () => {
-	test('by default 8 requests are in flight, and a new one starts as soon as any answer arrives', async () => {
-		// Item 0 is slow; the others are quick. A batch barrier would hold items 8.. until item 0 is done.
-		const delays = Array.from({ length: 20 }, (_, i) => (i === 0 ? 600 : 40));
+	test(`by default ${DEFAULT_CONCURRENCY} requests are in flight, and a new one starts as soon as any answer arrives`, async () => {
+		// Item 0 is slow; the others are quick. A batch barrier would hold the items after the first
+		// window until item 0 is done.
+		const count = DEFAULT_CONCURRENCY + 12;
+		const delays = Array.from({ length: count }, (_, i) => (i === 0 ? 800 : 40));
 		const requests = await getPages(delays, 2);
-		expect(requests).toHaveLength(20);
-		expect(maxInFlight(requests)).toBe(8);
+		expect(requests).toHaveLength(count);
+		expect(maxInFlight(requests)).toBe(DEFAULT_CONCURRENCY);
 		const slowest = requests.find((entry) => entry.path.includes('url=%2Fw0'))!;
 		const started = requests.filter((entry) => entry.arrivedAt < slowest.finishedAt!);
 		// Every other item started (and most finished) while item 0 was still waiting.
-		expect(started.length).toBe(20);
+		expect(started.length).toBe(count);
 	});
 
 	test('Concurrency sets the window; 1 sends one item after the other', async () => {
@@ -162,7 +165,7 @@ describe('sliding window (version 2)', () => {
 	test('the Admin node runs its items through the window too', async () => {
 		const credentials = ctx.runner.credentials.add('siteAdminApi', { baseUrl: `${proxy.url}/_/delay=80`, token: ctx.site.adminToken });
 		const first = proxy.log.length;
-		const ids = Array.from({ length: 10 }, (_, i) => `window-admin-${i}`);
+		const ids = Array.from({ length: DEFAULT_CONCURRENCY + 4 }, (_, i) => `window-admin-${i}`);
 		const result = await ctx.runner.runNode({
 			type: 'siteAdmin',
 			typeVersion: 2,
@@ -172,7 +175,7 @@ describe('sliding window (version 2)', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.pairedItem)).toEqual(ids.map((_, i) => ({ item: i })));
-		expect(maxInFlight(proxy.log.slice(first))).toBe(8);
+		expect(maxInFlight(proxy.log.slice(first))).toBe(DEFAULT_CONCURRENCY);
 	});
 });
 
@@ -238,7 +241,7 @@ describe('version 1 keeps its behaviour', () => {
 	});
 });
 
-test('the managed credential mints one token for a window of 8 over 60 items', async () => {
+test(`the managed credential mints one token for a window of ${DEFAULT_CONCURRENCY} over 60 items`, async () => {
 	await ctx.site.createTenant('window-managed');
 	const countTokens = () =>
 		(
@@ -260,10 +263,25 @@ test('the managed credential mints one token for a window of 8 over 60 items', a
 			name: 'Page',
 			url: '={{ $json.url }}',
 			locale: 'en',
-			options: { concurrency: 8 },
 		},
 	});
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(60);
 	expect(countTokens() - before).toBe(1);
+});
+
+test('the credential is read once per request (by n8n, for the token), not once more per item for the base URL', async () => {
+	const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: tenant.token });
+	const id = credentialId(credentials);
+	const result = await ctx.runner.runNode({
+		type: 'siteTenant',
+		typeVersion: 2,
+		credentials,
+		input: Array.from({ length: 20 }, (_, i) => ({ json: { url: `/w${i}` } })),
+		parameters: { resource: 'page', operation: 'get', url: '={{ $json.url }}' },
+	});
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => item.json.url)).toEqual(Array.from({ length: 20 }, (_, i) => `/w${i}`));
+	// 20 requests: 20 reads by httpRequestWithAuthentication, and one for the base URL of the run.
+	expect(ctx.runner.credentials.reads.get(id)).toBe(21);
 });

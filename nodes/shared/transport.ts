@@ -133,6 +133,30 @@ interface ResolvedSettings {
 }
 
 /**
+ * The credential's base URL, read once per node run (per execution context) and credential type.
+ * Each getCredentials costs n8n a database read and a decryption, and httpRequestWithAuthentication
+ * reads the credential again for every request anyway (for the token, which may be refreshed), so a
+ * read per item for the base URL doubled that cost: with many items in flight it was the largest
+ * part of the node's own cost in n8n (docs/performance.md, `peer-n8n-*`).
+ */
+const baseUrls = new WeakMap<SiteRequestContext, Map<SiteCredentialType, Promise<string>>>();
+async function credentialBaseUrl(ctx: SiteRequestContext, credentialType: SiteCredentialType, itemIndex: number): Promise<string> {
+	let byType = baseUrls.get(ctx);
+	if (!byType) {
+		byType = new Map();
+		baseUrls.set(ctx, byType);
+	}
+	let baseUrl = byType.get(credentialType);
+	if (!baseUrl) {
+		baseUrl = ctx.getCredentials(credentialType, itemIndex).then((credentials) => String(credentials.baseUrl ?? ''));
+		byType.set(credentialType, baseUrl);
+		// A failed read is not kept: the next item asks again (and fails with its own index).
+		baseUrl.catch(() => byType.delete(credentialType));
+	}
+	return await baseUrl;
+}
+
+/**
  * Reads the credential's base URL and the node's Options > Timeout and Max Retries for this item.
  * Each read costs n8n a credential decryption or an expression evaluation, so a walk over many pages
  * (siteApiRequestAllItems) does it once, not once per page.
@@ -143,8 +167,7 @@ async function resolveSettings(
 	options: SiteRequestOptions,
 ): Promise<ResolvedSettings> {
 	const { itemIndex } = options;
-	const credentials = await ctx.getCredentials(credentialType, itemIndex);
-	const baseUrl = String(credentials.baseUrl ?? '');
+	const baseUrl = await credentialBaseUrl(ctx, credentialType, itemIndex);
 	return {
 		url: (path) => joinUrl(baseUrl, path),
 		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),

@@ -5,7 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 /** Options > Concurrency when it is not set, from node version 2 on. */
-export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_CONCURRENCY = 32;
 export const MAX_CONCURRENCY = 64;
 /** Version 1 of a node ran one item at a time. */
 const LEGACY_CONCURRENCY = 1;

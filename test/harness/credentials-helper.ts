@@ -30,6 +30,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	private readonly store = new Map<string, StoredCredential>();
 	/** How often each credential's preAuthentication ran (minted a token), by credential id. */
 	readonly preAuthenticationCalls = new Map<string, number>();
+	/** How often each credential was read (decrypted), by credential id: each read costs n8n a database query. */
+	readonly reads = new Map<string, number>();
 	private nextId = 1;
 
 	constructor(credentialTypes: ICredentialType[]) {
@@ -164,6 +166,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const stored = this.getStored(nodeCredentials);
 		if (stored.type !== type) throw new Error(`Credential ${stored.id} is a ${stored.type}, not a ${type}`);
+		this.reads.set(stored.id, (this.reads.get(stored.id) ?? 0) + 1);
 		return { ...stored.data };
 	}
 
