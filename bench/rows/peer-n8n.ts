@@ -21,7 +21,7 @@ const ROUNDS = quick ? 2 : 3;
 /** Each node type runs once on a few items first, so neither measured run pays for a cold start. */
 const WARM_ITEMS = 100;
 /** The Tenant node at other Concurrency settings: figures for choosing the default (full runs only). */
-const OTHER_CONCURRENCY = quick ? [] : [4, 8, 16, 32].filter((concurrency) => concurrency !== DEFAULT_CONCURRENCY);
+const OTHER_CONCURRENCY = quick ? [] : [8, 16, 32, 64].filter((concurrency) => concurrency !== DEFAULT_CONCURRENCY);
 const EXECUTE_TIMEOUT_MS = 8 * 60_000;
 
 interface Setting {
