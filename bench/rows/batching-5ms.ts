@@ -25,7 +25,7 @@ export async function batching5msRow(runner: WorkflowRunner) {
 				node: (r) => nodeCreatePages(runner, credentials, `slow-node-${r}`, n),
 				window: (r) => nodeCreatePages(runner, credentials, `slow-window-${r}`, n, CONCURRENCY),
 			},
-			SIZES.repeats,
+			SIZES.nodeRepeats,
 		);
 		const nodeRate = (n / best.node) * 1000;
 		const windowRate = (n / best.window) * 1000;
@@ -46,14 +46,14 @@ export async function batching5msRow(runner: WorkflowRunner) {
 		await pool(pages, 16, async (i) => {
 			await expectStatus(201, call(site.url, token, 'POST', '/api/page', { name: `Listed ${i}`, url: `/listed/${i}`, locale: 'en' }));
 		});
-		const total = pages + SIZES.slowItems * (SIZES.repeats * 2) + 20;
+		const total = pages + SIZES.slowItems * (SIZES.nodeRepeats * 2) + 20;
 		log(`Page Get Many against the same server: ${total} pages, Concurrency 1 and ${CONCURRENCY}`);
 		const list = await bestOf(
 			{
 				node: () => nodeListPages(runner, credentials, total),
 				window: () => nodeListPages(runner, credentials, total, CONCURRENCY),
 			},
-			SIZES.repeats,
+			SIZES.nodeRepeats,
 		);
 		rows.push({
 			id: 'get-many-5ms',

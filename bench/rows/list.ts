@@ -28,7 +28,7 @@ export async function listRows(site: Site, runner: WorkflowRunner) {
 	await fetchListPages(site.url, token, n);
 	await helperListPages(runner, credentials, n);
 
-	log(`Page Get Many: return all over ${n} pages, ${SIZES.repeats} round(s)`);
+	log(`Page Get Many: return all over ${n} pages, ${SIZES.nodeRepeats} round(s)`);
 	const { best, all } = await bestOf(
 		{
 			fetch: () => fetchListPages(site.url, token, n),
@@ -36,7 +36,7 @@ export async function listRows(site: Site, runner: WorkflowRunner) {
 			helper: () => helperListPages(runner, credentials, n),
 			window: () => nodeListPages(runner, credentials, n, PREFETCH),
 		},
-		SIZES.repeats,
+		SIZES.nodeRepeats,
 	);
 	// Figures: the fetch loop keeps one connection alive, which n8n's helper never does.
 	const ratio = best.fetch / best.node;

@@ -22,7 +22,7 @@ export async function pageRows(site: Site, runner: WorkflowRunner) {
 	await fetchCreatePages(site.url, token, 'warm-fetch', SIZES.warmItems);
 	await helperCreatePages(runner, credentials, 'warm-helper', SIZES.warmItems);
 
-	log(`Page Create: ${n} items, ${SIZES.repeats} round(s) of fetch / node / n8n HTTP helper / node with Concurrency ${CONCURRENCY}`);
+	log(`Page Create: ${n} items, ${SIZES.nodeRepeats} round(s) of fetch / node / n8n HTTP helper / node with Concurrency ${CONCURRENCY}`);
 	const { best, all } = await bestOf(
 		{
 			fetch: (r) => fetchCreatePages(site.url, token, `fetch-${r}`, n),
@@ -30,7 +30,7 @@ export async function pageRows(site: Site, runner: WorkflowRunner) {
 			helper: (r) => helperCreatePages(runner, credentials, `helper-${r}`, n),
 			window: (r) => nodeCreatePages(runner, credentials, `window-${r}`, n, CONCURRENCY),
 		},
-		SIZES.repeats,
+		SIZES.nodeRepeats,
 	);
 	const perSecond = (ms: number) => (n / ms) * 1000;
 	const fetchRate = perSecond(best.fetch);
