@@ -16,6 +16,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -165,23 +166,37 @@ async function ensureRuntime({ log = console.log, force = false } = {}) {
 }
 
 /** Runs a command and collects its output. */
-function runCapture(command, args, { cwd = ROOT, env = process.env, timeoutMs = 300000, input } = {}) {
+function runCapture(command, args, { cwd = ROOT, env = process.env, timeoutMs = 300000, input, stdoutToFile = false } = {}) {
+	// stdoutToFile: the child writes its standard output to a temporary file instead of a pipe. Node
+	// writes to a pipe asynchronously, so a CLI that prints megabytes and then exits at once (n8n
+	// execute --rawOutput) can lose the end of its output; writes to a file are synchronous.
+	const outFile = stdoutToFile ? path.join(os.tmpdir(), `site-n8n-stdout-${crypto.randomBytes(6).toString('hex')}.txt`) : undefined;
+	const outFd = outFile ? fs.openSync(outFile, 'w', 0o600) : undefined;
 	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+		const child = spawn(command, args, { cwd, env, stdio: ['pipe', outFd ?? 'pipe', 'pipe'] });
 		let stdout = '';
 		let stderr = '';
-		child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+		const readOutFile = () => {
+			if (!outFile) return;
+			fs.closeSync(outFd);
+			stdout = fs.readFileSync(outFile, 'utf8');
+			fs.rmSync(outFile, { force: true });
+		};
+		child.stdout?.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
 		child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
+			readOutFile();
 			reject(new Error(`${path.basename(command)} ${args.join(' ')} timed out after ${formatSeconds(timeoutMs)}\n${stdout}\n${stderr}`));
 		}, timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
+			readOutFile();
 			reject(error);
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
+			readOutFile();
 			resolve({ code, signal, stdout, stderr });
 		});
 		if (input !== undefined) child.stdin.end(input);
@@ -307,8 +322,8 @@ function stagePackage(userFolder) {
 }
 
 /** Runs one n8n CLI command (import:…, execute, publish:workflow, export:…) and collects its output. */
-async function n8nCli(args, { env, timeoutMs = 240000 } = {}) {
-	return await runCapture(NODE24, [N8N_BIN, ...args], { cwd: ROOT, env, timeoutMs });
+async function n8nCli(args, { env, timeoutMs = 240000, stdoutToFile = false } = {}) {
+	return await runCapture(NODE24, [N8N_BIN, ...args], { cwd: ROOT, env, timeoutMs, stdoutToFile });
 }
 
 /** Like n8nCli, but rejects with the command's output when it exits non-zero. */
@@ -327,7 +342,7 @@ async function n8nCliOk(args, options) {
  * A failed run is returned too (with `failed: true` and the output), not thrown.
  */
 async function executeWorkflow(id, { env, timeoutMs = 240000 } = {}) {
-	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs });
+	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs, stdoutToFile: true });
 	const run = parseRunJson(result.stdout);
 	return { code: result.code, run, stdout: result.stdout, stderr: result.stderr, failed: result.code !== 0 || !run || Boolean(run.data?.resultData?.error) };
 }
