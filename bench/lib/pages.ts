@@ -4,13 +4,25 @@
  */
 import { randomUUID } from 'crypto';
 
-import type { INodeCredentials } from 'n8n-workflow';
+import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowRunner } from '../../test/harness/workflow-runner';
 import { timed } from './stats';
 
 export const pageItems = (prefix: string, count: number): Array<{ json: { name: string; url: string } }> =>
 	Array.from({ length: count }, (_, i) => ({ json: { name: `Page ${prefix} ${i}`, url: `/${prefix}/page-${i}` } }));
+
+/** Page > Create with Name and URL taken from the item; no Concurrency: the node version's default. */
+export function pageCreateParameters(concurrency?: number): INodeParameters {
+	return {
+		resource: 'page',
+		operation: 'create',
+		name: '={{ $json.name }}',
+		url: '={{ $json.url }}',
+		locale: 'en',
+		options: concurrency === undefined ? {} : { concurrency },
+	};
+}
 
 /**
  * Page > Create for every item, node version 2 with Options > Concurrency; parameters are
@@ -21,14 +33,7 @@ export async function nodeCreatePages(runner: WorkflowRunner, credentials: INode
 		runner.runNode({
 			type: 'siteTenant',
 			typeVersion: 2,
-			parameters: {
-				resource: 'page',
-				operation: 'create',
-				name: '={{ $json.name }}',
-				url: '={{ $json.url }}',
-				locale: 'en',
-				options: { concurrency },
-			},
+			parameters: pageCreateParameters(concurrency),
 			credentials,
 			input: pageItems(prefix, count),
 		}),

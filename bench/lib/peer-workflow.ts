@@ -7,6 +7,8 @@
  */
 import { randomUUID } from 'crypto';
 
+import { pageCreateParameters } from './pages';
+
 /** One Page Create node: our Tenant node or n8n's HTTP Request node, with its own credential. */
 export interface Contestant {
 	/** Node name (unique in the workflow). */
@@ -55,14 +57,7 @@ function contestantNode(contestant: Contestant, baseUrl: string, position: [numb
 			type: TENANT_NODE_TYPE,
 			typeVersion: TENANT_TYPE_VERSION,
 			position,
-			parameters: {
-				resource: 'page',
-				operation: 'create',
-				name: '={{ $json.name }}',
-				url: '={{ $json.url }}',
-				locale: 'en',
-				options: contestant.concurrency === undefined ? {} : { concurrency: contestant.concurrency },
-			},
+			parameters: pageCreateParameters(contestant.concurrency),
 			credentials: { siteTenantApi: { id: contestant.credentialId, name: contestant.credentialId } },
 		};
 	}
