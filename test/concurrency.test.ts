@@ -6,7 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../nodes/shared/window';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../nodes/shared/window';
 import { startDelayProxy, type DelayProxy, type ProxiedRequest } from './helpers/delay-proxy';
 import { credentialId, listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
 import { managedCredentialData } from './helpers/reference-server';
@@ -18,7 +18,7 @@ let proxy: DelayProxy;
 beforeAll(async () => {
 	tenant = await ctx.tenant('window');
 	proxy = await startDelayProxy(() => ctx.site.url);
-	await seedPages(tenant.client, Array.from({ length: DEFAULT_CONCURRENCY + 12 }, (_, i) => ({ url: `/w${i}` })));
+	await seedPages(tenant.client, Array.from({ length: MAX_CONCURRENCY + 12 }, (_, i) => ({ url: `/w${i}` })));
 });
 afterAll(async () => {
 	await proxy?.close();
@@ -94,6 +94,13 @@ describe('sliding window (version 2)', () => {
 		const one = await getPages(Array(5).fill(20), 2, { concurrency: 1 });
 		expect(maxInFlight(one)).toBe(1);
 		for (let i = 1; i < one.length; i++) expect(one[i].arrivedAt).toBeGreaterThanOrEqual(one[i - 1].finishedAt!);
+	});
+
+	test(`a Concurrency over ${MAX_CONCURRENCY} is held at ${MAX_CONCURRENCY}; one that is not a number falls back to the default`, async () => {
+		const many = await getPages(Array(MAX_CONCURRENCY + 12).fill(150), 2, { concurrency: 1000 });
+		expect(maxInFlight(many)).toBe(MAX_CONCURRENCY);
+		const unreadable = await getPages(Array(DEFAULT_CONCURRENCY + 4).fill(150), 2, { concurrency: '=not a number' });
+		expect(maxInFlight(unreadable)).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	test('Batching groups items for a pause between groups, with at most Concurrency in flight in a group', async () => {
