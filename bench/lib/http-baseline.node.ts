@@ -26,29 +26,37 @@ export class HttpBaseline implements INodeType {
 			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
 			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 			{ displayName: 'Locale', name: 'locale', type: 'string', default: '' },
+			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getNodeParameter('mode', 0) === 'list') return [await listAll(this)];
 		const items = this.getInputData();
-		const output: INodeExecutionData[] = [];
-		for (let i = 0; i < items.length; i++) {
-			const credentials = await this.getCredentials('siteTenantApi', i);
-			const body = {
-				name: this.getNodeParameter('name', i) as string,
-				url: this.getNodeParameter('url', i) as string,
-				locale: this.getNodeParameter('locale', i) as string,
-			};
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'siteTenantApi', {
-				method: 'POST',
-				url: `${String(credentials.baseUrl)}/api/page`,
-				headers: { 'Idempotency-Key': randomUUID() },
-				body,
-				json: true,
-			})) as { page?: object };
-			output.push({ json: response as never, pairedItem: { item: i } });
-		}
+		const output: INodeExecutionData[] = new Array(items.length);
+		// Requests in flight at once (a plain lane loop, no retries): the floor for a concurrent node.
+		const concurrency = Math.max(1, Number(this.getNodeParameter('concurrency', 0, 1)));
+		let next = 0;
+		const lane = async () => {
+			while (next < items.length) {
+				const i = next++;
+				const credentials = await this.getCredentials('siteTenantApi', i);
+				const body = {
+					name: this.getNodeParameter('name', i) as string,
+					url: this.getNodeParameter('url', i) as string,
+					locale: this.getNodeParameter('locale', i) as string,
+				};
+				const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'siteTenantApi', {
+					method: 'POST',
+					url: `${String(credentials.baseUrl)}/api/page`,
+					headers: { 'Idempotency-Key': randomUUID() },
+					body,
+					json: true,
+				})) as { page?: object };
+				output[i] = { json: response as never, pairedItem: { item: i } };
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
 		return [output];
 	}
 }

@@ -44,11 +44,11 @@ export async function nodeCreatePages(runner: WorkflowRunner, credentials: INode
 }
 
 /** The same requests through n8n's own HTTP helper in a bare node (lib/http-baseline.node.ts). */
-export async function helperCreatePages(runner: WorkflowRunner, credentials: INodeCredentials, prefix: string, count: number) {
+export async function helperCreatePages(runner: WorkflowRunner, credentials: INodeCredentials, prefix: string, count: number, concurrency = 1) {
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'benchHttpBaseline',
-			parameters: { name: '={{ $json.name }}', url: '={{ $json.url }}', locale: 'en' },
+			parameters: { name: '={{ $json.name }}', url: '={{ $json.url }}', locale: 'en', concurrency },
 			credentials,
 			input: pageItems(prefix, count),
 		}),
