@@ -8,7 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../nodes/shared/window';
 import { startDelayProxy, type DelayProxy, type ProxiedRequest } from './helpers/delay-proxy';
-import { credentialId, listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
+import { credentialId, delayedPageLookup, listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
 import { managedCredentialData } from './helpers/reference-server';
 
 const ctx = useNodeTestContext();
@@ -52,16 +52,7 @@ async function getPages(delays: number[], typeVersion: number, options: INodePar
 		credentials,
 		input,
 		parameters: {
-			resource: 'customApiCall',
-			operation: 'call',
-			method: 'GET',
-			path: '/api/pages',
-			queryParameters: {
-				parameter: [
-					{ name: 'url', value: '={{ "/w" + $json.i }}' },
-					{ name: 'delay', value: '={{ $json.delay }}' },
-				],
-			},
+			...delayedPageLookup('/w'),
 			options,
 		},
 	});

@@ -3,7 +3,7 @@
  * batching that keeps order and pairing, and no token in any output or error.
  */
 import { startDelayProxy, type DelayProxy } from './helpers/delay-proxy';
-import { expectNoSecrets, listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
+import { delayedPageLookup, expectNoSecrets, listPages, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
 import { managedCredentialData } from './helpers/reference-server';
 
 const ctx = useNodeTestContext();
@@ -146,16 +146,7 @@ describe('Batching', () => {
 			credentials,
 			input,
 			parameters: {
-				resource: 'customApiCall',
-				operation: 'call',
-				method: 'GET',
-				path: '/api/pages',
-				queryParameters: {
-					parameter: [
-						{ name: 'url', value: '={{ "/b" + $json.i }}' },
-						{ name: 'delay', value: '={{ $json.delay }}' },
-					],
-				},
+				...delayedPageLookup('/b'),
 				options: { batching: { batch: { batchSize: 4 } } },
 			},
 		});

@@ -3,13 +3,14 @@
  *
  * Items run through a sliding window of requests in flight (Options > Concurrency), grouped by
  * Options > Batching for a pause between groups; outputs keep the input order whatever ran first, and
- * every output item is paired with the input item it came from. With "Continue On Fail" a failed item becomes an error item and the
- * others go on; without it the first failure (in input order) stops the node.
+ * every output item is paired with the input item it came from. With "Continue On Fail" a failed
+ * item becomes an error item and the others go on; without it the first failure (in input order)
+ * stops the node.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { positiveInteger, readConcurrency, runWindow } from './window';
+import { positiveInteger, readConcurrency, runWindow, throwFirstFailure } from './window';
 
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
 
@@ -146,10 +147,7 @@ export async function executeOperations(
 	for (let start = 0; start < itemCount && !cancelled(); start += batchSize) {
 		if (start > 0 && batchInterval > 0) await sleep(batchInterval);
 		const end = Math.min(itemCount, start + batchSize);
-		const failures = await runWindow(start, end, concurrency, run, cancelled);
-		// Without Continue On Fail the first failure in input order stops the node, whichever
-		// request happened to fail first in time.
-		if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+		throwFirstFailure(await runWindow(start, end, concurrency, run, cancelled));
 	}
 
 	return [outputsByItem.flat()];

@@ -30,7 +30,7 @@ import {
 	parseRetryAfter,
 } from './retry';
 import { joinUrl } from './url';
-import { readConcurrency, runWindow } from './window';
+import { readConcurrency, runWindow, throwFirstFailure } from './window';
 
 export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManagedTenantApi';
 
@@ -317,24 +317,20 @@ export interface AllItemsOptions {
 	returnAll: boolean;
 	/** Used when returnAll is false. */
 	limit?: number;
-	/**
-	 * Pages fetched at once after the first page has said how many there are (`meta.last_page`).
-	 * Default: the node's Options > Concurrency (1 in version 1: one page after the other).
-	 */
-	concurrency?: number;
 }
 
 /**
  * Walks a `page`/`per_page` list until `meta.last_page`, or, where the server sends no meta, until an
  * empty or short page. Stops early once `limit` items are collected. When the first page tells how
- * many pages there are, the rest are fetched `concurrency` at a time and joined in page order.
+ * many pages there are, the rest are fetched Options > Concurrency at a time (one after the other in
+ * version 1) and joined in page order.
  */
 export async function siteApiRequestAllItems(
 	this: IExecuteFunctions,
 	credentialType: SiteCredentialType,
 	path: string,
 	qs: IDataObject,
-	{ returnAll, limit = 50, concurrency = readConcurrency(this) }: AllItemsOptions,
+	{ returnAll, limit = 50 }: AllItemsOptions,
 	options: SiteRequestOptions,
 ): Promise<IDataObject[]> {
 	const wanted = returnAll ? Infinity : Math.max(0, limit);
@@ -344,6 +340,7 @@ export async function siteApiRequestAllItems(
 
 	// The credential and options are the same for every page of the walk: read them once.
 	const settings = await resolveSettings(this, credentialType, options);
+	const concurrency = readConcurrency(this);
 	const fetchPage = async (page: number) =>
 		(await sendRequest(this, credentialType, { method: 'GET', path, qs: { ...qs, page, per_page: perPage } }, options, settings)).body;
 
@@ -360,10 +357,11 @@ export async function siteApiRequestAllItems(
 			if (page === 1 && concurrency > 1) {
 				const lastNeeded = Math.min(lastPage, Math.ceil(wanted / perPage));
 				const pages: IDataObject[][] = [];
-				const failures = await runWindow(2, lastNeeded + 1, concurrency, async (next) => {
-					pages[next] = unwrapList(await fetchPage(next));
-				});
-				if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+				throwFirstFailure(
+					await runWindow(2, lastNeeded + 1, concurrency, async (next) => {
+						pages[next] = unwrapList(await fetchPage(next));
+					}),
+				);
 				for (let next = 2; next <= lastNeeded; next++) items.push(...pages[next]);
 				return items.slice(0, wanted);
 			}

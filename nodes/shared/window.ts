@@ -53,3 +53,11 @@ export async function runWindow(
 	await Promise.all(Array.from({ length: Math.min(concurrency, end - start) }, lane));
 	return failures;
 }
+
+/**
+ * Throws the failure first in input order (whichever failed first in time): the one a node without
+ * Continue On Fail reports.
+ */
+export function throwFirstFailure(failures: Map<number, unknown>): void {
+	if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+}

@@ -120,6 +120,25 @@ export async function seedPages(
 	}
 }
 
+/**
+ * Custom API Call parameters that look up the page `<prefix><$json.i>` through the delay proxy
+ * (helpers/delay-proxy.ts), held back `$json.delay` ms: items whose answers come back in any order.
+ */
+export function delayedPageLookup(prefix: string) {
+	return {
+		resource: 'customApiCall',
+		operation: 'call',
+		method: 'GET',
+		path: '/api/pages',
+		queryParameters: {
+			parameter: [
+				{ name: 'url', value: `={{ "${prefix}" + $json.i }}` },
+				{ name: 'delay', value: '={{ $json.delay }}' },
+			],
+		},
+	};
+}
+
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
 /** Throws when any of the secrets appears anywhere in the value (serialised as JSON, and in errors). */
