@@ -8,22 +8,13 @@
  * whatever the CLI prints (the peers run with their logging off).
  */
 import { spawn } from 'child_process';
-import { once } from 'events';
-import { connect, createServer, type AddressInfo } from 'net';
+import { connect } from 'net';
 
 import { failChild } from './lib/children';
+import { freePort } from './lib/real-n8n';
 
 const READY_TIMEOUT_MS = 60_000;
 const KILL_AFTER_MS = 5_000;
-
-async function freePort(): Promise<number> {
-	const probe = createServer().listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const { port } = probe.address() as AddressInfo;
-	probe.close();
-	await once(probe, 'close');
-	return port;
-}
 
 const accepts = (port: number) =>
 	new Promise<boolean>((resolve) => {

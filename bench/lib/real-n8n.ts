@@ -64,6 +64,9 @@ const stack = require(join(ROOT, 'scripts', 'lib', 'stack.js')) as Stack;
 /** The items a node output in a run (its first run, main output 0); throws when the node failed. */
 export const nodeItems = (run: WorkflowRun, nodeName: string) => runtime.nodeItems(run, nodeName);
 
+/** A free TCP port on 127.0.0.1 (the runtime's, as `npm start` picks its ports). */
+export const freePort = () => runtime.freePort();
+
 export interface RealN8n {
 	/** n8n's version and its Node's, from the runtime's install marker. */
 	version: { n8n: string; node: string };
