@@ -26,9 +26,10 @@ export class SiteTenant implements INodeType {
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
 		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
-		// sending one item at a time (shared/router.ts).
-		version: [1, 2],
-		defaultVersion: 2,
+		// sending one item at a time (shared/router.ts). Version 3: AI > Apply Proposal reads what n8n's AI
+		// nodes output by default and its dry run passes the input through (actions/ai).
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',
