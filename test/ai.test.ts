@@ -5,10 +5,12 @@
  */
 import type { INodeCredentials } from 'n8n-workflow';
 
+import { SiteTenant } from '../nodes/SiteTenant/SiteTenant.node';
 import { startDelayProxy, type DelayProxy } from './helpers/delay-proxy';
 import { readPage, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
 
-const ctx = useNodeTestContext();
+// `siteTenantTool`: the node under the type name of the tool form n8n derives from `usableAsTool`.
+const ctx = useNodeTestContext({}, { siteTenantTool: new SiteTenant() });
 
 let tenant: TenantContext;
 let proxy: DelayProxy;
@@ -438,6 +440,22 @@ describe('version 3: reads what n8n AI nodes output', () => {
 		const bare = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about', includeInstructions: false }, v3);
 		expect(bare.items[0].json.prompt).not.toContain('JSON schema');
 		expect(bare.items[0].json.prompt).toContain('Page: /about');
+	});
+
+	test('as an agent\'s tool, outputs stay compact: the context is its prompt, an apply says it worked', async () => {
+		await seedPages(tenant.client, [{ url: '/v3/tool' }]);
+		const asTool = (parameters: Record<string, unknown>, typeVersion = 3) =>
+			tenant.run(parameters as never, { type: 'siteTenantTool', typeVersion });
+		const context = await asTool({ resource: 'ai', operation: 'getPageContext', url: '/v3/tool' });
+		expect(Object.keys(context.items[0].json).sort()).toEqual(['prompt', 'url']);
+		expect(context.items[0].json.prompt).toContain('JSON schema of the answer');
+		const proposalJson = JSON.stringify(proposalFor('/v3/tool', 'by a tool'));
+		const applied = await asTool({ resource: 'ai', operation: 'applyProposal', proposalSource: 'json', proposalJson });
+		expect(applied.items[0].json).toEqual({ message: 'Content updated successfully.', url: '/v3/tool', updated_at: expect.any(String) });
+		expect((await readPage(tenant.client, '/v3/tool'))?.templates).toEqual([{ type: 'text', text: 'by a tool' }]);
+		// Version 2's tool form keeps the full outputs.
+		const v2 = await asTool({ resource: 'ai', operation: 'getPageContext', url: '/v3/tool' }, 2);
+		expect(v2.items[0].json).toMatchObject({ templates: [{ type: 'text', text: 'by a tool' }], prompt_context: expect.any(String) });
 	});
 
 	test('version 2 is unchanged: the default field is "proposal", a dry run outputs only the preview, the context has prompt_context', async () => {

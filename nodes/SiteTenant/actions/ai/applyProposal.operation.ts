@@ -17,7 +17,7 @@ import { contentChanges } from './diff';
 import { readPagePath } from './pagePath';
 import { readPage } from './readPage';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
-import { aiNodesVersion } from './version';
+import { aiNodesVersion, runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
 	{
@@ -153,5 +153,10 @@ export async function execute(
 		response !== null && typeof response === 'object' && !Array.isArray(response)
 			? (response as IDataObject)
 			: { url: proposal.url, response: (response ?? null) as IDataObject };
+	if (runsAsTool(this)) {
+		// A model needs to know it worked, not the page it just wrote.
+		const page = (answer.page ?? {}) as IDataObject;
+		return { message: answer.message ?? 'Content updated.', url: proposal.url, updated_at: page.updated_at ?? null, ...extra };
+	}
 	return { ...answer, ...extra };
 }

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readPagePath } from './pagePath';
 import { renderPrompt, renderPromptContext } from './promptContext';
 import { readPage } from './readPage';
-import { aiNodesVersion } from './version';
+import { aiNodesVersion, runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
 	{
@@ -45,6 +45,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const includeInstructions = this.getNodeParameter('includeInstructions', itemIndex, true) as boolean;
 	const page = await readPage.call(this, url, itemIndex);
 	const withInstructions = includeInstructions !== false;
+	// For a model, the prompt alone holds the page (fields, blocks, banner) and the answer's schema.
+	if (runsAsTool(this)) return { url: (page.url as string) ?? url, prompt: renderPrompt(page, withInstructions) };
 
 	return {
 		url: (page.url as string) ?? url,

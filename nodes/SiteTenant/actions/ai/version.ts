@@ -7,3 +7,11 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 export function aiNodesVersion(ctx: IExecuteFunctions): boolean {
 	return ctx.getNode().typeVersion >= 3;
 }
+
+/**
+ * The node runs as an AI agent's tool (the `…Tool` form n8n derives from `usableAsTool`): its output
+ * goes to a model, so version 3 keeps it to what a model needs.
+ */
+export function runsAsTool(ctx: IExecuteFunctions): boolean {
+	return aiNodesVersion(ctx) && ctx.getNode().type.endsWith('Tool');
+}
