@@ -25,6 +25,8 @@ function pageFrom(source) {
 	try {
 		const parsed = JSON.parse(text);
 		const page = Array.isArray(parsed) ? parsed[0] : parsed;
+		// A context tool's result: its prompt, or the page itself.
+		if (page && typeof page.prompt === 'string') return { ...pageFrom(page.prompt), size: text.length };
 		if (page && typeof page.url === 'string') return { url: page.url, name: page.name || 'this page', size: text.length };
 	} catch {
 		// not JSON: a prompt
