@@ -412,7 +412,7 @@ describe('version 3: reads what n8n AI nodes output', () => {
 		});
 		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([{ type: 'text', text: 'old' }]);
 
-		const apply = await tenant.run({ resource: 'ai', operation: 'applyProposal' }, { ...v3, input: dry.items });
+		const apply = await tenant.run({ resource: 'ai', operation: 'applyProposal' }, { ...v3, input: dry.items.map((item) => ({ json: item.json })) });
 		expect(apply.error).toBeUndefined();
 		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([{ type: 'text', text: 'new' }]);
 	});
