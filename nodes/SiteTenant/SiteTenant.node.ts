@@ -18,6 +18,7 @@ import * as page from './actions/page';
 import * as settings from './actions/settings';
 import * as sitemap from './actions/sitemap';
 import * as variable from './actions/variable';
+import { listSearch } from './methods';
 
 export class SiteTenant implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,9 +27,11 @@ export class SiteTenant implements INodeType {
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
 		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
-		// sending one item at a time (shared/router.ts).
-		version: [1, 2],
-		defaultVersion: 2,
+		// sending one item at a time (shared/router.ts). Version 3: pages and variables are picked from
+		// lists (resource locators) and every operation outputs the record itself (shared/version.ts);
+		// workflows saved with versions 1 and 2 keep their string parameters and outputs.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',
@@ -107,6 +110,8 @@ export class SiteTenant implements INodeType {
 			requestOptionsDescription,
 		],
 	};
+
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeOperations.call(this, {
