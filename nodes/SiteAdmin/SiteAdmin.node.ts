@@ -18,9 +18,10 @@ export class SiteAdmin implements INodeType {
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
 		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
-		// sending one item at a time (shared/router.ts).
-		version: [1, 2],
-		defaultVersion: 2,
+		// sending one item at a time (shared/router.ts). Version 3: every tenant operation outputs the
+		// tenant {id, fqdn, message} (Delete adds deleted: true), as the Tenant node's version 3 does.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Manage tenants (websites) and issue tenant tokens on the central surface of the Site Management Service',
