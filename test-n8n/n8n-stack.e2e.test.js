@@ -214,11 +214,12 @@ describe('examples and operations, run with n8n execute', () => {
 		expect(token).toMatchObject({ token_type: 'Bearer', tenant_id: 'acme' });
 		expect(token.token).toMatch(/^stt_/);
 		remember(token.token);
-		expect(items(run, 'Create page').map((page) => page.page?.url ?? page.url)).toEqual(['/', '/about-us', '/contact']);
+		// The examples use version 3: every page operation outputs the page itself.
+		expect(items(run, 'Create page').map((page) => page.url)).toEqual(['/', '/about-us', '/contact']);
 		expect(items(run, 'Set page content')).toHaveLength(3);
 		const sitemap = one(run, 'Sitemap');
 		expect(sitemap.pages.map((page) => page.url).sort()).toEqual(['/', '/about-us', '/contact']);
-		expect(one(run, 'Notify site owner').notification).toMatchObject({ id: 'onboarding-acme', status: 'success' });
+		expect(one(run, 'Notify site owner')).toMatchObject({ id: 'onboarding-acme', status: 'success' });
 
 		// What the server holds, read with the token the workflow issued.
 		const acme = stack.siteClient(ctx.server.url, token.token);
@@ -366,7 +367,7 @@ describe('AI: n8n\'s own AI nodes on an OpenAI credential pointed at the stand-i
 		expect(one(run, 'Review (dry run)').dryRun).toMatchObject({ url: '/about-us', wouldSend: proposal });
 		const page = await aboutUs();
 		expect({ templates: page.templates, banner: page.banner }).toEqual({ templates: proposal.templates, banner: proposal.banner });
-		expect(one(run, 'Notify site owner').notification).toMatchObject({
+		expect(one(run, 'Notify site owner')).toMatchObject({
 			id: 'ai-content-/about-us',
 			status: 'success',
 			message: 'The AI proposal for /about-us was applied: 2 content blocks, new banner.',

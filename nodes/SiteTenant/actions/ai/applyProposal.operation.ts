@@ -13,9 +13,11 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { recordOf } from '../../../shared/version';
+import { pageParameter, readPageUrl } from '../page/locator';
+import { readPageByUrl } from '../page/readPage';
 import { contentChanges } from './diff';
 import { readPagePath } from './pagePath';
-import { readPage } from './readPage';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
 import { aiNodesVersion, runsAsTool } from './version';
 
@@ -83,15 +85,22 @@ const properties: INodeProperties[] = [
 		description:
 			'The proposal: {"url", "templates", "banner"?}, or text/model output containing it',
 	},
-	{
-		displayName: 'Page URL',
-		name: 'url',
-		type: 'string',
-		default: '',
-		placeholder: '/about-us',
-		description:
-			'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
-	},
+	...pageParameter(
+		{
+			displayName: 'Page URL',
+			name: 'url',
+			type: 'string',
+			default: '',
+			placeholder: '/about-us',
+			description:
+				'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
+		},
+		{
+			required: false,
+			description:
+				'Optional. The page the proposal must be for: a proposal without a url is applied to this page, a proposal for another page fails the item.',
+		},
+	),
 	{
 		displayName: 'Dry Run',
 		name: 'dryRun',
@@ -125,13 +134,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<IDataObject | INodeExecutionData[]> {
-	const urlOverride = readPagePath(this, 'url', 'Page URL', itemIndex, true);
+	const urlOverride = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex, true), true);
 	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
 	const { proposal, ignoredKeys } = readProposal(this, itemIndex, urlOverride);
 	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
 
 	if (dryRun) {
-		const page = await readPage.call(this, proposal.url, itemIndex);
+		const page = await readPageByUrl.call(this, proposal.url, itemIndex);
 		const preview: IDataObject = {
 			url: proposal.url,
 			changes: contentChanges(page, proposal),
@@ -158,5 +167,6 @@ export async function execute(
 		const page = (answer.page ?? {}) as IDataObject;
 		return { message: answer.message ?? 'Content updated.', url: proposal.url, updated_at: page.updated_at ?? null, ...extra };
 	}
-	return { ...answer, ...extra };
+	// Version 3: the updated page (plus ignoredFields); versions 1 and 2: the answer `{message, page}`.
+	return { ...recordOf(this, answer, 'page'), ...extra };
 }
