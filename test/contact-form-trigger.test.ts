@@ -439,6 +439,28 @@ describe('output options', () => {
 	});
 });
 
+describe('keys named __proto__ are data', () => {
+	const hostile = JSON.stringify({ polluted: true, isAdmin: true });
+	test.each([
+		['at the top level of the delivery', false, `{"submission_id":"proto-top","tenant_id":"t","form":"contact","submitted_at":"x","fields":{},"__proto__":${hostile}}`],
+		['among the fields (kept as sent)', false, `{"submission_id":"proto-field","tenant_id":"t","form":"contact","submitted_at":"x","fields":{"__proto__":${hostile},"name":"Eve"}}`],
+		['among lifted fields', true, `{"submission_id":"proto-lifted","tenant_id":"t","form":"contact","submitted_at":"x","fields":{"__proto__":${hostile},"name":"Eve"}}`],
+	])('%s: an own property of the output, the item keeps its plain prototype', async (_where, liftFields, raw) => {
+		const { trigger, secret } = await activeTrigger('proto', { options: { liftFields } });
+		const answer = await postTo(trigger.productionUrl, raw, { [SECRET_HEADER]: secret }, true);
+		expect(answer.status).toBe(200);
+		const [call] = ctx.harness.calls.filter((c) => c.requestBody === raw);
+		const json = call.items?.[0].json as IDataObject;
+		const holder = (liftFields || raw.includes(',"__proto__"') ? json : json.fields) as IDataObject;
+		expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
+		expect(Object.getPrototypeOf(holder)).toBe(Object.prototype);
+		expect(Object.getOwnPropertyDescriptor(holder, '__proto__')?.value).toEqual({ polluted: true, isAdmin: true });
+		expect((json as { polluted?: unknown }).polluted).toBeUndefined();
+		expect((holder as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+		expect(JSON.parse(JSON.stringify(json))).toEqual(JSON.parse(JSON.stringify(json)));
+	});
+});
+
 describe('deactivation (delete)', () => {
 	test('clears the webhook URL and headers and forgets the registration; submissions are no longer delivered', async () => {
 		const { tenant, trigger } = await activeTrigger('deactivate');
@@ -558,7 +580,7 @@ test('the node describes itself as a trigger with one POST webhook answered on r
 		outputs: ['main'],
 	});
 	expect(description.webhooks).toEqual([
-		expect.objectContaining({ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', isFullPath: false }),
+		expect.objectContaining({ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', isFullPath: false }),
 	]);
 	expect(Object.keys(webhookMethods.default).sort()).toEqual(['checkExists', 'create', 'delete']);
 });
