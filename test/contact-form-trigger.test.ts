@@ -175,6 +175,21 @@ describe('checkExists', () => {
 	});
 });
 
+test('a registration stored before only hashes were kept (plain secret) still works, and checkExists rewrites it to the hash', async () => {
+	const { tenant, trigger, secret } = await activeTrigger('legacy-secret');
+	const registrations = trigger.staticData.registrations as Record<string, IDataObject>;
+	const { secretHash: _hash, ...rest } = registrations[trigger.productionUrl];
+	trigger.staticData.registrations = { [trigger.productionUrl]: { ...rest, secret } };
+	expect((await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), { [SECRET_HEADER]: secret })).status).toBe(200);
+
+	expect(await trigger.checkExists()).toBe(true);
+	const rewritten = (trigger.staticData.registrations as Record<string, IDataObject>)[trigger.productionUrl];
+	expect(rewritten).not.toHaveProperty('secret');
+	expect(rewritten.secretHash).toBe(createHash('sha256').update(secret).digest('hex'));
+	expect(JSON.stringify(trigger.staticData)).not.toContain(secret);
+	expect((await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), { [SECRET_HEADER]: secret })).status).toBe(200);
+});
+
 describe('delivery and verification (webhook)', () => {
 	test('the site delivers a submission with the secret; the workflow starts with one item and the site gets 200', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('deliver');
