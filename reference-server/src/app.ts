@@ -28,6 +28,8 @@ import sitemapRoutes from './routes/sitemap';
 import notificationRoutes from './routes/notifications';
 import variableRoutes from './routes/variables';
 import contactFormRoutes from './routes/contact-form';
+import contactFormClaimRoutes from './routes/contact-form-claims';
+import earlyAnswersPlugin from './plugins/early-answers';
 
 const MB = 1024 * 1024;
 
@@ -182,6 +184,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		}
 		done();
 	});
+	app.register(earlyAnswersPlugin);
 	app.register(errorsPlugin);
 	app.register(openapiPlugin);
 	app.register(multipart, {
@@ -206,6 +209,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(notificationRoutes);
 	app.register(variableRoutes);
 	app.register(contactFormRoutes);
+	app.register(contactFormClaimRoutes);
 
 	app.addHook('onReady', async () => worker.start());
 	app.addHook('onClose', async () => {
