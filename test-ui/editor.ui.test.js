@@ -71,6 +71,7 @@ step('1. Tenant API credential: a wrong token shows the credential\'s own messag
 step('2. Tenant node in a new workflow: Page > Get, page picked from the searched list, Execute step shows the page', async () => {
 	await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
 	await editor.addNodeAction(page, { search: 'Site Management', node: 'Site Management Tenant', action: 'Get a page' });
+	await editor.chooseCredential(page, stackLib.CREDENTIALS.tenant.id);
 	const { locator, items, before } = await editor.searchResourceLocator(page, 'url', 'about');
 	expect(before).toBe(3); // the demo site's pages: /, /about-us, /contact
 	// The search goes to the server (name or url fragment): only the matching page stays.
@@ -80,6 +81,13 @@ step('2. Tenant node in a new workflow: Page > Get, page picked from the searche
 	await screenshot('2-page-list-searched');
 	await items.filter({ hasText: 'About us (/about-us)' }).click();
 	await expect(locator.getByTestId('rlc-input').inputValue()).resolves.toBe('About us (/about-us)');
+
+	// One "Custom API Call" among the resources (n8n adds none of its own next to ours).
+	await page.getByTestId('parameter-input-resource').click();
+	await page.getByRole('option', { name: /^Variable/ }).filter({ visible: true }).first().waitFor();
+	const resources = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
+	expect(resources.filter((text) => /custom api call/i.test(text))).toHaveLength(1);
+	await page.keyboard.press('Escape');
 
 	await page.getByTestId('node-execute-button').click();
 	const output = page.getByTestId('output-panel');
