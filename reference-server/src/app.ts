@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { openStore } from './db';
+import { parseCidrList, TargetPolicy } from './delivery/target-policy';
 import { DeliveryWorker } from './delivery/worker';
 import { AssetStore } from './storage/asset-store';
 import type { SiteContext } from './context';
@@ -156,8 +157,14 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		},
 	});
 
+	const targets = new TargetPolicy({
+		allow: config.webhookAllow === undefined ? undefined : parseCidrList(config.webhookAllow),
+		deny: config.webhookDeny === undefined ? undefined : parseCidrList(config.webhookDeny),
+		self: () => ({ port: context.listenPort, host: config.host, publicOrigin: new URL(context.publicUrl).origin }),
+	});
 	const worker = new DeliveryWorker({
 		repository: store.contactForm,
+		targets,
 		logger: app.log,
 		retryBaseMs: config.deliveryRetryBaseMs,
 		maxAttempts: config.deliveryMaxAttempts,
@@ -169,6 +176,8 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		assets: new AssetStore(storage.assetsRoot),
 		worker,
 		publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+		listenPort: config.port,
+		targets,
 	};
 	app.decorate('site', context);
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { CidrListError, parseCidrList } from './delivery/target-policy';
 import type { ServerConfig, ServerOptions } from './types';
 
 /** A bad option value; the CLI prints the message and exits with status 2. */
@@ -37,7 +38,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 interface OptionSpec {
 	flag: string;
 	env: string;
-	kind: 'string' | 'boolean' | 'port' | 'positive' | 'nonNegative' | 'positiveInt' | 'rate' | 'url' | 'logLevel';
+	kind: 'string' | 'cidrList' | 'boolean' | 'port' | 'positive' | 'nonNegative' | 'positiveInt' | 'rate' | 'url' | 'logLevel';
 	field: keyof ServerOptions;
 	help: string;
 }
@@ -55,6 +56,8 @@ const OPTION_SPECS: OptionSpec[] = [
 	{ flag: 'delivery-retry-base-ms', env: 'SITE_SERVER_DELIVERY_RETRY_BASE_MS', kind: 'positive', field: 'deliveryRetryBaseMs', help: 'base delay of the webhook retry backoff (default 1000)' },
 	{ flag: 'delivery-max-attempts', env: 'SITE_SERVER_DELIVERY_MAX_ATTEMPTS', kind: 'positiveInt', field: 'deliveryMaxAttempts', help: 'webhook attempts before a delivery fails (default 10)' },
 	{ flag: 'delivery-timeout-ms', env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS', kind: 'positive', field: 'deliveryTimeoutMs', help: 'timeout of one webhook POST (default 10000)' },
+	{ flag: 'webhook-allow', env: 'SITE_SERVER_WEBHOOK_ALLOW', kind: 'cidrList', field: 'webhookAllow', help: 'webhooks may reach only these addresses: CIDRs, addresses, "loopback", "private", comma-separated (default any)' },
+	{ flag: 'webhook-deny', env: 'SITE_SERVER_WEBHOOK_DENY', kind: 'cidrList', field: 'webhookDeny', help: 'webhooks may not reach these addresses, e.g. "loopback,private" (link-local, metadata and the server itself are always refused)' },
 	{ flag: 'fault-rate', env: 'SITE_SERVER_FAULT_RATE', kind: 'rate', field: 'faultRate', help: 'share 0..1 of /api requests answered 503 before doing anything (default 0)' },
 	{ flag: 'fault-drop-rate', env: 'SITE_SERVER_FAULT_DROP_RATE', kind: 'rate', field: 'faultDropRate', help: 'share 0..1 of /api requests that commit, then drop the connection (default 0)' },
 	{ flag: 'headers-timeout-ms', env: 'SITE_SERVER_HEADERS_TIMEOUT_MS', kind: 'positive', field: 'headersTimeoutMs', help: 'time a request\'s headers may take to arrive (default 20000)' },
@@ -103,6 +106,14 @@ function parseValue(spec: OptionSpec, raw: string | boolean, source: string): un
 				if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
 			} catch {
 				fail(`expected an http(s) URL, got "${text}"`);
+			}
+			return text;
+		case 'cidrList':
+			try {
+				parseCidrList(text);
+			} catch (error) {
+				if (error instanceof CidrListError) fail(error.message);
+				throw error;
 			}
 			return text;
 		case 'logLevel':
@@ -163,6 +174,16 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 			if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('publicUrl must be an http(s) URL');
 		} catch {
 			problems.push(`publicUrl must be an http(s) URL, got "${merged.publicUrl}"`);
+		}
+	}
+	for (const field of ['webhookAllow', 'webhookDeny'] as const) {
+		const text = merged[field];
+		if (text === undefined) continue;
+		try {
+			parseCidrList(text);
+		} catch (error) {
+			if (!(error instanceof CidrListError)) throw error;
+			problems.push(`${field}: ${error.message}`);
 		}
 	}
 	if (merged.headersTimeoutMs > merged.requestTimeoutMs) {

@@ -18,6 +18,10 @@ export interface ServerOptions {
 	deliveryRetryBaseMs: number;
 	deliveryMaxAttempts: number;
 	deliveryTimeoutMs: number;
+	/** Webhooks may reach only these addresses (CIDRs, addresses, `loopback`, `private`; comma-separated). */
+	webhookAllow?: string;
+	/** Webhooks may not reach these addresses (link-local, metadata and the server itself always refused). */
+	webhookDeny?: string;
 	/** Share of /api requests answered 503 before doing anything (reliability tests). */
 	faultRate: number;
 	/** Share of /api requests that do their work, commit, then drop the connection unanswered. */

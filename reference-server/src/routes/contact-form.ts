@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../plugins/errors';
+import { ApiError, notFound } from '../plugins/errors';
+import { DELIVERY_MARK_HEADER } from '../delivery/worker';
 import type { DeliveryState } from '../db/contact-form';
 import { tenantOf } from '../context';
 import { errorResponses, paginationMeta, paginationMetaFor, paginationQueryProperties, tenantIdSchema, tenantSecurity } from '../schemas/common';
@@ -32,7 +33,7 @@ export default async function contactFormRoutes(app: FastifyInstance) {
 			schema: {
 				summary: 'Submit a contact form (public, no token)',
 				description:
-					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers. Without a webhook URL the submission is stored and no delivery is created.',
+					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is stored and no delivery is created. A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
 				tags: ['public'],
 				'x-extension': true,
 				params: { type: 'object', required: ['tenantId'], properties: { tenantId: { type: 'string', maxLength: 63 } } },
@@ -45,6 +46,10 @@ export default async function contactFormRoutes(app: FastifyInstance) {
 		},
 		async (request, reply) => {
 			const { tenantId } = request.params;
+			// A delivery (of any tenant) relayed back into a form would deliver again, forever.
+			if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
+				throw new ApiError(403, 'forbidden', 'A contact-form delivery cannot be submitted as a new submission (a delivery loop).');
+			}
 			const tenant = new RegExp(tenantIdSchema.pattern).test(tenantId) ? store.tenants.findById(tenantId) : undefined;
 			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
 			const { submissionId, deliveryId } = store.contactForm.submit(tenant.pk, 'contact', request.body);

@@ -15,7 +15,7 @@ interface SettingsBody {
 /** RFC 9110 token characters; values exclude CR, LF and NUL so no header can be smuggled. */
 const HEADER_NAME = '^[!#$%&\'*+.^_`|~0-9A-Za-z-]{1,100}$';
 /** Set by the delivery worker itself. */
-const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'transfer-encoding', 'connection'];
+const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'transfer-encoding', 'connection', 'user-agent', 'x-site-delivery-id'];
 /** ajv patterns have no case-insensitive flag: `host` becomes `[hH][oO][sS][tT]`. */
 const RESERVED_HEADER_PATTERN = `^(?:${RESERVED_HEADERS.map((name) => name.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)).join('|')})$`;
 
@@ -47,7 +47,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 export default async function settingsRoutes(app: FastifyInstance) {
-	const { store } = app.site;
+	const { store, targets } = app.site;
 
 	app.post<{ Body: SettingsBody }>(
 		'/api/settings',
@@ -106,9 +106,13 @@ export default async function settingsRoutes(app: FastifyInstance) {
 			if (body.contact_form_webhook_url !== undefined) {
 				const url = body.contact_form_webhook_url;
 				if (url === null || url === '') changes.contact_form_webhook_url = null;
-				else if (isHttpUrl(url)) changes.contact_form_webhook_url = url;
 				// The schema pattern catches nearly everything; URL parsing catches the rest (e.g. a bad port).
-				else problems.push({ field: 'contact_form_webhook_url', problem: 'must be an http(s) URL, null or ""' });
+				else if (!isHttpUrl(url)) problems.push({ field: 'contact_form_webhook_url', problem: 'must be an http(s) URL, null or ""' });
+				else {
+					const refused = await targets.refusalForUrlResolved(new URL(url));
+					if (refused === undefined) changes.contact_form_webhook_url = url;
+					else problems.push({ field: 'contact_form_webhook_url', problem: `must not point to ${refused}` });
+				}
 			}
 			if (body.contact_form_webhook_headers !== undefined) changes.contact_form_webhook_headers = body.contact_form_webhook_headers;
 			if (problems.length > 0) throw validationFailed(problems);
