@@ -13,6 +13,7 @@ import {
 	type Harness,
 	type Tenant,
 	Receiver,
+	closedPort,
 	createTenant,
 	deliveries,
 	deliveryOf,
@@ -229,5 +230,56 @@ describe('delivery loops', () => {
 		const tenant = h.server.app.site.store.tenants.findById(t.id)!;
 		const count = h.server.app.site.store.db.prepare('SELECT COUNT(*) AS n FROM submissions WHERE tenant_pk = ?').get(tenant.pk) as { n: number };
 		expect(count.n).toBe(0);
+	});
+});
+
+describe('webhook secrets and headers', () => {
+	it("last_error never repeats the URL's password; the URL's user and password go out as Basic authentication", async () => {
+		const t = await createTenant(h);
+		const password = 'pw-Sup3rSecret-%21x';
+		await setWebhook(t, `http://hook-user:${password}@127.0.0.1:${await closedPort()}/hook`);
+		const failed = await settled(t, await submitForm(h, t.id, {}));
+		expect(failed.state).toBe('failed');
+		expect(failed.last_error).toMatch(/^Network error: /);
+		for (const form of [password, decodeURIComponent(password), 'Sup3rSecret']) expect(JSON.stringify(failed)).not.toContain(form);
+
+		const receiver = await new Receiver().start();
+		closers.push(() => receiver.stop());
+		await setWebhook(t, `http://hook-user:${password}@127.0.0.1:${receiver.port}/hook`);
+		const sid = await submitForm(h, t.id, {});
+		await settled(t, sid);
+		const expected = `Basic ${Buffer.from(`hook-user:${decodeURIComponent(password)}`).toString('base64')}`;
+		expect(receiver.for(sid)[0].headers.authorization).toBe(expected);
+	});
+
+	it.each(['Keep-Alive', 'TE', 'Expect', 'Upgrade', 'User-Agent', 'x-site-delivery-id', 'Content-Type'])(
+		'%s, which the worker can never send as set: 400 naming it',
+		async (name) => {
+			const t = await createTenant(h);
+			const res = await t.api.post('/api/settings', { contact_form_webhook_headers: { [name]: 'x' } });
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([`contact_form_webhook_headers.${name}`]);
+		},
+	);
+
+	it('values Node cannot send (beyond Latin-1, control characters) are refused; Latin-1 is kept', async () => {
+		const t = await createTenant(h);
+		for (const value of ['10 €', 'a\u0001b', 'tab\tthen\u007f', '\u202eevil']) {
+			const res = await t.api.post('/api/settings', { contact_form_webhook_headers: { 'X-Secret': value } });
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.X-Secret']);
+		}
+		expect((await t.api.post('/api/settings', { contact_form_webhook_headers: { 'X-Secret': 'café\tau lait' } })).status).toBe(200);
+	});
+
+	it('two Authorization headers are refused: names differing in case, or one beside a user:password URL', async () => {
+		const t = await createTenant(h);
+		let res = await t.api.post('/api/settings', { contact_form_webhook_headers: { Authorization: 'Bearer a', authorization: 'Bearer b' } });
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.authorization']);
+		res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://u:p@127.0.0.1:9/', contact_form_webhook_headers: { Authorization: 'Bearer a' } });
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.Authorization']);
+		// Also when the two arrive in separate requests.
+		expect((await t.api.post('/api/settings', { contact_form_webhook_headers: { Authorization: 'Bearer a' } })).status).toBe(200);
+		res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://u:p@127.0.0.1:9/' });
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.Authorization']);
+		expect((await t.api.get('/api/settings')).data.settings.contact_form_webhook_url).toBeNull();
 	});
 });

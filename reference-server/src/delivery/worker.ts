@@ -173,7 +173,7 @@ export class DeliveryWorker {
 			this.record(delivery.id, { state: 'delivered', last_status: status, last_error: null, next_attempt_at: null });
 			return;
 		}
-		const lastError = error ?? `The webhook answered HTTP ${status}.`;
+		const lastError = withoutUrlSecrets(error ?? `The webhook answered HTTP ${status}.`, url);
 		if (verdict === 'stop') {
 			log.warn({ status }, 'delivery stopped: the receiver rejected it');
 			this.record(delivery.id, { state: 'failed', last_status: status, last_error: lastError, next_attempt_at: null });
@@ -196,5 +196,23 @@ export class DeliveryWorker {
 		} catch (err) {
 			this.options.logger.error({ err, delivery_id: id }, 'could not record a delivery attempt');
 		}
+	}
+}
+
+/** last_error is shown to the tenant and kept: never with the password of the webhook URL in it. */
+function withoutUrlSecrets(text: string, url: URL): string {
+	let result = text;
+	for (const part of [url.password]) {
+		if (part === '') continue;
+		for (const form of new Set([part, safeDecode(part)])) result = result.split(form).join('***');
+	}
+	return result;
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
 	}
 }
