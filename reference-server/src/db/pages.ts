@@ -3,6 +3,10 @@ import type { SqliteDatabase } from './open';
 import { nowIso } from '../clock';
 import { RenderedListCache } from './rendered-lists';
 import { PagePositions, seek, STRIDE } from './page-positions';
+import { TenantLru } from './tenant-lru';
+
+/** Memory for the totals of page listings (a total per tenant and filter), keys included. */
+const TOTALS_BUDGET_BYTES = 4 * 1024 * 1024;
 
 interface PageRow {
 	id: number;
@@ -138,21 +142,17 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 	 * (a 20,000-page tenant: ~1 ms of the event loop per request; see docs/performance.md).
 	 * Page rows are written only here (and removed by a tenant's cascade delete, after which its pk is
 	 * never used again: AUTOINCREMENT), so create and delete drop the tenant's totals and the cache
-	 * stays exact. One process owns a data directory, as for the delivery worker.
+	 * stays exact. One process owns a data directory, as for the delivery worker. Every distinct filter
+	 * value makes a key: the totals keep to TOTALS_BUDGET_BYTES, keys included, least recently used out.
 	 */
-	const totals = new Map<number, Map<string, number>>();
+	const totals = new TenantLru<number>(TOTALS_BUDGET_BYTES, () => 8);
 	function cachedTotal(tenantPk: number, sql: string, params: unknown[]): number {
-		let forTenant = totals.get(tenantPk);
-		if (!forTenant) {
-			forTenant = new Map();
-			totals.set(tenantPk, forTenant);
-		}
 		const key = `${sql}\u0000${JSON.stringify(params)}`;
-		let total = forTenant.get(key);
+		let total = totals.get(tenantPk, key);
 		if (total === undefined) {
 			total = (prepared(sql).get(tenantPk, ...params) as { n: number }).n;
 			// A total counted inside an open transaction may include writes that are rolled back yet.
-			if (!db.inTransaction) forTenant.set(key, total);
+			if (!db.inTransaction) totals.set(tenantPk, key, total);
 		}
 		return total;
 	}
@@ -177,7 +177,7 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 
 	/** The tenant's pages changed: what was cached of its listings is stale. */
 	function changed(tenantPk: number): void {
-		totals.delete(tenantPk);
+		totals.forget(tenantPk);
 		rendered.forget(tenantPk);
 	}
 
