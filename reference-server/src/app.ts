@@ -14,6 +14,7 @@ import type { ServerConfig } from './types';
 import errorsPlugin from './plugins/errors';
 import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
+import jsonBodyPlugin from './plugins/json-body';
 import idempotencyPlugin from './plugins/idempotency';
 import commitPlugin from './plugins/commit';
 import faultsPlugin from './plugins/faults';
@@ -200,6 +201,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	});
 	app.register(authPlugin);
 	app.register(requestShapePlugin);
+	app.register(jsonBodyPlugin);
 	app.register(idempotencyPlugin);
 	app.register(commitPlugin);
 	app.register(faultsPlugin);
