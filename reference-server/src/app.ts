@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -11,7 +12,7 @@ import { DeliveryWorker } from './delivery/worker';
 import { AssetStore } from './storage/asset-store';
 import type { SiteContext } from './context';
 import type { ServerConfig } from './types';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { ApiError } from './plugins/errors';
 import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
 import jsonBodyPlugin from './plugins/json-body';
@@ -198,6 +199,12 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		// Stream mode; a file over the limit is truncated and the route answers 413 after draining the request.
 		throwFileSizeLimit: false,
 		limits: { fileSize: Math.max(1, Math.floor(config.maxUploadMb * MB)), files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+	});
+	// Only the routes that ask for it (the public form) are limited: app.rateLimit() in their hooks.
+	app.register(rateLimit, {
+		global: false,
+		errorResponseBuilder: (_request, context) =>
+			new ApiError(429, 'rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`),
 	});
 	app.register(authPlugin);
 	app.register(requestShapePlugin);

@@ -15,6 +15,16 @@ export interface ServerOptions {
 	maxUploadMb: number;
 	/** Budget of the cache of rendered page listings, in MB (db/rendered-lists.ts); 0 turns it off. */
 	listCacheMb: number;
+	/** Body limit of POST /forms/:tenantId/contact, in KB. */
+	formMaxBodyKb: number;
+	/** Fields one submission may have. */
+	formMaxFields: number;
+	/** Characters of one text field of a submission. */
+	formMaxFieldLength: number;
+	/** Submissions per minute from one client address; 0: no limit. */
+	formRatePerAddress: number;
+	/** Submissions per minute to one tenant; 0: no limit. */
+	formRatePerTenant: number;
 	deliveryRetryBaseMs: number;
 	deliveryMaxAttempts: number;
 	deliveryTimeoutMs: number;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ApiError, notFound } from '../plugins/errors';
 import { DELIVERY_MARK_HEADER } from '../delivery/worker';
 import type { DeliveryState } from '../db/contact-form';
@@ -24,12 +24,30 @@ const deliverySchema = {
 	},
 } as const;
 
+/** Rate limits of the public form: per client address, then per tenant (each off when 0). */
+function formRateLimits(app: FastifyInstance): onRequestHookHandler[] {
+	const { formRatePerAddress, formRatePerTenant } = app.site.config;
+	const limits: onRequestHookHandler[] = [];
+	if (formRatePerAddress > 0) {
+		limits.push(app.rateLimit({ max: formRatePerAddress, timeWindow: 60_000, keyGenerator: (request) => `address:${request.ip}` }));
+	}
+	if (formRatePerTenant > 0) {
+		limits.push(
+			app.rateLimit({ max: formRatePerTenant, timeWindow: 60_000, keyGenerator: (request) => `tenant:${(request.params as { tenantId: string }).tenantId}` }),
+		);
+	}
+	return limits;
+}
+
 export default async function contactFormRoutes(app: FastifyInstance) {
-	const { store, worker } = app.site;
+	const { store, worker, config } = app.site;
 
 	app.post<{ Params: { tenantId: string }; Body: Record<string, unknown> }>(
 		'/forms/:tenantId/contact',
 		{
+			// Public and unauthenticated: a small body, a bounded shape and a rate, all before anything is stored.
+			bodyLimit: Math.max(1, Math.floor(config.formMaxBodyKb * 1024)),
+			onRequest: formRateLimits(app),
 			schema: {
 				summary: 'Submit a contact form (public, no token)',
 				description:
@@ -37,7 +55,14 @@ export default async function contactFormRoutes(app: FastifyInstance) {
 				tags: ['public'],
 				'x-extension': true,
 				params: { type: 'object', required: ['tenantId'], properties: { tenantId: { type: 'string', maxLength: 63 } } },
-				body: { type: 'object', additionalProperties: true, description: 'the form fields' },
+				body: {
+					type: 'object',
+					maxProperties: config.formMaxFields,
+					propertyNames: { maxLength: 200 },
+					// Any JSON value; the length bound applies to text.
+					additionalProperties: { type: ['string', 'number', 'boolean', 'null', 'object', 'array'], maxLength: config.formMaxFieldLength },
+					description: `the form fields: at most ${config.formMaxFields}, names of at most 200 characters, text values of at most ${config.formMaxFieldLength} characters; the body at most ${config.formMaxBodyKb} KB (413 above); rate limited per client address and per tenant (429 with Retry-After)`,
+				},
 				response: {
 					202: { type: 'object', required: ['submission_id'], properties: { submission_id: { type: 'string', format: 'uuid' } } },
 					...errorResponses,
