@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isUtf8 } from 'node:buffer';
 import { ApiError } from './errors';
+import { HEAVY_BODY_BYTES, heavyWork } from './heavy-work';
 
 /**
  * Deepest nesting of objects and arrays a JSON body may have. Storing a body serialises it
@@ -10,8 +12,10 @@ export const MAX_JSON_DEPTH = 1000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]);
-const CLOSERS = new Set([0x5d, 0x7d]);
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
 
 /**
  * Whether the JSON text nests deeper than maxDepth, counted over its bytes without parsing (strings
@@ -26,10 +30,10 @@ export function nestsDeeperThan(bytes: Buffer, maxDepth: number): boolean {
 			if (byte === BACKSLASH) i += 1;
 			else if (byte === QUOTE) inString = false;
 		} else if (byte === QUOTE) inString = true;
-		else if (OPENERS.has(byte)) {
+		else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
 			depth += 1;
 			if (depth > maxDepth) return true;
-		} else if (CLOSERS.has(byte)) depth -= 1;
+		} else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth -= 1;
 	}
 	return false;
 }
@@ -42,19 +46,29 @@ export function nestsDeeperThan(bytes: Buffer, maxDepth: number): boolean {
 export default fp(
 	async function jsonBodyPlugin(app: FastifyInstance) {
 		const parseJson = app.getDefaultJsonParser('error', 'ignore');
-		const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 		app.removeContentTypeParser('application/json');
 		app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
-			let text: string;
-			try {
-				text = utf8.decode(body);
-			} catch {
-				return done(new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.'), undefined);
+			const check = () => {
+				if (!isUtf8(body)) throw new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.');
+				if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+					throw new ApiError(400, 'invalid_json', `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`);
+				}
+				return body.toString('utf8');
+			};
+			if (body.length < HEAVY_BODY_BYTES) {
+				let text: string;
+				try {
+					text = check();
+				} catch (error) {
+					return done(error as Error, undefined);
+				}
+				return parseJson(request, text, done);
 			}
-			if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
-				return done(new ApiError(400, 'invalid_json', `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
-			}
-			parseJson(request, text, done);
+			// A large body: the check and the parse each in a turn of their own, one body at a time.
+			heavyWork
+				.run(check)
+				.then((text) => heavyWork.run(() => parseJson(request, text, done)))
+				.catch((error: Error) => done(error, undefined));
 		});
 	},
 	{ name: 'site-json-body', dependencies: ['site-errors'] },
