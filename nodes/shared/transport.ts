@@ -39,8 +39,8 @@ export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManaged
 /**
  * Who may send: a node's execute context, a trigger's hook context (webhook registration on
  * activation), its webhook context (claiming a delivery) or the editor's load-options context (list
- * search). All carry getNode, getCredentials and httpRequestWithAuthentication; only an execute
- * context has per-item options (Options > Timeout).
+ * search). All carry getNode, getCredentials and httpRequestWithAuthentication; only an execute context
+ * has per-item options (Options > Timeout).
  */
 export type SiteRequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
 

@@ -49,4 +49,35 @@ async function searchResourceLocator(page, name, search) {
 	return { locator, items, before };
 }
 
-module.exports = { signIn, openNewCredential, fillCredentialField, addNodeAction, searchResourceLocator };
+/** Adds a trigger node (one with no action list) from the node panel and opens it. */
+async function addTrigger(page, { search, node }) {
+	await page.getByTestId('canvas-add-button').or(page.getByTestId('node-creator-plus-button')).first().click();
+	await page.getByTestId('node-creator-search-bar').fill(search);
+	await page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: node }).first().click();
+	const add = page.getByRole('button', { name: 'Add to workflow' });
+	if (await add.isVisible().catch(() => false)) await add.click();
+	await page.getByTestId('ndv').waitFor();
+}
+
+/** Types into the parameter `name` of the open node. */
+async function fillParameter(page, name, value) {
+	const input = page.getByTestId(`parameter-input-${name}`).locator('input, textarea').first();
+	await input.click();
+	await input.fill(value);
+	await input.blur();
+}
+
+/** Picks an option of the options parameter `name` of the open node. */
+async function chooseOption(page, name, option) {
+	await page.getByTestId(`parameter-input-${name}`).click();
+	// An option's accessible name is its name followed by its description.
+	await page.getByRole('option', { name: new RegExp(`^${option}`) }).filter({ visible: true }).first().click();
+}
+
+/** Chooses the credential with this id in the open node's credential select. */
+async function chooseCredential(page, id) {
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId(`node-credentials-select-item-${id}`).click();
+}
+
+module.exports = { chooseCredential, signIn, openNewCredential, fillCredentialField, addNodeAction, addTrigger, searchResourceLocator, fillParameter, chooseOption };

@@ -68,4 +68,9 @@ async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 	};
 }
 
-module.exports = { startStack };
+/** A stack started earlier by startStack (its description written to `file`); left running. */
+function attachStack(file) {
+	return { ...JSON.parse(fs.readFileSync(file, 'utf8')), stop: async () => {} };
+}
+
+module.exports = { startStack, attachStack };
