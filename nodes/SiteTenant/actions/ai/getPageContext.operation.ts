@@ -1,31 +1,37 @@
 /**
  * AI > Get Page Context: reads a page and hands out its fields and content plus `prompt_context`,
- * a compact text rendering to put into an AI prompt.
+ * a compact text rendering to put into an AI prompt. Version 3 hands out `prompt` instead: the whole
+ * prompt (task, page, answer format and its JSON schema), so a chain's prompt is `{{ $json.prompt }}`.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { pageParameter, readPageUrl } from '../page/locator';
+import { readPageByUrl } from '../page/readPage';
 import { readPagePath } from './pagePath';
-import { renderPromptContext } from './promptContext';
-import { readPage } from './readPage';
+import { renderPrompt, renderPromptContext } from './promptContext';
+import { aiNodesVersion, runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Page URL',
-		name: 'url',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '/about-us',
-		description: 'Path of the page whose context to read, e.g. /about-us (the page key)',
-	},
+	...pageParameter(
+		{
+			displayName: 'Page URL',
+			name: 'url',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '/about-us',
+			description: 'Path of the page whose context to read, e.g. /about-us (the page key)',
+		},
+		{ description: 'The page whose context to read: pick it from the list or give its url' },
+	),
 	{
 		displayName: 'Include Answer Instructions',
 		name: 'includeInstructions',
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to end the prompt context with a line telling the model to answer with only a JSON object {"url", "templates", "banner"}, the shape AI > Apply Proposal accepts',
+			'Whether to end the prompt with a line telling the model to answer with only a JSON object {"url", "templates", "banner"}, the shape AI > Apply Proposal accepts (from version 3 with its JSON schema)',
 	},
 ];
 
@@ -39,9 +45,12 @@ const displayOptions = {
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = readPagePath(this, 'url', 'Page URL', itemIndex);
+	const url = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex));
 	const includeInstructions = this.getNodeParameter('includeInstructions', itemIndex, true) as boolean;
-	const page = await readPage.call(this, url, itemIndex);
+	const page = await readPageByUrl.call(this, url, itemIndex);
+	const withInstructions = includeInstructions !== false;
+	// For a model, the prompt alone holds the page (fields, blocks, banner) and the answer's schema.
+	if (runsAsTool(this)) return { url: (page.url as string) ?? url, prompt: renderPrompt(page, withInstructions) };
 
 	return {
 		url: (page.url as string) ?? url,
@@ -53,6 +62,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		templates: Array.isArray(page.templates) ? page.templates : [],
 		banner: page.banner ?? null,
 		updated_at: page.updated_at ?? null,
-		prompt_context: renderPromptContext(page, includeInstructions !== false),
+		...(aiNodesVersion(this)
+			? { prompt: renderPrompt(page, withInstructions) }
+			: { prompt_context: renderPromptContext(page, withInstructions) }),
 	};
 }
