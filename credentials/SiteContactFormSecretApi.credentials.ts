@@ -13,7 +13,7 @@ export class SiteContactFormSecretApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#registration';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#site-management-contact-form-trigger';
 
 	properties: INodeProperties[] = [
 		{
