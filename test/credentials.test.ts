@@ -4,6 +4,8 @@
  */
 import axios from 'axios';
 import { createHash } from 'crypto';
+import http from 'http';
+import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { SiteAdminApi } from '../credentials/SiteAdminApi.credentials';
@@ -56,6 +58,18 @@ describe('credential tests (as n8n runs them)', () => {
 
 		const unreachable = await testCredential(ctx.runner, adminType, add({ baseUrl: 'http://127.0.0.1:1', token: ctx.site.adminToken }));
 		expect(unreachable.status).toBe('Error');
+		// Another web server at the URL (its own 404 page, or a catch-all 200): not the service.
+		for (const status of [404, 200]) {
+			const other = http.createServer((_request, response) => response.writeHead(status, { 'content-type': 'text/html' }).end('<h1>Hello</h1>'));
+			await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+			try {
+				const { port } = other.address() as AddressInfo;
+				const result = await testCredential(ctx.runner, adminType, add({ baseUrl: `http://127.0.0.1:${port}`, token: ctx.site.adminToken }));
+				expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/No Site Management central surface/) });
+			} finally {
+				await new Promise((resolve) => other.close(resolve));
+			}
+		}
 	});
 
 	test('Tenant API: a good tenant token passes; a wrong, a revoked and an admin token fail', async () => {
