@@ -128,7 +128,7 @@ describe('managed tenant credential in workflows', () => {
 
 	test('mints one token for many requests and across executions, with the configured lifetime', async () => {
 		const tenant = await ctx.site.createTenant('managed-once');
-		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedData('managed-once', { tokenLifetime: 3600 }));
+		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedData('managed-once', { lifetime: 3600 }));
 		const id = credentialId(credentials);
 
 		// One item after the other: the first request mints, the others reuse the stored token.

@@ -75,7 +75,7 @@ export class SiteTenant implements INodeType {
 					{
 						name: 'Page',
 						value: 'page',
-						description: 'A page of the site, identified by its url',
+						description: 'A page of the site, identified by its URL',
 					},
 					{
 						name: 'Setting',

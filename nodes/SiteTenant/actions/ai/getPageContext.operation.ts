@@ -24,8 +24,7 @@ const properties: INodeProperties[] = [
 		name: 'includeInstructions',
 		type: 'boolean',
 		default: true,
-		description:
-			'Whether to end the prompt context with a line telling the model to answer with only a JSON object {"url", "templates", "banner"}, the shape AI > Apply Proposal accepts',
+		description: 'Whether to end the prompt context with a line telling the model to answer with only the JSON object AI > Apply Proposal accepts (page path, templates, banner)',
 	},
 ];
 
