@@ -12,6 +12,7 @@ export default tseslint.config(
 			'test/**',
 			'bench/**',
 			'scripts/**',
+			'test-install/**',
 			'examples/**',
 			'coverage/**',
 			'.data/**',

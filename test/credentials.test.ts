@@ -169,6 +169,17 @@ describe('managed tenant credential in workflows', () => {
 		expect((await listPages(tenant.client)).map((page) => page.url).sort()).toEqual(['/a', '/b', '/c', '/d', '/e', '/f']);
 	});
 
+	test('a credential saved by 0.1.0 (lifetime in the old field tokenLifetime) keeps its lifetime', async () => {
+		await ctx.site.createTenant('managed-old-field');
+		const { lifetime: _default, ...data } = managedData('managed-old-field');
+		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', { ...data, tokenLifetime: 7200 });
+		expect((await createPages(credentials, ['/old'])).error).toBeUndefined();
+		const record = tokenRecord(ctx.runner.credentials.read(credentialId(credentials)).accessToken as string);
+		const lifetime = Date.parse(record!.expires_at!) - Date.now();
+		expect(lifetime).toBeGreaterThan(7100_000);
+		expect(lifetime).toBeLessThanOrEqual(7200_000);
+	});
+
 	test('after its token is revoked (rotation on the admin surface) the next run mints again and succeeds', async () => {
 		const tenant = await ctx.site.createTenant('managed-revoked');
 		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedData('managed-revoked'));
