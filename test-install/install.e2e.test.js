@@ -27,7 +27,8 @@ const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dis
 
 const PACKAGE = runtime.PACKAGE_NAME;
 const VERSION = require('../package.json').version;
-const UPDATE_VERSION = '0.1.1';
+// The update: the next patch version (0.1.0 -> 0.1.1).
+const UPDATE_VERSION = VERSION.replace(/^(\d+\.\d+\.)(\d+).*$/, (_, head, patch) => `${head}${Number(patch) + 1}`);
 const ADMIN_WORKFLOW = { id: 'e2eAdminOps00001', file: path.join(runtime.ROOT, 'test-n8n', 'workflows', 'admin-operations.json') };
 const TENANT_WORKFLOW = { id: 'e2eTenantOps0001', file: path.join(runtime.ROOT, 'test-n8n', 'workflows', 'tenant-operations.json') };
 const DEMO_TENANT = 'demo';
@@ -173,7 +174,8 @@ test('published to the local registry, it passes n8n\'s scanner (source and tarb
 	const scan = await runtime.runCapture(
 		process.execPath,
 		[path.join(__dirname, 'lib', 'scan.mjs'), ctx.scannerDir, ctx.registry.url, `${PACKAGE}@${VERSION}`, sourceDir],
-		{ env: ctx.registry.env, timeoutMs: 240000 },
+		// Without jest's NODE_ENV=test: eslint-plugin-n8n-nodes-base then takes every file for its own test fixture.
+		{ env: Object.fromEntries(Object.entries(ctx.registry.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('JEST_'))), timeoutMs: 240000 },
 	);
 	say(`scanner:\n${scan.stdout.split('\n').slice(0, -2).join('\n')}`);
 	const report = JSON.parse(scan.stdout.trim().split('\n').pop());
@@ -233,7 +235,7 @@ test('n8n loads it: a workflow of each node runs (Admin and Tenant with n8n exec
 	await stopN8n();
 });
 
-test(`0.1.1 published and installed with npm update: the workflows keep working`, async () => {
+test(`the next version (${UPDATE_VERSION}) published and installed with npm update: the workflows keep working`, async () => {
 	// The same build under the next version, published the same way.
 	const nextDir = path.join(ctx.workDir, 'next');
 	fs.mkdirSync(nextDir);
