@@ -84,9 +84,16 @@ async function expectContactFormDelivered(name) {
 	const submitted = await ctx.public('POST', `/forms/${DEMO_TENANT}/contact`, { name, email: 'visitor@example.com', message: `Hello from ${name}` });
 	expect(submitted.status).toBe(202);
 	const id = submitted.data.submission_id;
-	const notification = await stack.waitFor(`the notification of ${name}'s message`, async () =>
-		(await ctx.demo('GET', '/api/notifications')).data.data.find((n) => n.id === `contact-${id}`),
-	{ timeoutMs: 60000, everyMs: 500 });
+	const notification = await stack
+		.waitFor(`the notification of ${name}'s message`, async () => (await ctx.demo('GET', '/api/notifications')).data.data.find((n) => n.id === `contact-${id}`), {
+			timeoutMs: 60000,
+			everyMs: 500,
+		})
+		.catch(async (error) => {
+			// What the site did with the delivery, to tell a missing delivery from a failed workflow.
+			const delivery = (await ctx.demo('GET', '/api/contact-form/deliveries')).data.data.find((d) => d.submission_id === id);
+			throw new Error(`${error.message}; the site's delivery: ${JSON.stringify(delivery)}`);
+		});
 	expect(notification.message).toContain(`New contact-form message from ${name}`);
 }
 
