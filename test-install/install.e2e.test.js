@@ -102,6 +102,19 @@ async function startN8n() {
 	say(`n8n ready on port ${ctx.port}`);
 }
 
+/**
+ * Waits until n8n serves the trigger's production URL: a delivery without the secret gets the
+ * trigger's 401 (and starts nothing) instead of n8n's 404. n8n 1.x answers its readiness check before
+ * it has activated the workflows, and the site does not retry a 404.
+ */
+async function waitForTriggerWebhook() {
+	const url = (await ctx.demo('GET', '/api/settings')).data.settings.contact_form_webhook_url;
+	await stack.waitFor('n8n to serve the trigger\'s production URL', async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status === 401, {
+		timeoutMs: 90000,
+		everyMs: 500,
+	});
+}
+
 async function stopN8n() {
 	if (ctx.n8n) await ctx.n8n.stop();
 	ctx.n8n = undefined;
@@ -238,6 +251,7 @@ test('n8n loads it: a workflow of each node runs (Admin and Tenant with n8n exec
 		timeoutMs: 90000,
 		everyMs: 500,
 	});
+	await waitForTriggerWebhook();
 	await expectContactFormDelivered('Ada');
 	await stopN8n();
 });
@@ -257,6 +271,7 @@ test(`the next version (${UPDATE_VERSION}) published and installed with npm upda
 
 	await expectAdminWorkflowWorks();
 	await startN8n();
+	await waitForTriggerWebhook();
 	await expectContactFormDelivered('Grace');
 	await stopN8n();
 });
