@@ -15,7 +15,9 @@ import type {
 	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -35,11 +37,12 @@ import { readConcurrency, runWindow, throwFirstFailure } from './window';
 export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManagedTenantApi';
 
 /**
- * Who may send: a node's execute context, or a trigger's hook context (webhook registration on
- * activation). Both carry getNode, getCredentials and httpRequestWithAuthentication; only an execute
- * context has per-item options (Options > Timeout).
+ * Who may send: a node's execute context, a trigger's hook context (webhook registration on
+ * activation), its webhook context (claiming a delivery) or the editor's load-options context (list
+ * search). All carry getNode, getCredentials and httpRequestWithAuthentication; only an execute context
+ * has per-item options (Options > Timeout).
  */
-export type SiteRequestContext = IExecuteFunctions | IHookFunctions;
+export type SiteRequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
