@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { acknowledgeOption, acknowledgeWebhookDescription } from './acknowledge';
 import { tenantAuthenticationProperty, tenantCredentials } from '../shared/authentication';
 import { acceptedSecrets, register, registrationExists, unregister } from './registration';
 import {
@@ -70,7 +71,7 @@ export class SiteContactFormTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				responseMode: 'onReceived',
+				...acknowledgeWebhookDescription,
 				// n8n puts the node's random webhook id in front (isFullPath false); an empty Path falls
 				// back to the node's own random id, so neither part of the URL can be guessed.
 				path: '={{$parameter["path"] || $nodeId || "contact-form"}}',
@@ -140,6 +141,7 @@ export class SiteContactFormTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
+					acknowledgeOption,
 					{
 						displayName: 'Include Request Headers',
 						name: 'includeHeaders',
