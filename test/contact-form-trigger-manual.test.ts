@@ -110,13 +110,30 @@ describe('manual registration', () => {
 		expect(viaDefault.status).toBe(200);
 	});
 
-	test('a credential with an empty secret lets nothing in, not even a request with an empty header', async () => {
-		const tenant = await ctx.tenant('manual-empty');
-		const trigger = ctx.trigger({ registration: 'manual' }, manualCredential({ secret: '' }));
-		await trigger.activate();
-		for (const headers of [{}, { 'X-Form-Key': '' }] as Array<Record<string, string>>) {
-			expect((await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), headers)).status).toBe(401);
+	test('a secret shorter than 16 characters (even 1, even empty) stops the activation with an error saying so', async () => {
+		for (const secret of ['x', '', '15-characters!!']) {
+			const trigger = ctx.trigger({ registration: 'manual' }, manualCredential({ secret }));
+			await expect(trigger.activate()).rejects.toThrow(
+				'The contact-form secret credential is not usable: The secret must be at least 16 characters long',
+			);
 		}
+		const sixteen = ctx.trigger({ registration: 'manual' }, manualCredential({ secret: '16-characters!!!' }));
+		expect(await sixteen.activate()).toBe(false);
+	});
+
+	test('a secret shortened after activation lets nothing in: 500 naming the problem (the site retries), nothing started', async () => {
+		const tenant = await ctx.tenant('manual-weakened');
+		const credential = manualCredential();
+		const trigger = ctx.trigger({ registration: 'manual' }, credential);
+		await trigger.activate();
+		ctx.harness.credentials.update(credential.siteContactFormSecretApi.id as string, { secret: 'x' });
+		for (const headers of [{}, { 'X-Form-Key': '' }, { 'X-Form-Key': 'x' }] as Array<Record<string, string>>) {
+			const answer = await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), headers);
+			expect(answer.status).toBe(500);
+			expect(answer.data.message).toContain('at least 16 characters');
+			expect(JSON.stringify(answer.data)).not.toContain(SECRET);
+		}
+		expect(ctx.harness.calls.filter((call) => call.url === trigger.productionUrl && call.items !== undefined)).toHaveLength(0);
 	});
 
 	test('Include Request Headers never shows the credential\'s header; repeats are ignored here too', async () => {
@@ -126,7 +143,7 @@ describe('manual registration', () => {
 		const body = submissionBody(tenant.id, { message: 'headers' });
 		const first = await postTo(trigger.productionUrl, body, { 'X-Form-Key': SECRET, 'X-Visible': 'yes' });
 		const again = await postTo(trigger.productionUrl, body, { 'X-Form-Key': SECRET });
-		expect(first.data).toEqual({ message: 'Workflow was started' });
+		expect(first.data).toBe('');
 		expect(again.data).toEqual({ message: 'Submission already received', submission_id: body.submission_id });
 		const [call] = ctx.harness.callsFor(body.submission_id);
 		const headers = call.items?.[0].json.headers as Record<string, string>;

@@ -9,26 +9,21 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { acknowledgeOption, acknowledgeWebhookDescription } from './acknowledge';
+import { acknowledgeOption, acknowledgeResponseMode } from './acknowledge';
 import { tenantAuthenticationProperty, tenantCredentials } from '../shared/authentication';
-import { acceptedSecrets, register, registrationExists, unregister } from './registration';
+import { acceptedSecretHashes, credentialTypeOf, register, registrationExists, unregister } from './registration';
+import { claimSubmission } from './repeats';
 import {
 	AUTOMATIC_SECRET_HEADER,
 	DEFAULT_MANUAL_SECRET_HEADER,
 	secretCredentialProblems,
-	secretMatchesAny,
+	secretMatches,
+	secretMatchesAnyHash,
 	visibleHeaders,
 } from './secret';
-import {
-	isJsonContentType,
-	rememberSeen,
-	requestJsonObject,
-	submissionIdOf,
-	submissionItem,
-	wasSeen,
-} from './submission';
+import { isJsonContentType, requestJsonObject, submissionIdentity, submissionItem } from './submission';
 
 type Registration = 'automatic' | 'manual';
 
@@ -71,7 +66,11 @@ export class SiteContactFormTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				...acknowledgeWebhookDescription,
+				// On receipt (default) or when the workflow has finished: the Acknowledge Delivery option.
+				responseMode: acknowledgeResponseMode,
+				// The site needs a 2xx, nothing more: an empty one. (Left out, n8n sends its default,
+				// the literal text "firstEntryJson".) Repeats get the node's small JSON acknowledgement.
+				responseData: 'noData',
 				// n8n puts the node's random webhook id in front (isFullPath false); an empty Path falls
 				// back to the node's own random id, so neither part of the URL can be guessed.
 				path: '={{$parameter["path"] || $nodeId || "contact-form"}}',
@@ -132,7 +131,7 @@ export class SiteContactFormTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether a submission delivered again (same submission_id, among the last 1,000) is acknowledged without starting the workflow. The site delivers at least once, so repeats can happen.',
+					'Whether a submission delivered again (same submission_id) is acknowledged without starting the workflow. The site delivers at least once, so repeats can happen. Automatic registration claims each submission on the site, which holds across n8n processes and restarts; manual registration remembers the last 1,000 per n8n process only (best effort).',
 			},
 			{
 				displayName: 'Options',
@@ -181,8 +180,12 @@ export class SiteContactFormTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
-				// Manual: the user registered the URL in the site's settings; nothing to create.
-				if (registration === 'manual') return true;
+				if (registration === 'manual') {
+					// The user registered the URL in the site's settings; nothing to create, but a weak
+					// secret stops the activation here rather than opening the URL to guessing.
+					await assertUsableSecretCredential(this);
+					return true;
+				}
 				return await registrationExists(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -202,18 +205,22 @@ export class SiteContactFormTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+		const headers = this.getHeaderData() as IDataObject;
 		let headerName = AUTOMATIC_SECRET_HEADER;
-		let secrets: string[];
+		let authentic: boolean;
 		if (registration === 'manual') {
 			const credentials = await this.getCredentials('siteContactFormSecretApi');
-			headerName = String(credentials.headerName ?? '').trim() || DEFAULT_MANUAL_SECRET_HEADER;
-			secrets = [String(credentials.secret ?? '')];
+			headerName = manualHeaderName(credentials);
+			const problems = secretCredentialProblems(headerName, credentials.secret);
+			if (problems.length > 0) {
+				// Changed after activation: refuse (the site retries a 5xx) rather than accept a weak secret.
+				return reject(this, 500, 'misconfigured', `The trigger's secret credential is not usable: ${problems.join(' ')}`);
+			}
+			authentic = secretMatches(headers[headerName.toLowerCase()], String(credentials.secret));
 		} else {
-			secrets = acceptedSecrets(this);
+			authentic = secretMatchesAnyHash(headers[AUTOMATIC_SECRET_HEADER.toLowerCase()], acceptedSecretHashes(this));
 		}
-
-		const headers = this.getHeaderData() as IDataObject;
-		if (!secretMatchesAny(headers[headerName.toLowerCase()], secrets)) {
+		if (!authentic) {
 			return reject(this, 401, 'unauthorized', 'The webhook secret is missing or wrong.');
 		}
 
@@ -221,14 +228,25 @@ export class SiteContactFormTrigger implements INodeType {
 		if (!isJsonContentType(headers['content-type']) || body === undefined) {
 			return reject(this, 400, 'invalid_json', 'The body must be a JSON object sent as application/json.');
 		}
+		const identity = submissionIdentity(body);
+		if (identity.kind === 'invalid') {
+			return reject(this, 400, 'validation_failed', `${identity.problem}.`);
+		}
 
-		const submissionId = submissionIdOf(body);
-		const ignoreRepeats = this.getNodeParameter('ignoreRepeats', true) as boolean;
-		if (ignoreRepeats && submissionId !== undefined) {
-			if (wasSeen(this, submissionId)) {
-				return { webhookResponse: { message: 'Submission already received', submission_id: submissionId } };
+		if (identity.kind === 'id' && (this.getNodeParameter('ignoreRepeats', true) as boolean)) {
+			let isNew: boolean;
+			try {
+				isNew = await claimSubmission(this, identity.key, registration === 'automatic' ? credentialTypeOf(this) : undefined);
+			} catch (error) {
+				// Not knowing whether it is a repeat, start nothing: the site delivers again later.
+				this.logger.warn('Site Management Contact Form Trigger could not claim a submission on the site', {
+					error: (error as Error).message,
+				});
+				return reject(this, 503, 'unavailable', 'Could not check the submission with the site; deliver it again later.');
 			}
-			rememberSeen(this, submissionId);
+			if (!isNew) {
+				return { webhookResponse: { message: 'Submission already received', submission_id: identity.id } };
+			}
 		}
 
 		const options = this.getNodeParameter('options', {}) as IDataObject;
@@ -237,5 +255,21 @@ export class SiteContactFormTrigger implements INodeType {
 			headers: options.includeHeaders === true ? visibleHeaders(headers, headerName) : undefined,
 		});
 		return { workflowData: [this.helpers.returnJsonArray([item])] };
+	}
+}
+
+/** The credential's header name; empty means the default. */
+function manualHeaderName(credentials: IDataObject): string {
+	return String(credentials.headerName ?? '').trim() || DEFAULT_MANUAL_SECRET_HEADER;
+}
+
+/** Throws when the manual registration's header name or secret is unusable (e.g. a short secret). */
+async function assertUsableSecretCredential(ctx: IHookFunctions): Promise<void> {
+	const credentials = await ctx.getCredentials('siteContactFormSecretApi');
+	const problems = secretCredentialProblems(manualHeaderName(credentials), credentials.secret);
+	if (problems.length > 0) {
+		throw new NodeOperationError(ctx.getNode(), `The contact-form secret credential is not usable: ${problems.join(' ')}`, {
+			description: 'Edit the credential (header name and a secret of at least 16 characters), then activate the workflow again.',
+		});
 	}
 }

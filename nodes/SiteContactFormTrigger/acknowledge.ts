@@ -4,6 +4,8 @@
  * webhook process has queued the execution, so a worker that crashes mid-run loses that submission.
  * Answering when the workflow has finished leaves a crashed or failed run unacknowledged, and the
  * site's next attempt runs it again (the workflow should then be safe to repeat).
+ * Ignore Repeated Submissions claims a submission when it is received, so with it on a crashed run's
+ * redelivery counts as a repeat and is not started again: the two options pull in opposite directions.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -26,18 +28,11 @@ export const acknowledgeOption: INodeProperties = {
 			name: 'When the Workflow Has Finished',
 			value: ACKNOWLEDGE_WHEN_FINISHED,
 			description:
-				'Answer only after the workflow ran to the end. If it fails or its worker crashes, the site gets no success answer and delivers the submission again.',
+				'Answer only after the workflow ran to the end. If it fails or its worker crashes, the site gets no success answer and delivers the submission again; turn Ignore Repeated Submissions off for that redelivery to start the workflow, and make the workflow safe to repeat.',
 		},
 	],
 	default: ACKNOWLEDGE_ON_RECEIPT,
 };
 
-/**
- * The webhook's responseMode and responseData, read from the option: n8n evaluates them per request.
- * When finished, the answer has no body (the workflow's output stays in n8n); on receipt n8n's usual
- * answer stays (responseData empty).
- */
-export const acknowledgeWebhookDescription = {
-	responseMode: `={{$parameter["options"]["acknowledge"] === "${ACKNOWLEDGE_WHEN_FINISHED}" ? "${ACKNOWLEDGE_WHEN_FINISHED}" : "${ACKNOWLEDGE_ON_RECEIPT}"}}`,
-	responseData: `={{$parameter["options"]["acknowledge"] === "${ACKNOWLEDGE_WHEN_FINISHED}" ? "noData" : ""}}`,
-};
+/** The webhook's responseMode, read from the option (n8n evaluates it per request). */
+export const acknowledgeResponseMode = `={{$parameter["options"]["acknowledge"] === "${ACKNOWLEDGE_WHEN_FINISHED}" ? "${ACKNOWLEDGE_WHEN_FINISHED}" : "${ACKNOWLEDGE_ON_RECEIPT}"}}`;

@@ -3,7 +3,8 @@
  * gives the site a fresh secret to send along.
  *
  * The node's static data keeps one registration per webhook URL (production and, while the editor
- * listens, test), each with its secret. The site can deliver to one URL only, so registering the
+ * listens, test), each with the hash of its secret (never the secret: static data goes into every
+ * workflow export and backup). The site can deliver to one URL only, so registering the
  * test URL displaces whatever was configured before; that previous setting is remembered with the
  * test registration and put back when the editor stops listening.
  */
@@ -12,7 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { SiteCredentialType } from '../shared/transport';
 import { siteApiRequest } from '../shared/transport';
-import { AUTOMATIC_SECRET_HEADER, generateSecret } from './secret';
+import { AUTOMATIC_SECRET_HEADER, generateSecret, hashSecret, secretMatchesHash } from './secret';
 
 export const SETTINGS_PATH = '/api/settings';
 
@@ -25,7 +26,10 @@ export interface ReplacedSettings extends IDataObject {
 export interface Registration extends IDataObject {
 	url: string;
 	headerName: string;
-	secret: string;
+	/** SHA-256 of the secret, hex (secret.ts hashSecret). */
+	secretHash: string;
+	/** Only in registrations made before the hash was kept; read, never written. */
+	secret?: string;
 	registeredAt: string;
 	/** Made while the editor listens for a test event (activation mode "manual"). */
 	test: boolean;
@@ -47,16 +51,22 @@ function staticData(ctx: IHookFunctions | IWebhookFunctions): TriggerStaticData 
 	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
+function secretHashOf(registration: Registration): string {
+	if (typeof registration.secretHash === 'string') return registration.secretHash;
+	return typeof registration.secret === 'string' && registration.secret !== '' ? hashSecret(registration.secret) : '';
+}
+
 /**
- * The secrets a request may carry: a test run (mode "manual") accepts the secret of the test
- * registration, a production request that of the production registration, so the one never opens
- * the other's URL.
+ * The hashes of the secrets a request may carry: a test run (mode "manual") accepts the secret of the
+ * test registration, a production request that of the production registration, so the one never
+ * opens the other's URL.
  */
-export function acceptedSecrets(ctx: IWebhookFunctions): string[] {
+export function acceptedSecretHashes(ctx: IWebhookFunctions): string[] {
 	const isTest = ctx.getMode() === 'manual';
 	return Object.values(staticData(ctx).registrations ?? {})
 		.filter((registration) => (registration.test === true) === isTest)
-		.map((registration) => String(registration.secret ?? ''));
+		.map(secretHashOf)
+		.filter((hash) => hash !== '');
 }
 
 function storeRegistrations(ctx: IHookFunctions, registrations: Record<string, Registration>) {
@@ -64,7 +74,7 @@ function storeRegistrations(ctx: IHookFunctions, registrations: Record<string, R
 	staticData(ctx).registrations = registrations;
 }
 
-export function credentialTypeOf(ctx: IHookFunctions): SiteCredentialType {
+export function credentialTypeOf(ctx: IHookFunctions | IWebhookFunctions): SiteCredentialType {
 	const authentication = ctx.getNodeParameter('authentication', 'tenantToken') as string;
 	return authentication === 'managedTenant' ? 'siteManagedTenantApi' : 'siteTenantApi';
 }
@@ -153,11 +163,23 @@ export async function registrationExists(ctx: IHookFunctions): Promise<boolean> 
 	const url = webhookUrlOf(ctx);
 	const registration = staticData(ctx).registrations?.[url];
 	if (!registration) return false;
+	if (registration.secret !== undefined) forgetPlainSecrets(ctx);
 	const current = await readWebhookSettings(ctx);
 	if (current === undefined) return true;
 	return (
-		current.url === url && headerValue(current.headers, registration.headerName) === registration.secret
+		current.url === url &&
+		secretMatchesHash(headerValue(current.headers, registration.headerName), secretHashOf(registration))
 	);
+}
+
+/** Replaces the secrets of registrations made before only hashes were kept by their hashes. */
+function forgetPlainSecrets(ctx: IHookFunctions) {
+	const registrations: Record<string, Registration> = {};
+	for (const [url, registration] of Object.entries(staticData(ctx).registrations ?? {})) {
+		const { secret: _plain, ...kept } = registration;
+		registrations[url] = { ...kept, secretHash: secretHashOf(registration) };
+	}
+	storeRegistrations(ctx, registrations);
 }
 
 /** Registers this node's URL with a fresh secret and records it in the static data. */
@@ -177,7 +199,7 @@ export async function register(ctx: IHookFunctions): Promise<void> {
 	const registration: Registration = {
 		url,
 		headerName: AUTOMATIC_SECRET_HEADER,
-		secret,
+		secretHash: hashSecret(secret),
 		registeredAt: new Date().toISOString(),
 		test: isTest,
 		...(replaced ? { replaced } : {}),

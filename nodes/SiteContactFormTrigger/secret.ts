@@ -4,6 +4,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { setOwn } from '../shared/objects';
+
 /** The header an automatic registration asks the site to send the secret in. */
 export const AUTOMATIC_SECRET_HEADER = 'X-Site-Webhook-Secret';
 
@@ -31,25 +33,40 @@ function digest(value: string): Buffer {
 }
 
 /**
- * Whether the received header value is the expected secret. Both sides are hashed first so the
- * comparison runs in constant time on equal-length buffers, whatever was sent; a missing, repeated
- * (array) or empty value never matches.
+ * What the node keeps of an automatic registration's secret: its SHA-256, hex. The secret is 32
+ * random bytes, so the hash cannot be turned back into it, and a workflow export holds nothing that
+ * could forge a delivery.
  */
-export function secretMatches(received: unknown, expected: string): boolean {
-	if (typeof received !== 'string' || received === '' || expected === '') return false;
-	return timingSafeEqual(digest(received), digest(expected));
+export function hashSecret(secret: string): string {
+	return digest(secret).toString('hex');
 }
 
 /**
- * Whether the received value matches any of the expected secrets. Every candidate is compared (no
+ * Whether the received header value hashes to the expected hash, compared in constant time on
+ * equal-length buffers whatever was sent; a missing, repeated (array) or empty value never matches.
+ */
+export function secretMatchesHash(received: unknown, expectedHash: string): boolean {
+	if (typeof received !== 'string' || received === '') return false;
+	const expected = Buffer.from(expectedHash, 'hex');
+	const actual = digest(received);
+	return expected.length === actual.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * Whether the received value matches any of the expected hashes. Every candidate is compared (no
  * early exit), so the time taken does not tell which one matched.
  */
-export function secretMatchesAny(received: unknown, expected: string[]): boolean {
+export function secretMatchesAnyHash(received: unknown, expectedHashes: string[]): boolean {
 	let matched = false;
-	for (const secret of expected) {
-		if (secretMatches(received, secret)) matched = true;
+	for (const hash of expectedHashes) {
+		if (secretMatchesHash(received, hash)) matched = true;
 	}
 	return matched;
+}
+
+/** Whether the received header value is the expected (non-empty) secret, in constant time. */
+export function secretMatches(received: unknown, expected: string): boolean {
+	return expected !== '' && secretMatchesHash(received, hashSecret(expected));
 }
 
 /** The request headers without the secret header, Authorization, Proxy-Authorization and Cookie. */
@@ -57,7 +74,7 @@ export function visibleHeaders(headers: IDataObject, secretHeaderName: string): 
 	const hidden = new Set([...ALWAYS_HIDDEN_HEADERS, secretHeaderName.toLowerCase()]);
 	const visible: IDataObject = {};
 	for (const [name, value] of Object.entries(headers)) {
-		if (!hidden.has(name.toLowerCase())) visible[name] = value;
+		if (!hidden.has(name.toLowerCase())) setOwn(visible, name, value);
 	}
 	return visible;
 }

@@ -1,18 +1,15 @@
 /**
- * A delivered contact-form submission: its shape, the output item and the memory of ids already seen
- * (delivery is at least once, so the same submission may arrive again).
+ * A delivered contact-form submission: its shape, its id and the output item.
  */
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-/** How many submission ids the node remembers to recognise a repeat. */
-export const REMEMBERED_SUBMISSIONS = 1000;
+import { setOwn } from '../shared/objects';
+
+/** The longest submission_id accepted (the site's are UUIDs, 36 characters). */
+export const MAX_SUBMISSION_ID_LENGTH = 200;
 
 /** The keys of a submission as the contract defines it, in output order. */
 const SUBMISSION_KEYS = ['submission_id', 'tenant_id', 'form', 'submitted_at'] as const;
-
-interface SeenStaticData extends IDataObject {
-	seenSubmissionIds?: string[];
-}
 
 export function isJsonObject(value: unknown): value is IDataObject {
 	return (
@@ -53,28 +50,25 @@ export function requestJsonObject(request: { body?: unknown; rawBody?: unknown }
 	return isJsonObject(body) ? body : undefined;
 }
 
-/** The submission id, when the body carries one (a string or a number). */
-export function submissionIdOf(body: IDataObject): string | undefined {
+/** What a body's submission_id says: none, one (with the key repeats are told by), or a bad one. */
+export type SubmissionIdentity =
+	| { kind: 'none' }
+	| { kind: 'id'; id: string | number; key: string }
+	| { kind: 'invalid'; problem: string };
+
+/**
+ * The submission id, when the body carries one (a string or a number). The key is the id as JSON
+ * text, so `1` and `"1"` are two submissions; an id longer than MAX_SUBMISSION_ID_LENGTH is refused.
+ */
+export function submissionIdentity(body: IDataObject): SubmissionIdentity {
 	const id = body.submission_id;
-	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
-	return undefined;
-}
-
-function seenStore(ctx: IWebhookFunctions): SeenStaticData {
-	return ctx.getWorkflowStaticData('node') as SeenStaticData;
-}
-
-export function wasSeen(ctx: IWebhookFunctions, submissionId: string): boolean {
-	return (seenStore(ctx).seenSubmissionIds ?? []).includes(submissionId);
-}
-
-/** Remembers an id, keeping only the newest REMEMBERED_SUBMISSIONS. */
-export function rememberSeen(ctx: IWebhookFunctions, submissionId: string): void {
-	const store = seenStore(ctx);
-	const seen = [...(store.seenSubmissionIds ?? []), submissionId];
-	// A new array at the top level, so n8n notices the change and saves the static data.
-	store.seenSubmissionIds = seen.slice(Math.max(0, seen.length - REMEMBERED_SUBMISSIONS));
+	if (id === undefined || id === null || id === '') return { kind: 'none' };
+	if (typeof id === 'number' && Number.isFinite(id)) return { kind: 'id', id, key: JSON.stringify(id) };
+	if (typeof id !== 'string') return { kind: 'invalid', problem: 'submission_id must be a string or a number' };
+	if (id.length > MAX_SUBMISSION_ID_LENGTH) {
+		return { kind: 'invalid', problem: `submission_id must not be longer than ${MAX_SUBMISSION_ID_LENGTH} characters` };
+	}
+	return { kind: 'id', id, key: JSON.stringify(id) };
 }
 
 export interface OutputOptions {
@@ -90,7 +84,7 @@ export interface OutputOptions {
 export function submissionItem(body: IDataObject, { liftFields, headers }: OutputOptions): IDataObject {
 	const fields = isJsonObject(body.fields) ? body.fields : {};
 	const item: IDataObject = {};
-	for (const key of SUBMISSION_KEYS) item[key] = body[key] ?? null;
+	for (const key of SUBMISSION_KEYS) setOwn(item, key, body[key] ?? null);
 	const extraKeys = Object.keys(body).filter(
 		(key) => key !== 'fields' && !(SUBMISSION_KEYS as readonly string[]).includes(key),
 	);
@@ -98,15 +92,12 @@ export function submissionItem(body: IDataObject, { liftFields, headers }: Outpu
 	if (liftFields) {
 		const taken = new Set([...Object.keys(item), ...extraKeys, 'fields', 'headers']);
 		const clashing: IDataObject = {};
-		for (const [name, value] of Object.entries(fields)) {
-			if (taken.has(name)) clashing[name] = value;
-			else item[name] = value;
-		}
-		if (Object.keys(clashing).length > 0) item.fields = clashing;
+		for (const [name, value] of Object.entries(fields)) setOwn(taken.has(name) ? clashing : item, name, value);
+		if (Object.keys(clashing).length > 0) setOwn(item, 'fields', clashing);
 	} else {
-		item.fields = fields;
+		setOwn(item, 'fields', fields);
 	}
-	for (const key of extraKeys) item[key] = body[key];
-	if (headers) item.headers = headers;
+	for (const key of extraKeys) setOwn(item, key, body[key]);
+	if (headers) setOwn(item, 'headers', headers);
 	return item;
 }

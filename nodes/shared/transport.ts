@@ -16,6 +16,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -35,11 +36,11 @@ import { readConcurrency, runWindow, throwFirstFailure } from './window';
 export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManagedTenantApi';
 
 /**
- * Who may send: a node's execute context, or a trigger's hook context (webhook registration on
- * activation). Both carry getNode, getCredentials and httpRequestWithAuthentication; only an execute
- * context has per-item options (Options > Timeout).
+ * Who may send: a node's execute context, a trigger's hook context (webhook registration on
+ * activation) or its webhook context (claiming a delivery). All carry getNode, getCredentials and
+ * httpRequestWithAuthentication; only an execute context has per-item options (Options > Timeout).
  */
-export type SiteRequestContext = IExecuteFunctions | IHookFunctions;
+export type SiteRequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];

@@ -28,6 +28,7 @@ import sitemapRoutes from './routes/sitemap';
 import notificationRoutes from './routes/notifications';
 import variableRoutes from './routes/variables';
 import contactFormRoutes from './routes/contact-form';
+import contactFormClaimRoutes from './routes/contact-form-claims';
 
 const MB = 1024 * 1024;
 
@@ -206,6 +207,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(notificationRoutes);
 	app.register(variableRoutes);
 	app.register(contactFormRoutes);
+	app.register(contactFormClaimRoutes);
 
 	app.addHook('onReady', async () => worker.start());
 	app.addHook('onClose', async () => {

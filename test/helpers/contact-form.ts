@@ -3,6 +3,8 @@
  * webhook harness with the trigger node and this package's credential types, and small helpers.
  */
 import axios, { type AxiosResponse } from 'axios';
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
 import type { IDataObject, INodeCredentials, INodeParameters } from 'n8n-workflow';
 
 import { SiteContactFormSecretApi } from '../../credentials/SiteContactFormSecretApi.credentials';
@@ -112,6 +114,15 @@ export async function postTo(
 		validateStatus: () => true,
 		transformRequest: [(data: unknown) => data],
 	});
+}
+
+/** A URL on 127.0.0.1 whose port refuses connections (a site that is down). */
+export async function closedPortUrl(): Promise<string> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return `http://127.0.0.1:${port}`;
 }
 
 /** A submission body as the site sends it. */

@@ -11,7 +11,8 @@
  *   response, calls the node's `webhook()`, and answers as n8n's webhook helpers do for
  *   responseMode "onReceived". Every call and what the node returned is recorded.
  * - Credentials come from the in-memory TestCredentialsHelper; static data lives in the Workflow
- *   object, which stands in for the saved workflow across requests.
+ *   object, which stands in for the saved workflow: hooks (activation) change it, and each webhook
+ *   request gets a copy that is thrown away, as in n8n.
  */
 import { randomUUID } from 'crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
@@ -26,6 +27,7 @@ import type {
 	INodeParameters,
 	INodeType,
 	IWebhookData,
+	IWebhookDescription,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
@@ -298,8 +300,12 @@ export class WebhookHarness {
 		} else if (result?.workflowData === undefined) {
 			expressResponse.status(200).send(result?.webhookResponse ?? { message: 'Webhook call received' });
 		} else {
-			// responseMode onReceived: answered at once, the workflow runs on.
-			expressResponse.status(200).send(result.webhookResponse ?? { message: 'Workflow was started' });
+			// responseMode onReceived: answered at once, the workflow runs on, with the description's
+			// responseData as n8n evaluates it (webhook-on-received-response-extractor): "noData" is an
+			// empty body, any other value (n8n's default is the text "firstEntryJson") is sent as it is.
+			const responseData = route.trigger.webhookDescription.responseData ?? 'firstEntryJson';
+			if (responseData === 'noData') expressResponse.status(200).end();
+			else expressResponse.status(200).send(responseData);
 		}
 		call.status = expressResponse.statusCode;
 		try {
@@ -324,6 +330,7 @@ export class TriggerWorkflow {
 	/** The editor's copy while listening for a test event. */
 	private testWorkflow: Workflow | undefined;
 	private dropNext = false;
+	private nodeTypeOverride: INodeType | undefined;
 
 	constructor(
 		private readonly harness: WebhookHarness,
@@ -367,7 +374,12 @@ export class TriggerWorkflow {
 	}
 
 	get nodeType(): INodeType {
-		return this.harness.nodeTypes.getByNameAndVersion(this.node.type);
+		return this.nodeTypeOverride ?? this.harness.nodeTypes.getByNameAndVersion(this.node.type);
+	}
+
+	/** From now on, run this instance of the node (e.g. one loaded fresh, as another n8n process would). */
+	replaceNodeType(nodeType: INodeType) {
+		this.nodeTypeOverride = nodeType;
 	}
 
 	/** The node's static data in the saved workflow, as n8n would store it. */
@@ -378,6 +390,12 @@ export class TriggerWorkflow {
 	/** The node's static data in the editor's test copy (while listening). */
 	get testStaticData(): IDataObject | undefined {
 		return this.testWorkflow?.getStaticData('node', this.nodeOf(this.testWorkflow));
+	}
+
+	get webhookDescription(): IWebhookDescription {
+		const description = this.nodeType.description.webhooks?.[0];
+		if (!description) throw new Error('The node has no webhook');
+		return description;
 	}
 
 	private webhookData(isTest: boolean, additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
@@ -493,7 +511,9 @@ export class TriggerWorkflow {
 			httpRequest: request as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 			httpResponse: response as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
 		});
-		const workflow = this.workflowFor(isTest);
+		// n8n loads the workflow afresh for every request and never saves the static data webhook()
+		// writes (WorkflowRunner persists a second copy whose change flag is reset): a copy per request.
+		const workflow = this.build(JSON.parse(JSON.stringify(this.workflowFor(isTest).staticData)) as IDataObject);
 		const context = new WebhookContext(
 			workflow,
 			this.nodeOf(workflow),

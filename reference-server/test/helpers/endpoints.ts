@@ -41,6 +41,8 @@ export const ENDPOINTS: Endpoint[] = [
 	{ method: 'PUT', path: '/api/variables', surface: 'tenant', body: { key: 'secret-key', value: 'overwritten' } },
 	{ method: 'DELETE', path: '/api/variables', surface: 'tenant', body: { key: 'secret-key' } },
 	{ method: 'GET', path: '/api/contact-form/deliveries', surface: 'tenant' },
+	{ method: 'POST', path: '/api/contact-form/claims', surface: 'tenant', body: { consumer: 'probe', key: '"victim"' } },
+	{ method: 'DELETE', path: '/api/contact-form/claims', surface: 'tenant', body: { consumer: 'probe', key: '"victim"' } },
 	// public
 	{ method: 'GET', path: '/health', surface: 'public' },
 	{ method: 'GET', path: '/openapi.json', surface: 'public' },
