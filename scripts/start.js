@@ -26,6 +26,7 @@ const path = require('node:path');
 const runtime = require('./lib/runtime');
 const stack = require('./lib/stack');
 const { startAiStandIn } = require('./lib/ai-stand-in');
+const { startQueueMode } = require('./lib/queue/start');
 
 const ROOT = runtime.ROOT;
 const DATA = path.join(ROOT, '.data');
@@ -40,6 +41,8 @@ const BROKER_PORT = Number(process.env.N8N_RUNNERS_BROKER_PORT || N8N_PORT + 1);
 const SERVER_PORT = Number(process.env.SITE_SERVER_PORT || 4010);
 const AI_PORT = Number(process.env.SITE_AI_PORT || 4011);
 const DEMO_TENANT = 'demo';
+// --queue: n8n in queue mode (Redis, PostgreSQL, main + 2 workers + 2 webhook processors), see lib/queue/start.js.
+const QUEUE = process.argv.slice(2).includes('--queue');
 const DEMO_PAGES = [
 	{ name: 'Home', url: '/', locale: 'en', templates: [{ type: 'hero', title: 'Welcome to the demo site', text: 'Built with the Site Management nodes.' }] },
 	{ name: 'About us', url: '/about-us', locale: 'en', templates: [{ type: 'heading', text: 'About us' }, { type: 'text', body: 'We are a small team that builds websites.' }] },
@@ -139,6 +142,41 @@ async function ensureDemoSite(serverUrl, adminToken, state) {
 	return { created: created.status === 200, tokenChanged };
 }
 
+/** One n8n process (regular mode) with the package, the credentials and the example workflows; resolves with its URL. */
+async function startOneN8n({ serverUrl, state, aiUrl, children, shutdown }) {
+	runtime.stagePackage(USER_FOLDER);
+	const env = runtime.n8nEnv({
+		userFolder: USER_FOLDER,
+		port: N8N_PORT,
+		brokerPort: BROKER_PORT,
+		extra: { SITE_AI_URL: aiUrl, ...(process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {}) },
+	});
+
+	if (!state.credentialsImported) {
+		say('importing the credentials into n8n (n8n import:credentials)');
+		await stack.importCredentials(
+			env,
+			USER_FOLDER,
+			stack.credentialsFor({ serverUrl, adminToken: state.adminToken, tenantToken: state.demoToken }),
+		);
+		state.credentialsImported = true;
+		saveState(state);
+	}
+	if (!state.workflowsImported) {
+		say('importing the example workflows (n8n import:workflow) and publishing the contact-form one');
+		await stack.importWorkflows(env, USER_FOLDER);
+		await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
+		state.workflowsImported = true;
+		saveState(state);
+	}
+
+	say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
+	const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
+	children.push({ name: 'n8n', stop: n8n.stop, process: n8n.process });
+	n8n.exitPromise.then((exit) => void shutdown(1, `n8n exited unexpectedly (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, N8N_LOG)}`));
+	return n8n.url;
+}
+
 async function main() {
 	if (process.env.SITE_START_SKIP_BUILD !== '1') {
 		say('building the package (npm run build)');
@@ -220,41 +258,18 @@ async function main() {
 			aiUrl = ai.chatCompletionsUrl;
 		}
 
-		runtime.stagePackage(USER_FOLDER);
-		const env = runtime.n8nEnv({
-			userFolder: USER_FOLDER,
-			port: N8N_PORT,
-			brokerPort: BROKER_PORT,
-			extra: { SITE_AI_URL: aiUrl, ...(process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {}) },
-		});
-
-		if (!state.credentialsImported) {
-			say('importing the credentials into n8n (n8n import:credentials)');
-			await stack.importCredentials(
-				env,
-				USER_FOLDER,
-				stack.credentialsFor({ serverUrl: server.url, adminToken: state.adminToken, tenantToken: state.demoToken }),
-			);
-			state.credentialsImported = true;
-			saveState(state);
-		}
-		if (!state.workflowsImported) {
-			say('importing the example workflows (n8n import:workflow) and publishing the contact-form one');
-			await stack.importWorkflows(env, USER_FOLDER);
-			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
-			state.workflowsImported = true;
-			saveState(state);
+		let n8nUrl;
+		let queueLines = [];
+		if (QUEUE) {
+			({ url: n8nUrl, lines: queueLines } = await startQueueMode({ serverUrl: server.url, state, aiUrl, mainPort: N8N_PORT, children, say }));
+		} else {
+			n8nUrl = await startOneN8n({ serverUrl: server.url, state, aiUrl, children, shutdown });
 		}
 
-		say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
-		const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
-		children.push({ name: 'n8n', stop: n8n.stop, process: n8n.process });
-		n8n.exitPromise.then((exit) => void shutdown(1, `n8n exited unexpectedly (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, N8N_LOG)}`));
-
-		const owner = await runtime.setupOwner(n8n.url, state.owner);
+		const owner = await runtime.setupOwner(n8nUrl, state.owner);
 		let ownerNote = owner.created ? 'set up now' : 'set up earlier';
 		try {
-			await runtime.login(n8n.url, state.owner);
+			await runtime.login(n8nUrl, state.owner);
 		} catch {
 			ownerNote = 'an owner exists whose password is not the one in .data/stack.json; reset it with the n8n CLI (user-management:reset) or remove .data/n8n';
 		}
@@ -275,7 +290,8 @@ async function main() {
 			'',
 			'Site Management stack is running (127.0.0.1 only):',
 			'',
-			`  n8n               ${n8n.url}`,
+			`  n8n               ${n8nUrl}`,
+			...queueLines,
 			`    owner login     ${state.owner.email}  /  ${state.owner.password}   (${ownerNote})`,
 			`  reference server  ${server.url}   (API document: ${server.url}/openapi.json)`,
 			`    admin token     in .data/stack.json and in the n8n credential "${stack.CREDENTIALS.admin.name}"`,

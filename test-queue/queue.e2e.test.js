@@ -43,11 +43,14 @@ const ctx = {};
 const WORKERS = 2;
 const MANAGED_MINT_BOUND = WORKERS;
 
-/** How many tokens the server has issued for a tenant (its own table: what was minted, whoever asked). */
+/** Reads the reference server's own database (in this process): what happened on the server. */
+function onServer(sql, ...params) {
+	return ctx.server.app.site.store.db.prepare(sql).all(...params);
+}
+
+/** How many tokens the server has issued for a tenant (what was minted, whoever asked). */
 function tokensIssued(tenantId) {
-	return ctx.server.app.site.store.db
-		.prepare('SELECT COUNT(*) AS n FROM tokens t JOIN tenants tn ON tn.pk = t.tenant_pk WHERE tn.id = ?')
-		.get(tenantId).n;
+	return onServer('SELECT COUNT(*) AS n FROM tokens t JOIN tenants tn ON tn.pk = t.tenant_pk WHERE tn.id = ?', tenantId)[0].n;
 }
 
 /** Posts `count` contact-form submissions to the site, `parallel` at a time; resolves with their ids. */
@@ -66,16 +69,14 @@ async function submit(tenant, count, parallel = 20) {
 	return ids;
 }
 
-/** The site's deliveries of a tenant, by submission id. */
-async function deliveries(client) {
-	const all = [];
-	let cursor;
-	do {
-		const page = (await client('GET', `/api/contact-form/deliveries?per_page=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).data;
-		all.push(...page.data);
-		cursor = page.next_cursor;
-	} while (cursor);
-	return all;
+/** The site's deliveries of a tenant's contact form: submission_id, state, attempts. */
+function deliveries(tenantId) {
+	return onServer('SELECT d.submission_id, d.state, d.attempts FROM deliveries d JOIN tenants tn ON tn.pk = d.tenant_pk WHERE tn.id = ?', tenantId);
+}
+
+/** How many notifications a tenant holds whose id starts with `prefix`. */
+function notificationsStartingWith(tenantId, prefix) {
+	return onServer('SELECT COUNT(*) AS n FROM notifications x JOIN tenants tn ON tn.pk = x.tenant_pk WHERE tn.id = ? AND x.id LIKE ?', tenantId, `${prefix}%`)[0].n;
 }
 
 beforeAll(async () => {
@@ -113,6 +114,7 @@ beforeAll(async () => {
 		dir: ctx.dir,
 		redis: ctx.redis,
 		postgres: ctx.postgres,
+		workers: WORKERS,
 		extraEnv: { SITE_AI_URL: ctx.ai.chatCompletionsUrl, SITE_AI_MODEL: 'stand-in-model' },
 		log: say,
 		before: async (env) => {
@@ -126,13 +128,14 @@ beforeAll(async () => {
 				...Object.values(TEST_WORKFLOWS).map((workflow) => workflow.file),
 			];
 			await stack.importWorkflows(env, userFolder, files);
-			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
-			await stack.publishWorkflow(env, TEST_WORKFLOWS.ackWhenFinished.id);
-			say('credentials and workflows imported, two contact-form workflows published');
+			say('credentials and workflows imported');
 		},
 	});
 	say(`n8n main ${ctx.n8n.mainUrl}, proxy ${ctx.n8n.publicUrl}`);
 	ctx.rest = await restClient(ctx.n8n.mainUrl, ctx.owner);
+	// Activated through main's REST API, as in the editor: main registers the triggers with the sites.
+	await ctx.rest.activateWorkflow(stack.WORKFLOWS.contactForm.id);
+	await ctx.rest.activateWorkflow(TEST_WORKFLOWS.ackWhenFinished.id);
 }, 15 * 60 * 1000);
 
 afterAll(async () => {
@@ -211,5 +214,176 @@ describe('managed credential across two workers', () => {
 		// And the next run uses the stored replacement: no mint.
 		await ctx.rest.runAndWait(TEST_WORKFLOWS.managed.id);
 		expect(tokensIssued('acme') - before).toBe(1);
+	});
+});
+
+/** The contact-form webhook the trigger registered on a tenant's site (admin view of its settings). */
+async function registration(client) {
+	const settings = (await client('GET', '/api/settings')).data.settings;
+	if (!settings.contact_form_webhook_url) return undefined;
+	return { url: settings.contact_form_webhook_url, headers: settings.contact_form_webhook_headers };
+}
+
+/** Waits until every submission was delivered (2xx) by the site and n8n has stored no running execution. */
+async function settled(tenantId, ids, workflowId, timeoutMs = 240000) {
+	const wanted = new Set(ids);
+	await stack.waitFor(
+		`${ids.length} deliveries and their executions`,
+		async () => {
+			const done = deliveries(tenantId).filter((d) => wanted.has(d.submission_id) && d.state === 'delivered');
+			if (done.length < wanted.size) return false;
+			const statuses = await ctx.db.executionStatuses(workflowId);
+			return !statuses.running && !statuses.new;
+		},
+		{ timeoutMs, everyMs: 1000 },
+	);
+}
+
+/** Executions per second of a workflow's executions started at or after `since` (first start to last stop). */
+async function throughput(workflowId, since) {
+	const { rows } = await ctx.db.query(
+		'SELECT COUNT(*)::int AS n, EXTRACT(EPOCH FROM MAX("stoppedAt") - MIN("startedAt")) AS seconds FROM execution_entity WHERE "workflowId" = $1 AND "startedAt" >= $2',
+		[workflowId, since],
+	);
+	return { executions: rows[0].n, seconds: Number(rows[0].seconds), perSecond: rows[0].n / Number(rows[0].seconds) };
+}
+
+/** Execution ids of a workflow started at or after `since`. */
+async function executionIds(workflowId, since) {
+	const { rows } = await ctx.db.query('SELECT id FROM execution_entity WHERE "workflowId" = $1 AND "startedAt" >= $2', [workflowId, since]);
+	return rows.map((row) => String(row.id));
+}
+
+describe('Contact Form Trigger activated by main, deliveries through both webhook processors', () => {
+	const contactForm = stack.WORKFLOWS.contactForm.id;
+
+	test('main registers the proxy URL; the registration survives a restart of main and still delivers', async () => {
+		const prefix = `${ctx.n8n.publicUrl}/webhook/`;
+		const first = await stack.waitFor('the trigger to register', async () => (await registration(ctx.demo))?.url.startsWith(prefix) && (await registration(ctx.demo)), {
+			timeoutMs: 90000,
+		});
+		await stack.waitFor('the ack-when-finished trigger to register', async () => (await registration(ctx.crash))?.url.startsWith(prefix), { timeoutMs: 90000 });
+
+		say('restarting main');
+		await ctx.n8n.restartMain();
+		ctx.rest = await restClient(ctx.n8n.mainUrl, ctx.owner);
+		// Activation after start-up is asynchronous: give it time to (wrongly) replace or clear the registration.
+		await runtime.sleep(5000);
+		expect(await registration(ctx.demo)).toEqual(first);
+
+		const before = Object.values(await ctx.db.executionStatuses(contactForm)).reduce((a, b) => a + b, 0);
+		const ids = await submit(DEMO_TENANT, 1, 1);
+		await settled(DEMO_TENANT, ids, contactForm);
+		expect(Object.values(await ctx.db.executionStatuses(contactForm)).reduce((a, b) => a + b, 0)).toBe(before + 1);
+	});
+
+	test('300 submissions through both webhook processors start exactly 300 executions, spread over both workers', async () => {
+		const since = new Date();
+		const proxied = [...ctx.n8n.proxy.counts.values()];
+		const ids = await submit(DEMO_TENANT, 300);
+		await settled(DEMO_TENANT, ids, contactForm);
+
+		const perSubmission = await ctx.db.executionsPerSubmission(contactForm, 'Contact form');
+		expect(ids.filter((id) => perSubmission.get(id) !== 1)).toEqual([]);
+		expect((await executionIds(contactForm, since)).length).toBe(300);
+		const calls = [...ctx.n8n.proxy.counts.values()].map((count, index) => count - proxied[index]);
+		expect(Math.min(...calls)).toBeGreaterThan(100);
+
+		const owners = ctx.n8n.workerOfExecutions();
+		const ran = await executionIds(contactForm, since);
+		const perWorker = [0, 1].map((worker) => ran.filter((id) => owners.get(id) === worker).length);
+		expect(perWorker[0] + perWorker[1]).toBe(300);
+		expect(Math.min(...perWorker)).toBeGreaterThan(0);
+		const rate = await throughput(contactForm, since);
+		ctx.figures = { ...ctx.figures, twoWorkers: rate, perWebhookProcessor: calls, perWorker300: perWorker };
+		say(`300 submissions: webhook processors ${calls.join(' + ')}, workers ${perWorker.join(' + ')}, ${rate.perSecond.toFixed(2)} executions/s`);
+	});
+
+	test('repeats start nothing twice: one answer in ten lost (the site delivers again), and the same delivery sent to both processors at once', async () => {
+		// One answer in ten is lost between the webhook processors and the site.
+		ctx.n8n.proxy.setDropEveryNth(10);
+		const ids = await submit(DEMO_TENANT, 100);
+		await settled(DEMO_TENANT, ids, contactForm);
+		ctx.n8n.proxy.setDropEveryNth(0);
+		const wanted = new Set(ids);
+		const attempts = deliveries(DEMO_TENANT).filter((d) => wanted.has(d.submission_id)).reduce((sum, d) => sum + d.attempts, 0);
+		expect(attempts - ids.length).toBeGreaterThanOrEqual(5);
+
+		// The same deliveries (repeats of the above, and new ones) to both webhook processors at the same moment.
+		const { url, headers } = await registration(ctx.demo);
+		const path = new URL(url).pathname;
+		const deliver = (processor, body) =>
+			fetch(`${processor.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const fresh = Array.from({ length: 20 }, () => crypto.randomUUID());
+		const bodies = [...ids.slice(0, 20), ...fresh].map((id) => ({
+			submission_id: id,
+			tenant_id: DEMO_TENANT,
+			form: 'contact',
+			submitted_at: new Date().toISOString(),
+			fields: { name: 'Repeat', message: 'sent twice at once' },
+		}));
+		const answers = await Promise.all(bodies.flatMap((body) => ctx.n8n.webhooks.map((processor) => deliver(processor, body))));
+		expect(answers.map((answer) => answer.status).filter((status) => status !== 200)).toEqual([]);
+		await stack.waitFor('the fresh submissions to run', async () => {
+			const statuses = await ctx.db.executionStatuses(contactForm);
+			const counts = await ctx.db.executionsPerSubmission(contactForm, 'Contact form');
+			return !statuses.running && !statuses.new && fresh.every((id) => counts.get(id) >= 1);
+		});
+		await runtime.sleep(2000);
+
+		const perSubmission = await ctx.db.executionsPerSubmission(contactForm, 'Contact form');
+		const doubles = [...ids, ...fresh].filter((id) => perSubmission.get(id) !== 1);
+		ctx.figures = { ...ctx.figures, repeatsDelivered: attempts - ids.length + bodies.length * 2, doubles: doubles.length };
+		say(`repeats: ${attempts - ids.length} redeliveries after lost answers, ${bodies.length * 2} concurrent posts; ${doubles.length} doubles`);
+		expect(doubles).toEqual([]);
+	});
+
+	test('acknowledged when the workflow has finished: a worker SIGKILLed mid-run, every submission\'s effect on the server exactly once', async () => {
+		const workflow = TEST_WORKFLOWS.ackWhenFinished.id;
+		const since = new Date();
+		const ids = await submit(CRASH_TENANT, 8, 8);
+		// Wait until the first worker is in the middle of some of them (the workflow waits 3 s before its effect).
+		const victims = await stack.waitFor(
+			'worker 1 to be running executions',
+			async () => {
+				const owners = ctx.n8n.workerOfExecutions();
+				const { rows } = await ctx.db.query('SELECT id FROM execution_entity WHERE "workflowId" = $1 AND status = $2', [workflow, 'running']);
+				const mine = rows.map((row) => String(row.id)).filter((id) => owners.get(id) === 0);
+				return mine.length >= 2 && mine;
+			},
+			{ timeoutMs: 60000, everyMs: 100 },
+		);
+		say(`SIGKILL worker 1 while it runs executions ${victims.join(', ')}`);
+		await ctx.n8n.killWorker(0);
+
+		await stack.waitFor(
+			'every submission to be delivered and handled',
+			async () => {
+				const delivered = deliveries(CRASH_TENANT).filter((d) => ids.includes(d.submission_id) && d.state === 'delivered');
+				return delivered.length === ids.length;
+			},
+			{ timeoutMs: 180000, everyMs: 1000 },
+		);
+		const effects = ids.map((id) => notificationsStartingWith(CRASH_TENANT, `effect-${id}-`));
+		const ran = await executionIds(workflow, since);
+		ctx.figures = { ...ctx.figures, crash: { submissions: ids.length, killedMidRun: victims.length, executions: ran.length } };
+		say(`crash: ${victims.length} executions killed mid-run, ${ran.length} executions for ${ids.length} submissions, effects ${effects.join(',')}`);
+		expect(effects).toEqual(Array(ids.length).fill(1));
+		// The killed runs were started again by the site's redelivery.
+		expect(ran.length).toBeGreaterThanOrEqual(ids.length + victims.length);
+	});
+
+	test('figures: executions per second with one worker (the other was killed above) against two', async () => {
+		const since = new Date();
+		const ids = await submit(DEMO_TENANT, 300);
+		await settled(DEMO_TENANT, ids, contactForm);
+		const one = await throughput(contactForm, since);
+		const two = ctx.figures.twoWorkers;
+		ctx.figures.oneWorker = one;
+		say(
+			`FIGURES ${JSON.stringify({ oneWorker: one.perSecond.toFixed(2), twoWorkers: two.perSecond.toFixed(2), ratio: (two.perSecond / one.perSecond).toFixed(2), ...ctx.figures })}`,
+		);
+		expect(one.executions).toBe(300);
+		expect(two.executions).toBe(300);
 	});
 });

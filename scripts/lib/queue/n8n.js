@@ -26,6 +26,9 @@ function queueEnv({ redis, postgres, encryptionKey, proxyUrl, mainUrl }) {
 		DB_POSTGRESDB_DATABASE: postgres.database,
 		DB_POSTGRESDB_USER: postgres.user,
 		DB_POSTGRESDB_PASSWORD: postgres.password,
+		// n8n's default pool is 2 connections per process: a webhook processor taking 8 deliveries at
+		// once then waits for a connection until it times out ("timeout exceeded when trying to connect").
+		DB_POSTGRESDB_POOL_SIZE: '10',
 		N8N_ENCRYPTION_KEY: encryptionKey,
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		// Binary data travels with the execution through the database: no shared folder needed.
@@ -40,10 +43,11 @@ function queueEnv({ redis, postgres, encryptionKey, proxyUrl, mainUrl }) {
  * database being ready for the CLI and main starting: import credentials and workflows there.
  * Returns {main, workers, webhooks, proxy, env, restartMain(), killWorker(i), stop()}.
  */
-async function startQueueN8n({ dir, redis, postgres, workers = 2, webhooks = 2, workerConcurrency = 10, extraEnv = {}, before, log = () => {} }) {
+async function startQueueN8n({ dir, redis, postgres, workers = 2, webhooks = 2, workerConcurrency = 10, extraEnv = {}, before, log = () => {}, ports = {}, detached = false }) {
 	const encryptionKey = crypto.randomBytes(32).toString('hex');
-	const proxyPort = await runtime.freePort();
-	const mainPort = await runtime.freePort();
+	// ports.main, ports.proxy: fixed ports (npm start); free ones otherwise.
+	const proxyPort = ports.proxy ?? (await runtime.freePort());
+	const mainPort = ports.main ?? (await runtime.freePort());
 	const mainUrl = `http://127.0.0.1:${mainPort}`;
 	const shared = { ...queueEnv({ redis, postgres, encryptionKey, proxyUrl: `http://127.0.0.1:${proxyPort}`, mainUrl }), ...extraEnv };
 
@@ -76,6 +80,7 @@ async function startQueueN8n({ dir, redis, postgres, workers = 2, webhooks = 2, 
 			logFile: spec.logFile,
 			command,
 			args,
+			detached,
 			echo: (line) => lines.push(line),
 		});
 		const entry = { ...spec, ...handle, command, args, lines };

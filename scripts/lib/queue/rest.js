@@ -62,7 +62,13 @@ async function restClient(mainUrl, owner) {
 		return execution;
 	};
 
-	return { call, runWorkflow, waitForExecution, runAndWait };
+	/** Activates (publishes) a workflow as the editor does; main registers its triggers. */
+	const activateWorkflow = async (workflowId) => {
+		const { versionId } = await call('GET', `/workflows/${workflowId}`);
+		return await call('POST', `/workflows/${workflowId}/activate`, { versionId });
+	};
+
+	return { call, runWorkflow, waitForExecution, runAndWait, activateWorkflow };
 }
 
 module.exports = { restClient };
