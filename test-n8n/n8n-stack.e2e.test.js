@@ -318,7 +318,8 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 		const headers = settings.contact_form_webhook_headers;
 		expect(Object.keys(headers)).toHaveLength(1);
 		ctx.secretHeader = Object.keys(headers)[0];
-		expect(headers[ctx.secretHeader].length).toBeGreaterThanOrEqual(32);
+		ctx.secret = remember(headers[ctx.secretHeader]);
+		expect(ctx.secret.length).toBeGreaterThanOrEqual(32);
 		say(`registered ${ctx.webhookUrl} (secret header ${ctx.secretHeader})`);
 	});
 
@@ -330,6 +331,7 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 		});
 		expect(submitted.status).toBe(202);
 		const id = submitted.data.submission_id;
+		ctx.submissionId = id;
 
 		const notification = await stack.waitFor('the contact-form notification', async () =>
 			(await ctx.demo('GET', '/api/notifications')).data.data.find((n) => n.id === `contact-${id}`),
@@ -369,6 +371,53 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 	});
 });
 
+describe('repeated deliveries in a real n8n (the site holds the claim; webhook() writes no static data)', () => {
+	const delivery = (submissionId, fields) =>
+		JSON.stringify({ submission_id: submissionId, tenant_id: DEMO_TENANT, form: 'contact', submitted_at: new Date().toISOString(), fields });
+	const deliver = (body) =>
+		fetch(ctx.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', [ctx.secretHeader]: ctx.secret }, body });
+	const webhookExecutions = () => executionCount(stack.WORKFLOWS.contactForm.id);
+
+	test('the delivered submission posted again 3 times one after the other, then 30 at once: still 1 execution', async () => {
+		await stack.waitFor('the first execution to be stored', async () => webhookExecutions() >= 1);
+		const before = webhookExecutions();
+		expect(before).toBe(1);
+		const body = delivery(ctx.submissionId, { name: 'Ada Lovelace', email: 'ada@example.com', message: 'again' });
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const answer = await deliver(body);
+			expect(answer.status).toBe(200);
+			expect(await answer.json()).toEqual({ message: 'Submission already received', submission_id: ctx.submissionId });
+		}
+		const together = await Promise.all(Array.from({ length: 30 }, () => deliver(body)));
+		expect(together.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+		await runtime.sleep(3000);
+		expect(webhookExecutions()).toBe(1);
+		say(`repeats: 33 redeliveries of one submission, executions ${webhookExecutions()}`);
+	});
+
+	test('a new submission delivered 30 times at once starts 1 execution; the one started gets an empty 200, not "firstEntryJson"', async () => {
+		const before = webhookExecutions();
+		const submissionId = require('node:crypto').randomUUID();
+		const body = delivery(submissionId, { name: 'Grace Hopper', email: 'grace@example.com', message: 'all at once' });
+		const answers = await Promise.all(Array.from({ length: 30 }, () => deliver(body)));
+		const texts = await Promise.all(answers.map((answer) => answer.text()));
+		expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+		const acknowledgements = texts.filter((text) => text !== '');
+		// One empty answer (the execution started), 29 small JSON acknowledgements.
+		expect(texts.filter((text) => text === '')).toHaveLength(1);
+		for (const text of acknowledgements) expect(JSON.parse(text)).toEqual({ message: 'Submission already received', submission_id: submissionId });
+		expect(texts.join('')).not.toContain('firstEntryJson');
+
+		await stack.waitFor('the contact-form notification of the new submission', async () =>
+			(await ctx.demo('GET', '/api/notifications')).data.data.find((n) => n.id === `contact-${submissionId}`),
+		);
+		await stack.waitFor('its execution to be stored', async () => webhookExecutions() >= before + 1);
+		await runtime.sleep(3000);
+		expect(webhookExecutions()).toBe(before + 1);
+		say(`repeats: 30 simultaneous deliveries of a new submission, executions +${webhookExecutions() - before}`);
+	});
+});
+
 describe('no token outside credentials', () => {
 	test('no exported workflow holds a token (n8n export:workflow --all)', async () => {
 		if (ctx.n8n) {
@@ -384,6 +433,13 @@ describe('no token outside credentials', () => {
 		);
 		expect(ctx.secrets.size).toBeGreaterThanOrEqual(5);
 		expect(leaks(text)).toEqual([]);
+		// The trigger's registration was saved with the workflow, with the secret's hash only.
+		const contactForm = workflows.find((workflow) => workflow.id === stack.WORKFLOWS.contactForm.id);
+		const registrations = Object.values(contactForm.staticData?.['node:Contact form']?.registrations ?? {});
+		expect(registrations).toEqual([
+			expect.objectContaining({ url: ctx.webhookUrl, secretHash: require('node:crypto').createHash('sha256').update(ctx.secret).digest('hex') }),
+		]);
+		expect(text).not.toContain(ctx.secret);
 	});
 
 	test('no execution output holds a token, except the Token > Issue operation\'s', async () => {
@@ -412,7 +468,8 @@ describe('no token outside credentials', () => {
 			db.close();
 		}
 		expect(rows.length).toBeGreaterThanOrEqual(6);
-		expect(rows.filter((row) => row.workflowId === stack.WORKFLOWS.contactForm.id && row.mode === 'webhook')).toHaveLength(1);
+		// The site's delivery and the new submission delivered 30 times at once: one execution each.
+		expect(rows.filter((row) => row.workflowId === stack.WORKFLOWS.contactForm.id && row.mode === 'webhook')).toHaveLength(2);
 		let issueTokenOutputs = 0;
 		for (const row of rows) {
 			const data = parse(row.data);

@@ -239,19 +239,24 @@ describe('version 1 keeps its behaviour', () => {
 	});
 });
 
-test(`the managed credential mints one token for a window of ${DEFAULT_CONCURRENCY} over 60 items`, async () => {
-	await ctx.site.createTenant('window-managed');
+test.each([
+	[`a window of ${DEFAULT_CONCURRENCY} (version 2, default)`, 2, {}],
+	['Batching 8 (version 1: a whole batch at once)', 1, { batching: { batch: { batchSize: 8 } } }],
+	['Batching 8 with Concurrency 8 (version 2)', 2, { batching: { batch: { batchSize: 8 } }, concurrency: 8 }],
+] as Array<[string, number, INodeParameters]>)('the managed credential mints one token for %s over 60 items', async (label, typeVersion, options) => {
+	const tenantId = `window-managed-${typeVersion}-${label.length}`;
+	await ctx.site.createTenant(tenantId);
 	const countTokens = () =>
 		(
 			ctx.site.server.app.site.store.db
 				.prepare('SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?')
-				.get('window-managed') as { n: number }
+				.get(tenantId) as { n: number }
 		).n;
 	const before = countTokens();
-	const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, 'window-managed'));
+	const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, tenantId));
 	const result = await ctx.runner.runNode({
 		type: 'siteTenant',
-		typeVersion: 2,
+		typeVersion,
 		credentials,
 		input: Array.from({ length: 60 }, (_, i) => ({ json: { url: `/m${i}` } })),
 		parameters: {
@@ -261,6 +266,7 @@ test(`the managed credential mints one token for a window of ${DEFAULT_CONCURREN
 			name: 'Page',
 			url: '={{ $json.url }}',
 			locale: 'en',
+			options,
 		},
 	});
 	expect(result.error).toBeUndefined();

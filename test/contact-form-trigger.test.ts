@@ -175,6 +175,21 @@ describe('checkExists', () => {
 	});
 });
 
+test('a registration stored before only hashes were kept (plain secret) still works, and checkExists rewrites it to the hash', async () => {
+	const { tenant, trigger, secret } = await activeTrigger('legacy-secret');
+	const registrations = trigger.staticData.registrations as Record<string, IDataObject>;
+	const { secretHash: _hash, ...rest } = registrations[trigger.productionUrl];
+	trigger.staticData.registrations = { [trigger.productionUrl]: { ...rest, secret } };
+	expect((await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), { [SECRET_HEADER]: secret })).status).toBe(200);
+
+	expect(await trigger.checkExists()).toBe(true);
+	const rewritten = (trigger.staticData.registrations as Record<string, IDataObject>)[trigger.productionUrl];
+	expect(rewritten).not.toHaveProperty('secret');
+	expect(rewritten.secretHash).toBe(createHash('sha256').update(secret).digest('hex'));
+	expect(JSON.stringify(trigger.staticData)).not.toContain(secret);
+	expect((await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), { [SECRET_HEADER]: secret })).status).toBe(200);
+});
+
 describe('delivery and verification (webhook)', () => {
 	test('the site delivers a submission with the secret; the workflow starts with one item and the site gets 200', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('deliver');
@@ -436,6 +451,28 @@ describe('output options', () => {
 		const { calls } = await submitAndWait(tenant, { name: 'Plain' });
 		expect(calls[0].items?.[0].json).not.toHaveProperty('headers');
 		expect(calls[0].items?.[0].json.fields).toEqual({ name: 'Plain' });
+	});
+});
+
+describe('keys named __proto__ are data', () => {
+	const hostile = JSON.stringify({ polluted: true, isAdmin: true });
+	test.each([
+		['at the top level of the delivery', false, `{"submission_id":"proto-top","tenant_id":"t","form":"contact","submitted_at":"x","fields":{},"__proto__":${hostile}}`],
+		['among the fields (kept as sent)', false, `{"submission_id":"proto-field","tenant_id":"t","form":"contact","submitted_at":"x","fields":{"__proto__":${hostile},"name":"Eve"}}`],
+		['among lifted fields', true, `{"submission_id":"proto-lifted","tenant_id":"t","form":"contact","submitted_at":"x","fields":{"__proto__":${hostile},"name":"Eve"}}`],
+	])('%s: an own property of the output, the item keeps its plain prototype', async (_where, liftFields, raw) => {
+		const { trigger, secret } = await activeTrigger('proto', { options: { liftFields } });
+		const answer = await postTo(trigger.productionUrl, raw, { [SECRET_HEADER]: secret }, true);
+		expect(answer.status).toBe(200);
+		const [call] = ctx.harness.calls.filter((c) => c.requestBody === raw);
+		const json = call.items?.[0].json as IDataObject;
+		const holder = (liftFields || raw.includes(',"__proto__"') ? json : json.fields) as IDataObject;
+		expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
+		expect(Object.getPrototypeOf(holder)).toBe(Object.prototype);
+		expect(Object.getOwnPropertyDescriptor(holder, '__proto__')?.value).toEqual({ polluted: true, isAdmin: true });
+		expect((json as { polluted?: unknown }).polluted).toBeUndefined();
+		expect((holder as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+		expect(JSON.parse(JSON.stringify(json))).toEqual(JSON.parse(JSON.stringify(json)));
 	});
 });
 

@@ -28,6 +28,16 @@ describe('retry', () => {
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
 	});
 
+	test('parseRetryAfter: malformed values (negative, signed, exponent, bare years, overflow, bad dates) fall back to the backoff', () => {
+		const now = Date.parse('2026-01-01T00:00:00Z');
+		for (const junk of ['-5', '-0', '+5', '5e3', '1e400', '1'.repeat(400), '0x10', '5 s', '5,5', '.5', '1.', 'Infinity', 'NaN', '-1', '12/31/2025', 'Thu, 99 Foo 2026 00:00:00 GMT', '   ', [], {}]) {
+			expect({ junk, ms: parseRetryAfter(junk, now) }).toEqual({ junk, ms: undefined });
+		}
+		// The obsolete HTTP-date forms still count.
+		expect(parseRetryAfter('Thursday, 01-Jan-26 00:00:05 GMT', now)).toBe(5000);
+		expect(parseRetryAfter('Thu Jan  1 00:00:07 2026', now)).toBe(7000);
+	});
+
 	test('backoffDelay grows exponentially with full jitter and a cap', () => {
 		expect(backoffDelay(0, () => 0)).toBe(0);
 		expect(backoffDelay(0, () => 0.999999)).toBe(RETRY_BASE_DELAY_MS - 1);

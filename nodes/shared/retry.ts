@@ -45,14 +45,26 @@ export function isRetryableNetworkError(code: string | undefined, message: strin
 }
 
 /**
+ * The three HTTP-date forms (RFC 9110 5.6.7) all start with a day name: IMF-fixdate
+ * `Sun, 06 Nov 1994 08:49:37 GMT`, RFC 850 `Sunday, 06-Nov-94 ...`, asctime `Sun Nov  6 ...`.
+ * Anything else is not a date here, though Date.parse would read `-5` or `1` as a year.
+ */
+const HTTP_DATE_START = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
+
+/**
  * Parses a `Retry-After` header: delta seconds or an HTTP date. Returns milliseconds to wait, or
- * undefined when the header is absent or unreadable (then the backoff applies).
+ * undefined when the header is absent or unreadable (negative, signed, exponent, not a date): then
+ * the backoff applies.
  */
 export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
 	const raw = Array.isArray(value) ? value[0] : value;
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const text = String(raw).trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	if (/^\d+(\.\d+)?$/.test(text)) {
+		const ms = Math.round(Number(text) * 1000);
+		return Number.isFinite(ms) ? ms : undefined;
+	}
+	if (!HTTP_DATE_START.test(text)) return undefined;
 	const date = Date.parse(text);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - now);

@@ -29,6 +29,7 @@ import notificationRoutes from './routes/notifications';
 import variableRoutes from './routes/variables';
 import contactFormRoutes from './routes/contact-form';
 import contactFormClaimRoutes from './routes/contact-form-claims';
+import earlyAnswersPlugin from './plugins/early-answers';
 
 const MB = 1024 * 1024;
 
@@ -183,6 +184,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		}
 		done();
 	});
+	app.register(earlyAnswersPlugin);
 	app.register(errorsPlugin);
 	app.register(openapiPlugin);
 	app.register(multipart, {

@@ -319,6 +319,5 @@ test('after all that the server still answers, and the tenant\'s data is intact'
 	expect(pages.status).toBe(200);
 	expect(pages.data.data.map((p: { url: string }) => p.url)).toEqual(['/home']);
 	const spread = [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}:${count}`).join(',');
-	// eslint-disable-next-line no-console
 	console.log(`[reliability] fuzz: server endpoints: inputs_tried=${tried} endpoints=${ENDPOINTS.length} server_errors=0 statuses=${spread}`);
 });

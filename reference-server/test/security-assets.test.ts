@@ -108,7 +108,6 @@ describe('hostile names', () => {
 			expect(fs.readdirSync(dir).filter((entry) => entry.includes(marker))).toEqual([]);
 		}
 		expect(listFiles(path.join(h.dataDir, 'assets'))).toHaveLength(HOSTILE_NAMES.length);
-		// eslint-disable-next-line no-console
 		console.log(`[reliability] security: asset names: hostile_names=${HOSTILE_NAMES.length} files_stored=${stored.length} files_outside_assets=0`);
 	});
 });

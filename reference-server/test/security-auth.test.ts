@@ -152,6 +152,5 @@ describe('the other tenant\'s token', () => {
 });
 
 afterAll(() => {
-	// eslint-disable-next-line no-console
 	console.log(`[reliability] security: auth matrix: refused_requests=${refusals.length} endpoints=${secured().length} token_kinds=7`);
 });

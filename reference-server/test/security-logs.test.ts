@@ -120,6 +120,5 @@ test('every request that carries a secret leaves no trace of it in the log or th
 		for (const response of responses) if (response.includes(secret)) leaks.push(`response: ${response.slice(0, 300)}`);
 	}
 	expect(leaks).toEqual([]);
-	// eslint-disable-next-line no-console
 	console.log(`[reliability] security: logs: log_lines_scanned=${lines.length} responses_scanned=${responses.length} secrets=${secrets.length} leaks=${leaks.length}`);
 });

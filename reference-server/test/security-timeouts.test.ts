@@ -113,7 +113,6 @@ test('a kept-alive connection left idle after a request is closed after the idle
 test('after the slow clients the server answers at once, and a prompt request is not affected', async () => {
 	expect((await h.anon.get('/health')).status).toBe(200);
 	expectOk(await t.api.post('/api/page', { name: 'Prompt', url: '/prompt', locale: 'en' }), 201);
-	// eslint-disable-next-line no-console
 	console.log(`[reliability] security: slow clients: ${figures.join(' ')}`);
 });
 

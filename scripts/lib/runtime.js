@@ -5,7 +5,7 @@
  * never part of the root install). Used by scripts/start.js (`npm start`), scripts/install-runtime.js
  * and the end-to-end tests in test-n8n/.
  *
- * Install recipe (the registry and this machine, as they are): `npm install --ignore-scripts` (n8n@2.41.1
+ * Install recipe (the registry and this machine, as they are): `npm ci --ignore-scripts` (n8n@2.41.1
  * with the override linkedom@0.18.14), then `npm rebuild node` (the `node` package's install step
  * fetches the Node 24 binary package), then `npm rebuild sqlite3 isolated-vm` under Node 24 with
  * Node 24's own headers (shipped in the binary package), so nothing is downloaded from outside the
@@ -33,16 +33,51 @@ const PACKAGE_NAME = 'n8n-nodes-site-management';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function lockHash() {
-	const hash = crypto.createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json']) {
-		const full = path.join(RUNTIME_DIR, file);
-		if (fs.existsSync(full)) hash.update(fs.readFileSync(full));
-	}
-	return hash.digest('hex');
+/** The install command: exactly the lockfile's packages (`npm ci` refuses a lockfile out of step with package.json). */
+const INSTALL_ARGS = ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'];
+
+function readLock(dir = RUNTIME_DIR) {
+	return JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
 }
 
-/** {ready, reason}: ready when the last install finished for the current package.json/lockfile. */
+/** Whether a lockfile entry installs on this machine (npm skips optional packages for another os or cpu). */
+function installsHere(entry, platform = process.platform, arch = process.arch) {
+	const allows = (list, value) => {
+		if (!Array.isArray(list) || list.length === 0) return true;
+		if (list.includes(`!${value}`)) return false;
+		const positive = list.filter((item) => !item.startsWith('!'));
+		return positive.length === 0 || positive.includes(value);
+	};
+	return allows(entry.os, platform) && allows(entry.cpu, arch);
+}
+
+/**
+ * What an install puts on this machine: every lockfile package that installs here, with its version
+ * and integrity. Entries for other platforms do not count, so adding them to the lockfile (which
+ * `npm ci` needs) does not make an install out of date.
+ */
+function installTreeHash(lock = readLock(), platform = process.platform, arch = process.arch) {
+	const tree = Object.entries(lock.packages ?? {})
+		.filter(([, entry]) => installsHere(entry, platform, arch))
+		.map(([where, entry]) => [where, entry.version ?? null, entry.integrity ?? null, entry.dependencies ?? null]);
+	return crypto.createHash('sha256').update(JSON.stringify(tree)).digest('hex');
+}
+
+/** The version the lockfile pins for a top-level package. */
+function lockedVersion(name, lock = readLock()) {
+	return lock.packages?.[`node_modules/${name}`]?.version;
+}
+
+/**
+ * Whether an install marker matches the lockfile. Markers from before the tree hash (they hashed
+ * the files whole) match when n8n and Node are the versions the lockfile pins.
+ */
+function markerMatches(marker, lock = readLock()) {
+	if (marker.treeHash !== undefined) return marker.treeHash === installTreeHash(lock);
+	return marker.n8n === lockedVersion('n8n', lock) && marker.node === `v${lockedVersion('node', lock)}`;
+}
+
+/** {ready, reason}: ready when the last install finished for what the current lockfile installs here. */
 function runtimeStatus() {
 	if (!fs.existsSync(MARKER)) return { ready: false, reason: 'not installed' };
 	let marker;
@@ -51,7 +86,7 @@ function runtimeStatus() {
 	} catch {
 		return { ready: false, reason: 'install marker unreadable' };
 	}
-	if (marker.lockHash !== lockHash()) return { ready: false, reason: 'n8n-runtime/package-lock.json changed' };
+	if (!markerMatches(marker)) return { ready: false, reason: 'n8n-runtime/package-lock.json changed' };
 	if (!fs.existsSync(NODE24) || !fs.existsSync(N8N_BIN)) return { ready: false, reason: 'files missing' };
 	return { ready: true, marker };
 }
@@ -125,15 +160,14 @@ async function ensureRuntime({ log = console.log, force = false } = {}) {
 	fs.writeFileSync(INSTALL_LOG, `n8n runtime install, ${new Date().toISOString()}\n`);
 	fs.rmSync(MARKER, { force: true });
 	const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-	// `npm install` with the lockfile, not `npm ci`: a few optional packages for other platforms
-	// (e.g. @msgpackr-extract/*-darwin-arm64@3.0.7) are not in this registry in the wanted version, so
-	// they are missing from the lockfile and `npm ci` refuses it; `npm install` takes the locked
-	// versions and skips those.
-	log('[1/3] npm install --ignore-scripts, from n8n-runtime/package-lock.json (n8n and its ~2,350 packages)');
+	// `npm ci`: the lockfile's packages and nothing else, the same on every machine. (Four optional
+	// @msgpackr-extract prebuilds for other platforms exist in this registry only up to 3.0.4; the
+	// overrides in n8n-runtime/package.json pin them there so the lockfile lists them, as npm ci needs.)
+	log('[1/3] npm ci --ignore-scripts, from n8n-runtime/package-lock.json (n8n and its ~2,350 packages)');
 	await runLogged(
 		'packages',
 		'npm',
-		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'],
+		INSTALL_ARGS,
 		{ cwd: RUNTIME_DIR, env: baseEnv, log, progress: () => `${countFetches()} package downloads so far, ${countEntries(RUNTIME_MODULES)} folders` },
 	);
 
@@ -159,7 +193,7 @@ async function ensureRuntime({ log = console.log, force = false } = {}) {
 	});
 	if (check.code !== 0) throw new Error(`sqlite3 does not load under Node 24:\n${check.stderr}`);
 	const n8nVersion = JSON.parse(fs.readFileSync(path.join(RUNTIME_MODULES, 'n8n', 'package.json'), 'utf8')).version;
-	const marker = { lockHash: lockHash(), node: check.stdout.trim(), n8n: n8nVersion, installedAt: new Date().toISOString() };
+	const marker = { treeHash: installTreeHash(), node: check.stdout.trim(), n8n: n8nVersion, installedAt: new Date().toISOString() };
 	fs.writeFileSync(MARKER, `${JSON.stringify(marker, null, 2)}\n`);
 	log(`n8n runtime ready: n8n ${n8nVersion} on Node ${marker.node} (${formatSeconds(Date.now() - started)})`);
 	return marker;
@@ -465,6 +499,10 @@ module.exports = {
 	N8N_BIN,
 	PACKAGE_NAME,
 	INSTALL_LOG,
+	INSTALL_ARGS,
+	installsHere,
+	installTreeHash,
+	markerMatches,
 	sleep,
 	formatSeconds,
 	runtimeStatus,

@@ -56,6 +56,5 @@ export function report(label: string, figures: Record<string, number | string>):
 	const text = Object.entries(figures)
 		.map(([key, value]) => `${key}=${value}`)
 		.join(' ');
-	// eslint-disable-next-line no-console
 	console.log(`[reliability] ${label}: ${text}`);
 }

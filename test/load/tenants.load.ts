@@ -190,7 +190,6 @@ test(`${TENANTS * CLIENTS_PER_TENANT} concurrent clients across ${TENANTS} tenan
 	const sorted = [...latencies].sort((a, b) => a - b);
 	const requests = sorted.length;
 	const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
-	// eslint-disable-next-line no-console
 	console.log(
 		`[reliability] load: clients=${TENANTS * CLIENTS_PER_TENANT} tenants=${TENANTS} seconds=${seconds.toFixed(1)} requests=${requests} ` +
 			`rps=${(requests / seconds).toFixed(0)} p50_ms=${p(0.5)} p95_ms=${p(0.95)} p99_ms=${p(0.99)} errors=${failures.length} leaks=${leaks.length} ` +

@@ -16,7 +16,7 @@ const EXTENSIONS = [
 
 const DESCRIPTION = [
 	'Reference implementation of the Site Management API (central and tenant surfaces).',
-	'The contract is shared/spec/contract.md; this document is its machine-readable form.',
+	'The contract is docs/api-contract.md in the repository; this document is its machine-readable form.',
 	'',
 	'Everything beyond service-api.md carries `x-extension: true` (operations, fields, headers):',
 	...EXTENSIONS.map((e) => `- ${e}`),

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Bytes of a refused request's body read and discarded before its answer goes out; a longer rest is
+ * cut off (answer sent, connection closed).
+ */
+export const EARLY_ANSWER_DRAIN_BYTES = 64 * 1024 * 1024;
+
+type Done = (error: Error | null, payload?: unknown) => void;
+
+/** Reads and discards the rest of a request body; resolves true once it ended, false when over maxBytes. */
+function drain(raw: IncomingMessage, maxBytes: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		let seen = 0;
+		const finish = (ended: boolean) => {
+			raw.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+			resolve(ended);
+		};
+		const onData = (chunk: Buffer) => {
+			seen += chunk.length;
+			if (seen > maxBytes) finish(false);
+		};
+		const onEnd = () => finish(true);
+		const onGone = () => finish(raw.complete);
+		raw.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
+		raw.resume();
+	});
+}
+
+/**
+ * An answer decided before the request body arrived (401 from the auth hook on an upload, a 404, a
+ * 415) waits until the body has been read: Node 20's HTTP client, once it has a whole response,
+ * stops listening for `drain`, so a client still streaming the body into a kept-alive socket waits
+ * forever, and so does the next request queued for that socket. Answering after the body keeps the
+ * connection usable and never closes a socket with unread data (which clients see as a reset).
+ */
+export default fp(
+	async function earlyAnswersPlugin(app: FastifyInstance) {
+		app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Done) => {
+			const raw = request.raw;
+			if (raw.complete || raw.readableEnded || raw.destroyed || !hasBody(raw)) return done(null, payload);
+			drain(raw, EARLY_ANSWER_DRAIN_BYTES).then((ended) => {
+				if (!ended) reply.header('connection', 'close');
+				done(null, payload);
+			}, done);
+		});
+	},
+	{ name: 'early-answers' },
+);
+
+function hasBody(raw: IncomingMessage): boolean {
+	const length = raw.headers['content-length'];
+	return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
