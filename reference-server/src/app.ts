@@ -2,17 +2,20 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { openStore } from './db';
+import { parseCidrList, TargetPolicy } from './delivery/target-policy';
 import { DeliveryWorker } from './delivery/worker';
 import { AssetStore } from './storage/asset-store';
 import type { SiteContext } from './context';
 import type { ServerConfig } from './types';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { ApiError } from './plugins/errors';
 import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
+import jsonBodyPlugin from './plugins/json-body';
 import idempotencyPlugin from './plugins/idempotency';
 import commitPlugin from './plugins/commit';
 import faultsPlugin from './plugins/faults';
@@ -158,8 +161,14 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		},
 	});
 
+	const targets = new TargetPolicy({
+		allow: config.webhookAllow === undefined ? undefined : parseCidrList(config.webhookAllow),
+		deny: config.webhookDeny === undefined ? undefined : parseCidrList(config.webhookDeny),
+		self: () => ({ port: context.listenPort, host: config.host, publicOrigin: new URL(context.publicUrl).origin }),
+	});
 	const worker = new DeliveryWorker({
 		repository: store.contactForm,
+		targets,
 		logger: app.log,
 		retryBaseMs: config.deliveryRetryBaseMs,
 		maxAttempts: config.deliveryMaxAttempts,
@@ -171,6 +180,8 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		assets: new AssetStore(storage.assetsRoot),
 		worker,
 		publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+		listenPort: config.port,
+		targets,
 	};
 	app.decorate('site', context);
 
@@ -192,8 +203,15 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		throwFileSizeLimit: false,
 		limits: { fileSize: Math.max(1, Math.floor(config.maxUploadMb * MB)), files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30 },
 	});
+	// Only the routes that ask for it (the public form) are limited: app.rateLimit() in their hooks.
+	app.register(rateLimit, {
+		global: false,
+		errorResponseBuilder: (_request, context) =>
+			new ApiError(429, 'rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`),
+	});
 	app.register(authPlugin);
 	app.register(requestShapePlugin);
+	app.register(jsonBodyPlugin);
 	app.register(idempotencyPlugin);
 	app.register(commitPlugin);
 	app.register(faultsPlugin);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { CidrListError, parseCidrList } from './delivery/target-policy';
 import type { ServerConfig, ServerOptions } from './types';
 
 /** A bad option value; the CLI prints the message and exits with status 2. */
@@ -20,6 +21,11 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 	maxBodyMb: 10,
 	maxUploadMb: 25,
 	listCacheMb: 16,
+	formMaxBodyKb: 64,
+	formMaxFields: 50,
+	formMaxFieldLength: 10_000,
+	formRatePerAddress: 60,
+	formRatePerTenant: 600,
 	deliveryRetryBaseMs: 1000,
 	deliveryMaxAttempts: 10,
 	deliveryTimeoutMs: 10000,
@@ -37,7 +43,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 interface OptionSpec {
 	flag: string;
 	env: string;
-	kind: 'string' | 'boolean' | 'port' | 'positive' | 'nonNegative' | 'positiveInt' | 'rate' | 'url' | 'logLevel';
+	kind: 'string' | 'cidrList' | 'boolean' | 'port' | 'positive' | 'nonNegative' | 'positiveInt' | 'nonNegativeInt' | 'rate' | 'url' | 'logLevel';
 	field: keyof ServerOptions;
 	help: string;
 }
@@ -52,9 +58,16 @@ const OPTION_SPECS: OptionSpec[] = [
 	{ flag: 'max-body-mb', env: 'SITE_SERVER_MAX_BODY_MB', kind: 'positive', field: 'maxBodyMb', help: 'JSON body limit in MB, fractions allowed (default 10)' },
 	{ flag: 'max-upload-mb', env: 'SITE_SERVER_MAX_UPLOAD_MB', kind: 'positive', field: 'maxUploadMb', help: 'upload limit in MB, fractions allowed (default 25)' },
 	{ flag: 'list-cache-mb', env: 'SITE_SERVER_LIST_CACHE_MB', kind: 'nonNegative', field: 'listCacheMb', help: 'memory for rendered page listings in MB, 0 turns the cache off (default 16)' },
+	{ flag: 'form-max-body-kb', env: 'SITE_SERVER_FORM_MAX_BODY_KB', kind: 'positive', field: 'formMaxBodyKb', help: 'body limit of the public contact form in KB (default 64)' },
+	{ flag: 'form-max-fields', env: 'SITE_SERVER_FORM_MAX_FIELDS', kind: 'positiveInt', field: 'formMaxFields', help: 'fields a contact-form submission may have (default 50)' },
+	{ flag: 'form-max-field-length', env: 'SITE_SERVER_FORM_MAX_FIELD_LENGTH', kind: 'positiveInt', field: 'formMaxFieldLength', help: 'characters of one text field of a submission (default 10000)' },
+	{ flag: 'form-rate-per-address', env: 'SITE_SERVER_FORM_RATE_PER_ADDRESS', kind: 'nonNegativeInt', field: 'formRatePerAddress', help: 'contact-form submissions per minute from one client address, 0 for no limit (default 60)' },
+	{ flag: 'form-rate-per-tenant', env: 'SITE_SERVER_FORM_RATE_PER_TENANT', kind: 'nonNegativeInt', field: 'formRatePerTenant', help: 'contact-form submissions per minute to one tenant, 0 for no limit (default 600)' },
 	{ flag: 'delivery-retry-base-ms', env: 'SITE_SERVER_DELIVERY_RETRY_BASE_MS', kind: 'positive', field: 'deliveryRetryBaseMs', help: 'base delay of the webhook retry backoff (default 1000)' },
 	{ flag: 'delivery-max-attempts', env: 'SITE_SERVER_DELIVERY_MAX_ATTEMPTS', kind: 'positiveInt', field: 'deliveryMaxAttempts', help: 'webhook attempts before a delivery fails (default 10)' },
 	{ flag: 'delivery-timeout-ms', env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS', kind: 'positive', field: 'deliveryTimeoutMs', help: 'timeout of one webhook POST (default 10000)' },
+	{ flag: 'webhook-allow', env: 'SITE_SERVER_WEBHOOK_ALLOW', kind: 'cidrList', field: 'webhookAllow', help: 'webhooks may reach only these addresses: CIDRs, addresses, "loopback", "private", comma-separated (default any)' },
+	{ flag: 'webhook-deny', env: 'SITE_SERVER_WEBHOOK_DENY', kind: 'cidrList', field: 'webhookDeny', help: 'webhooks may not reach these addresses, e.g. "loopback,private" (link-local, metadata and the server itself are always refused)' },
 	{ flag: 'fault-rate', env: 'SITE_SERVER_FAULT_RATE', kind: 'rate', field: 'faultRate', help: 'share 0..1 of /api requests answered 503 before doing anything (default 0)' },
 	{ flag: 'fault-drop-rate', env: 'SITE_SERVER_FAULT_DROP_RATE', kind: 'rate', field: 'faultDropRate', help: 'share 0..1 of /api requests that commit, then drop the connection (default 0)' },
 	{ flag: 'headers-timeout-ms', env: 'SITE_SERVER_HEADERS_TIMEOUT_MS', kind: 'positive', field: 'headersTimeoutMs', help: 'time a request\'s headers may take to arrive (default 20000)' },
@@ -105,6 +118,14 @@ function parseValue(spec: OptionSpec, raw: string | boolean, source: string): un
 				fail(`expected an http(s) URL, got "${text}"`);
 			}
 			return text;
+		case 'cidrList':
+			try {
+				parseCidrList(text);
+			} catch (error) {
+				if (error instanceof CidrListError) fail(error.message);
+				throw error;
+			}
+			return text;
 		case 'logLevel':
 			if (!LOG_LEVELS.includes(text)) fail(`expected one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
 			return text;
@@ -151,8 +172,12 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 		if (typeof merged[field] !== 'number' || !(merged[field] > 0)) problems.push(`${field} must be a positive number, got ${merged[field]}`);
 	}
 	if (typeof merged.listCacheMb !== 'number' || !(merged.listCacheMb >= 0)) problems.push(`listCacheMb must be 0 or more, got ${merged.listCacheMb}`);
-	if (!Number.isInteger(merged.deliveryMaxAttempts) || merged.deliveryMaxAttempts < 1) {
-		problems.push(`deliveryMaxAttempts must be an integer >= 1, got ${merged.deliveryMaxAttempts}`);
+	for (const field of ['deliveryMaxAttempts', 'formMaxFields', 'formMaxFieldLength'] as const) {
+		if (!Number.isInteger(merged[field]) || merged[field] < 1) problems.push(`${field} must be an integer >= 1, got ${merged[field]}`);
+	}
+	if (typeof merged.formMaxBodyKb !== 'number' || !(merged.formMaxBodyKb > 0)) problems.push(`formMaxBodyKb must be a positive number, got ${merged.formMaxBodyKb}`);
+	for (const field of ['formRatePerAddress', 'formRatePerTenant'] as const) {
+		if (!Number.isInteger(merged[field]) || merged[field] < 0) problems.push(`${field} must be an integer >= 0, got ${merged[field]}`);
 	}
 	for (const field of ['faultRate', 'faultDropRate'] as const) {
 		if (typeof merged[field] !== 'number' || !(merged[field] >= 0 && merged[field] <= 1)) problems.push(`${field} must be between 0 and 1, got ${merged[field]}`);
@@ -163,6 +188,16 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 			if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('publicUrl must be an http(s) URL');
 		} catch {
 			problems.push(`publicUrl must be an http(s) URL, got "${merged.publicUrl}"`);
+		}
+	}
+	for (const field of ['webhookAllow', 'webhookDeny'] as const) {
+		const text = merged[field];
+		if (text === undefined) continue;
+		try {
+			parseCidrList(text);
+		} catch (error) {
+			if (!(error instanceof CidrListError)) throw error;
+			problems.push(`${field}: ${error.message}`);
 		}
 	}
 	if (merged.headersTimeoutMs > merged.requestTimeoutMs) {

@@ -1,5 +1,6 @@
 import type { onRequestHookHandler } from 'fastify';
 import type { Store } from './db';
+import type { TargetPolicy } from './delivery/target-policy';
 import type { DeliveryWorker } from './delivery/worker';
 import type { AssetStore } from './storage/asset-store';
 import type { ServerConfig } from './types';
@@ -12,6 +13,10 @@ export interface SiteContext {
 	worker: DeliveryWorker;
 	/** Base of absolute asset URLs; known only once the server listens (see server.ts). */
 	publicUrl: string;
+	/** The port listened on; known only once the server listens (0 before). */
+	listenPort: number;
+	/** Where webhooks may point (delivery/target-policy.ts). */
+	targets: TargetPolicy;
 }
 
 /** Who is calling, set by the auth hooks; the idempotency scope derives from it. */

@@ -22,6 +22,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 	const port = (app.server.address() as AddressInfo).port;
 	const url = reachableUrl(config.host, port);
 	app.site.publicUrl = config.publicUrl ?? url;
+	app.site.listenPort = port;
 	const resolved = { ...config, port, publicUrl: app.site.publicUrl };
 
 	let closing: Promise<void> | undefined;

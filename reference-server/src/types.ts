@@ -15,9 +15,23 @@ export interface ServerOptions {
 	maxUploadMb: number;
 	/** Budget of the cache of rendered page listings, in MB (db/rendered-lists.ts); 0 turns it off. */
 	listCacheMb: number;
+	/** Body limit of POST /forms/:tenantId/contact, in KB. */
+	formMaxBodyKb: number;
+	/** Fields one submission may have. */
+	formMaxFields: number;
+	/** Characters of one text field of a submission. */
+	formMaxFieldLength: number;
+	/** Submissions per minute from one client address; 0: no limit. */
+	formRatePerAddress: number;
+	/** Submissions per minute to one tenant; 0: no limit. */
+	formRatePerTenant: number;
 	deliveryRetryBaseMs: number;
 	deliveryMaxAttempts: number;
 	deliveryTimeoutMs: number;
+	/** Webhooks may reach only these addresses (CIDRs, addresses, `loopback`, `private`; comma-separated). */
+	webhookAllow?: string;
+	/** Webhooks may not reach these addresses (link-local, metadata and the server itself always refused). */
+	webhookDeny?: string;
 	/** Share of /api requests answered 503 before doing anything (reliability tests). */
 	faultRate: number;
 	/** Share of /api requests that do their work, commit, then drop the connection unanswered. */

@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../src/db/contact-form';
+import { TargetPolicy } from '../src/delivery/target-policy';
 import { DeliveryWorker } from '../src/delivery/worker';
 import {
 	type Harness,
@@ -338,7 +339,8 @@ describe('an idle server delivers promptly', () => {
 			due: () => outbox.splice(0),
 			recordAttempt: (_id: string, outcome: AttemptOutcome) => void outcomes.push(outcome),
 		} as unknown as ContactFormRepository;
-		const worker = new DeliveryWorker({ repository, logger: quietLogger, retryBaseMs: BASE_MS, maxAttempts: 3, timeoutMs: 5000, pollIntervalMs: HOUR_MS });
+		const targets = new TargetPolicy({ self: () => ({ port: 0, host: '127.0.0.1' }) });
+		const worker = new DeliveryWorker({ repository, targets, logger: quietLogger, retryBaseMs: BASE_MS, maxAttempts: 3, timeoutMs: 5000, pollIntervalMs: HOUR_MS });
 		try {
 			// The first look finds nothing; the next poll is an hour away.
 			worker.start();

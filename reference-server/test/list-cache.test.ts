@@ -101,32 +101,41 @@ describe('page repository', () => {
 describe('RenderedListCache', () => {
 	const bytes = (n: number) => Buffer.alloc(n, 'x');
 
-	it('keeps to its budget: going over drops everything, an entry over a quarter of it is not kept', () => {
-		const cache = new RenderedListCache(1000);
-		cache.set(1, 'a', bytes(200));
-		cache.set(2, 'a', bytes(200));
-		expect(cache.bytes).toBe(400);
-		cache.set(1, 'b', bytes(251));
-		expect(cache.get(1, 'b')).toBeUndefined();
-		cache.set(1, 'c', bytes(250));
-		cache.set(1, 'd', bytes(250));
-		expect(cache.bytes).toBe(900);
-		cache.set(3, 'a', bytes(200));
-		expect(cache.bytes).toBe(200);
-		expect(cache.get(1, 'a')).toBeUndefined();
-		expect(cache.get(3, 'a')?.length).toBe(200);
+	it('keeps to its budget, least recently used first out; an entry over a quarter of it is not kept', () => {
+		const cache = new RenderedListCache(10_000);
+		for (let i = 0; i < 7; i += 1) cache.set(1, `k${i}`, bytes(1000));
+		expect(cache.size).toBe(7);
+		expect(cache.get(1, 'k0')?.length).toBe(1000);
+		cache.set(2, 'k7', bytes(1000));
+		expect(cache.bytes).toBeLessThanOrEqual(10_000);
+		expect(cache.get(1, 'k0')).toBeDefined();
+		expect(cache.get(1, 'k1')).toBeUndefined();
+		expect(cache.get(2, 'k7')?.length).toBe(1000);
+		cache.set(1, 'big', bytes(2501));
+		expect(cache.get(1, 'big')).toBeUndefined();
+	});
+
+	it('counts keys: a stream of distinct long keys with tiny bodies stays within the budget', () => {
+		const cache = new RenderedListCache(100_000);
+		for (let i = 0; i < 10_000; i += 1) cache.set(1, `${'/a-long-filter-value'.repeat(10)}-${i}`, bytes(1));
+		expect(cache.bytes).toBeLessThanOrEqual(100_000);
+		// Each entry costs its ~400 bytes of key and its bookkeeping, not the 1 byte of its body.
+		expect(cache.size).toBeLessThan(200);
+		expect(cache.get(1, `${'/a-long-filter-value'.repeat(10)}-9999`)).toBeDefined();
 	});
 
 	it('forget drops one tenant and its bytes; replacing an entry counts it once', () => {
 		const cache = new RenderedListCache(10_000);
 		cache.set(1, 'a', bytes(100));
 		cache.set(1, 'a', bytes(300));
+		const one = cache.bytes;
 		cache.set(2, 'a', bytes(50));
-		expect(cache.bytes).toBe(350);
+		expect(cache.size).toBe(2);
+		expect(cache.bytes - one).toBe(one - 250);
 		cache.forget(1);
 		expect(cache.get(1, 'a')).toBeUndefined();
 		expect(cache.get(2, 'a')?.length).toBe(50);
-		expect(cache.bytes).toBe(50);
+		expect(cache.bytes).toBe(one - 250);
 	});
 
 	it('with a budget of 0 keeps nothing', () => {

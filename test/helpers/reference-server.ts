@@ -37,7 +37,8 @@ const client = (baseURL: string, token?: string) =>
 export async function startTestSite(options: Partial<ServerOptions> = {}): Promise<TestSite> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'site-ref-'));
 	const adminToken = `admin-${Math.random().toString(36).slice(2)}-${Date.now()}`;
-	const base: Partial<ServerOptions> = { port: 0, dataDir, adminToken, enableVariables: true, ...options };
+	// Reliability tests submit hundreds of forms from one address: no form rate limit unless asked for.
+	const base: Partial<ServerOptions> = { port: 0, dataDir, adminToken, enableVariables: true, formRatePerAddress: 0, formRatePerTenant: 0, ...options };
 	let server = await startServer(base);
 
 	const site: TestSite = {

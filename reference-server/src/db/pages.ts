@@ -3,6 +3,10 @@ import type { SqliteDatabase } from './open';
 import { nowIso } from '../clock';
 import { RenderedListCache } from './rendered-lists';
 import { PagePositions, seek, STRIDE } from './page-positions';
+import { TenantLru } from './tenant-lru';
+
+/** Memory for the totals of page listings (a total per tenant and filter), keys included. */
+const TOTALS_BUDGET_BYTES = 4 * 1024 * 1024;
 
 interface PageRow {
 	id: number;
@@ -109,7 +113,10 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 	const softDelete = db.prepare('UPDATE pages SET deleted_at = ? WHERE id = ?');
 	const setContent = db.prepare('UPDATE pages SET templates = ?, banner = ?, updated_at = ? WHERE id = ?');
 	const setTemplates = db.prepare('UPDATE pages SET templates = ?, updated_at = ? WHERE id = ?');
-	const byId = db.prepare<[number], PageRow>('SELECT * FROM pages WHERE id = ?');
+	/** A page row without its templates (which may be megabytes). */
+	const metaByUrl = db.prepare<[number, string], Omit<PageRow, 'templates'>>(
+		'SELECT id, tenant_pk, url, name, locale, meta_title, meta_description, draft, banner, created_at, updated_at, deleted_at FROM pages WHERE tenant_pk = ? AND url = ?',
+	);
 
 	// The list and sitemap queries vary with the filters; each variant is prepared once.
 	const statements = new Map<string, Statement<unknown[]>>();
@@ -138,21 +145,17 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 	 * (a 20,000-page tenant: ~1 ms of the event loop per request; see docs/performance.md).
 	 * Page rows are written only here (and removed by a tenant's cascade delete, after which its pk is
 	 * never used again: AUTOINCREMENT), so create and delete drop the tenant's totals and the cache
-	 * stays exact. One process owns a data directory, as for the delivery worker.
+	 * stays exact. One process owns a data directory, as for the delivery worker. Every distinct filter
+	 * value makes a key: the totals keep to TOTALS_BUDGET_BYTES, keys included, least recently used out.
 	 */
-	const totals = new Map<number, Map<string, number>>();
+	const totals = new TenantLru<number>(TOTALS_BUDGET_BYTES, () => 8);
 	function cachedTotal(tenantPk: number, sql: string, params: unknown[]): number {
-		let forTenant = totals.get(tenantPk);
-		if (!forTenant) {
-			forTenant = new Map();
-			totals.set(tenantPk, forTenant);
-		}
 		const key = `${sql}\u0000${JSON.stringify(params)}`;
-		let total = forTenant.get(key);
+		let total = totals.get(tenantPk, key);
 		if (total === undefined) {
 			total = (prepared(sql).get(tenantPk, ...params) as { n: number }).n;
 			// A total counted inside an open transaction may include writes that are rolled back yet.
-			if (!db.inTransaction) forTenant.set(key, total);
+			if (!db.inTransaction) totals.set(tenantPk, key, total);
 		}
 		return total;
 	}
@@ -177,7 +180,7 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 
 	/** The tenant's pages changed: what was cached of its listings is stale. */
 	function changed(tenantPk: number): void {
-		totals.delete(tenantPk);
+		totals.forget(tenantPk);
 		rendered.forget(tenantPk);
 	}
 
@@ -277,17 +280,38 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 				return true;
 			})();
 		},
-		/** banner undefined keeps the current banner. Returns undefined for an unknown or deleted page. */
-		updateContent(tenantPk: number, url: string, templates: unknown[], banner: unknown): Page | undefined {
+		/**
+		 * banner undefined keeps the current banner. Returns undefined for an unknown or deleted page,
+		 * else the page without its templates and the templates as the JSON text stored: a large body is
+		 * serialised once, and neither the old nor the new templates are read back and parsed.
+		 */
+		updateContent(tenantPk: number, url: string, templates: unknown[], banner: unknown): { page: Omit<Page, 'templates'>; templatesJson: string } | undefined {
 			changed(tenantPk);
-			return db.transaction(() => {
-				const existing = anyByUrl.get(tenantPk, url);
+			const templatesJson = JSON.stringify(templates);
+			const bannerJson = banner === undefined || banner === null ? null : JSON.stringify(banner);
+			// IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the read, so a checkpoint
+			// between the read and the write cannot fail the transaction with SQLITE_BUSY.
+			const update = db.transaction(() => {
+				const existing = metaByUrl.get(tenantPk, url);
 				if (!existing || existing.deleted_at !== null) return undefined;
 				const now = nowIso();
-				if (banner === undefined) setTemplates.run(JSON.stringify(templates), now, existing.id);
-				else setContent.run(JSON.stringify(templates), banner === null ? null : JSON.stringify(banner), now, existing.id);
-				return toPage(byId.get(existing.id) as PageRow);
-			})();
+				if (banner === undefined) setTemplates.run(templatesJson, now, existing.id);
+				else setContent.run(templatesJson, bannerJson, now, existing.id);
+				const storedBanner = banner === undefined ? existing.banner : bannerJson;
+				const page: Omit<Page, 'templates'> = {
+					url: existing.url,
+					name: existing.name,
+					locale: existing.locale,
+					meta_title: existing.meta_title,
+					meta_description: existing.meta_description,
+					draft: existing.draft === 1,
+					banner: storedBanner === null ? null : (JSON.parse(storedBanner) as Record<string, unknown>),
+					created_at: existing.created_at,
+					updated_at: now,
+				};
+				return { page, templatesJson };
+			});
+			return update.immediate();
 		},
 		/** Published pages (not draft, not deleted) ordered by url. */
 		sitemap(tenantPk: number, locale?: string): SitemapEntry[] {

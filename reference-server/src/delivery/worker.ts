@@ -2,9 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../db/contact-form';
 import { isoIn, nowIso } from '../clock';
 import { backoffDelayMs, retryAfterMs, verdictFor } from './backoff';
+import { postWebhook } from './post';
+import { type TargetPolicy, portOf, WebhookRefusedError } from './target-policy';
 
 export interface DeliveryWorkerOptions {
 	repository: ContactFormRepository;
+	/** Where a webhook may point; checked again here after DNS resolution. */
+	targets: TargetPolicy;
 	logger: FastifyBaseLogger;
 	retryBaseMs: number;
 	maxAttempts: number;
@@ -14,6 +18,9 @@ export interface DeliveryWorkerOptions {
 	/** How often to look for due deliveries when nothing wakes the worker. */
 	pollIntervalMs?: number;
 }
+
+/** Header on every webhook POST; a contact-form submission carrying it is refused (a delivery loop). */
+export const DELIVERY_MARK_HEADER = 'x-site-delivery-id';
 
 /** After this long, a close() stops waiting for in-flight deliveries and aborts them. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -121,34 +128,43 @@ export class DeliveryWorker {
 			...(delivery.webhook_headers ? (JSON.parse(delivery.webhook_headers) as Record<string, string>) : {}),
 			'content-type': 'application/json',
 			'user-agent': 'site-reference-server',
+			// Marks the request as a delivery: the public form refuses it, so no relay can make a loop.
+			[DELIVERY_MARK_HEADER]: delivery.id,
 		};
+
+		const url = new URL(delivery.webhook_url);
+		const refused = this.options.targets.refusalForUrl(url);
+		if (refused !== undefined) {
+			log.warn('delivery stopped: the webhook address is refused');
+			this.record(delivery.id, { state: 'failed', last_status: null, last_error: `The webhook address is refused: ${refused}.`, next_attempt_at: null });
+			return;
+		}
 
 		let status: number | null = null;
 		let retryAfter: number | undefined;
 		let error: string | null = null;
+		const timeout = AbortSignal.timeout(this.options.timeoutMs);
 		try {
-			const response = await fetch(delivery.webhook_url, {
-				method: 'POST',
+			const reply = await postWebhook(url, {
 				headers,
 				body,
-				// A 3xx is not followed (a redirected POST may turn into a GET); it counts as a stop.
-				redirect: 'manual',
-				signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.shutdown.signal]),
+				signal: AbortSignal.any([timeout, this.shutdown.signal]),
+				lookup: this.options.targets.lookupFor(portOf(url)),
 			});
-			status = response.status;
-			retryAfter = status === 429 || status === 503 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
-			// Drain so the connection can be reused; the receiver's body is not needed.
-			await response.arrayBuffer().catch(() => undefined);
+			status = reply.status;
+			retryAfter = status === 429 || status === 503 ? retryAfterMs(reply.retryAfter ?? null) : undefined;
 		} catch (err) {
 			if (this.shutdown.signal.aborted) {
 				log.info('delivery attempt aborted by shutdown; it stays pending');
 				return;
 			}
-			const e = err as Error & { cause?: { code?: string; message?: string } };
-			error =
-				e.name === 'TimeoutError'
-					? `Timed out after ${this.options.timeoutMs} ms.`
-					: `Network error: ${e.cause?.code ?? e.cause?.message ?? e.message}`;
+			if (err instanceof WebhookRefusedError) {
+				log.warn('delivery stopped: the webhook address is refused');
+				this.record(delivery.id, { state: 'failed', last_status: null, last_error: `The webhook address is refused: ${err.message}.`, next_attempt_at: null });
+				return;
+			}
+			const e = err as Error & { code?: string };
+			error = timeout.aborted ? `Timed out after ${this.options.timeoutMs} ms.` : `Network error: ${e.code ?? e.message}`;
 		}
 
 		const verdict = status === null ? 'retry' : verdictFor(status);
@@ -157,7 +173,7 @@ export class DeliveryWorker {
 			this.record(delivery.id, { state: 'delivered', last_status: status, last_error: null, next_attempt_at: null });
 			return;
 		}
-		const lastError = error ?? `The webhook answered HTTP ${status}.`;
+		const lastError = withoutUrlSecrets(error ?? `The webhook answered HTTP ${status}.`, url);
 		if (verdict === 'stop') {
 			log.warn({ status }, 'delivery stopped: the receiver rejected it');
 			this.record(delivery.id, { state: 'failed', last_status: status, last_error: lastError, next_attempt_at: null });
@@ -180,5 +196,23 @@ export class DeliveryWorker {
 		} catch (err) {
 			this.options.logger.error({ err, delivery_id: id }, 'could not record a delivery attempt');
 		}
+	}
+}
+
+/** last_error is shown to the tenant and kept: never with the password of the webhook URL in it. */
+function withoutUrlSecrets(text: string, url: URL): string {
+	let result = text;
+	for (const part of [url.password]) {
+		if (part === '') continue;
+		for (const form of new Set([part, safeDecode(part)])) result = result.split(form).join('***');
+	}
+	return result;
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
 	}
 }

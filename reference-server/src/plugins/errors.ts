@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { IncomingMessage } from 'node:http';
 
 export interface FieldProblem {
 	field: string;
@@ -132,6 +133,32 @@ function sendError(reply: FastifyReply, status: number, code: string, message: s
 	return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Bytes of an over-limit body read and discarded before the 413 is sent. Answering while the client
+ * still sends makes the server close a socket with unread data: the client sees a reset (EPIPE,
+ * "fetch failed") instead of the 413, and retries a request that can never succeed. A body declared
+ * larger than limit + this is answered at once (the connection is closed).
+ */
+export const OVERSIZE_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** Reads and discards the rest of a request body, up to maxBytes. */
+function drainBody(raw: IncomingMessage, maxBytes: number): Promise<void> {
+	if (raw.complete || raw.destroyed) return Promise.resolve();
+	return new Promise((resolve) => {
+		let seen = 0;
+		const finish = () => {
+			raw.off('data', onData).off('end', finish).off('error', finish).off('close', finish);
+			resolve();
+		};
+		const onData = (chunk: Buffer) => {
+			seen += chunk.length;
+			if (seen > maxBytes) finish();
+		};
+		raw.on('data', onData).once('end', finish).once('error', finish).once('close', finish);
+		raw.resume();
+	});
+}
+
 function handleError(this: FastifyInstance, error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
 	if (error instanceof ApiError) return sendError(reply, error.status, error.code, error.message, error.details);
 
@@ -143,6 +170,13 @@ function handleError(this: FastifyInstance, error: FastifyError | ApiError | Err
 		return sendError(reply, 400, 'validation_failed', describeProblems(details), details);
 	}
 	const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+	if (known && fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+		const declared = Number(request.headers['content-length']);
+		const limit = request.routeOptions.bodyLimit ?? 0;
+		if (!(declared > limit + OVERSIZE_DRAIN_BYTES)) {
+			return drainBody(request.raw, OVERSIZE_DRAIN_BYTES).then(() => sendError(reply, known[0], known[1], known[2]));
+		}
+	}
 	if (known) return sendError(reply, known[0], known[1], known[2]);
 	// A body that JSON.parse rejected in a custom parser, or any other framework 4xx: the input's fault.
 	const status = fastifyError.statusCode;

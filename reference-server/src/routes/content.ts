@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { HEAVY_BODY_BYTES, heavyWork } from '../plugins/heavy-work';
 import { notFound } from '../plugins/errors';
 import { tenantOf } from '../context';
 import { bannerSchema, errorResponses, pageSchema, pageUrlSchema, templatesSchema, tenantSecurity } from '../schemas/common';
@@ -37,11 +38,17 @@ export default async function contentRoutes(app: FastifyInstance) {
 				},
 			},
 		},
-		async (request) => {
+		async (request, reply) => {
 			const { url, templates, banner } = request.body;
-			const page = store.pages.updateContent(tenantOf(request).pk, url, templates, banner);
-			if (!page) throw notFound(`Page "${url}" not found.`);
-			return { message: 'Content updated successfully.', page };
+			const update = () => store.pages.updateContent(tenantOf(request).pk, url, templates, banner);
+			// Serialising and storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
+			const large = Number(request.headers['content-length']) >= HEAVY_BODY_BYTES;
+			const updated = large ? await heavyWork.run(update) : update();
+			if (!updated) throw notFound(`Page "${url}" not found.`);
+			// The templates go out as the JSON text just stored, not serialised a second time.
+			const head = JSON.stringify({ message: 'Content updated successfully.', page: updated.page });
+			const body = `${head.slice(0, -2)},"templates":${updated.templatesJson}}}`;
+			return reply.type('application/json; charset=utf-8').send(body);
 		},
 	);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { validationFailed } from '../plugins/errors';
+import { type FieldProblem, validationFailed } from '../plugins/errors';
 import type { Settings } from '../db/settings';
 import { tenantOf } from '../context';
 import { errorResponses, flagSchema, tenantSecurity } from '../schemas/common';
@@ -14,8 +14,24 @@ interface SettingsBody {
 
 /** RFC 9110 token characters; values exclude CR, LF and NUL so no header can be smuggled. */
 const HEADER_NAME = '^[!#$%&\'*+.^_`|~0-9A-Za-z-]{1,100}$';
-/** Set by the delivery worker itself. */
-const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'transfer-encoding', 'connection'];
+/**
+ * Headers the delivery worker can never send as configured: it sets them itself (content type and
+ * length, host, user agent, its delivery mark) or they change how HTTP carries the request.
+ */
+const RESERVED_HEADERS = [
+	'content-type',
+	'content-length',
+	'host',
+	'transfer-encoding',
+	'connection',
+	'keep-alive',
+	'upgrade',
+	'te',
+	'trailer',
+	'expect',
+	'user-agent',
+	'x-site-delivery-id',
+];
 /** ajv patterns have no case-insensitive flag: `host` becomes `[hH][oO][sS][tT]`. */
 const RESERVED_HEADER_PATTERN = `^(?:${RESERVED_HEADERS.map((name) => name.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)).join('|')})$`;
 
@@ -46,8 +62,28 @@ function isHttpUrl(value: string): boolean {
 	}
 }
 
+/**
+ * Header names differ only in case in JSON but are one header on the wire: each at most once. A user
+ * and password in the webhook URL are sent as an Authorization header: not together with another one.
+ */
+function headerProblems(settings: Pick<Settings, 'contact_form_webhook_url' | 'contact_form_webhook_headers'>): FieldProblem[] {
+	const problems: FieldProblem[] = [];
+	const seen = new Set<string>();
+	for (const name of Object.keys(settings.contact_form_webhook_headers ?? {})) {
+		const lower = name.toLowerCase();
+		if (seen.has(lower)) problems.push({ field: `contact_form_webhook_headers.${name}`, problem: 'is given twice (header names are case-insensitive)' });
+		seen.add(lower);
+	}
+	const url = settings.contact_form_webhook_url;
+	const authorization = Object.keys(settings.contact_form_webhook_headers ?? {}).find((name) => name.toLowerCase() === 'authorization');
+	if (url && authorization !== undefined && /^[a-z]+:\/\/[^/?#]*@/i.test(url)) {
+		problems.push({ field: `contact_form_webhook_headers.${authorization}`, problem: 'cannot be set while the webhook URL carries a user and password (two Authorization headers)' });
+	}
+	return problems;
+}
+
 export default async function settingsRoutes(app: FastifyInstance) {
-	const { store } = app.site;
+	const { store, targets } = app.site;
 
 	app.post<{ Body: SettingsBody }>(
 		'/api/settings',
@@ -85,8 +121,9 @@ export default async function settingsRoutes(app: FastifyInstance) {
 							additionalProperties: {
 								type: 'string',
 								maxLength: 8192,
-								pattern: '^[^\\r\\n\\u0000]*$',
-								'x-problem': 'must be a string without line breaks, at most 8192 characters',
+								// What Node's HTTP client sends: tab, printable ASCII and Latin-1; nothing else would ever go out.
+								pattern: '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$',
+								'x-problem': 'must be a string of printable ASCII or Latin-1 characters (no line breaks or other control characters), at most 8192 characters',
 							},
 							description: 'extra headers on each webhook POST (e.g. a shared secret); null clears',
 							'x-extension': true,
@@ -106,13 +143,19 @@ export default async function settingsRoutes(app: FastifyInstance) {
 			if (body.contact_form_webhook_url !== undefined) {
 				const url = body.contact_form_webhook_url;
 				if (url === null || url === '') changes.contact_form_webhook_url = null;
-				else if (isHttpUrl(url)) changes.contact_form_webhook_url = url;
 				// The schema pattern catches nearly everything; URL parsing catches the rest (e.g. a bad port).
-				else problems.push({ field: 'contact_form_webhook_url', problem: 'must be an http(s) URL, null or ""' });
+				else if (!isHttpUrl(url)) problems.push({ field: 'contact_form_webhook_url', problem: 'must be an http(s) URL, null or ""' });
+				else {
+					const refused = await targets.refusalForUrlResolved(new URL(url));
+					if (refused === undefined) changes.contact_form_webhook_url = url;
+					else problems.push({ field: 'contact_form_webhook_url', problem: `must not point to ${refused}` });
+				}
 			}
 			if (body.contact_form_webhook_headers !== undefined) changes.contact_form_webhook_headers = body.contact_form_webhook_headers;
+			const tenantPk = tenantOf(request).pk;
+			if (problems.length === 0) problems.push(...headerProblems({ ...store.settings.get(tenantPk), ...changes }));
 			if (problems.length > 0) throw validationFailed(problems);
-			const settings = store.settings.save(tenantOf(request).pk, changes);
+			const settings = store.settings.save(tenantPk, changes);
 			return { message: 'Settings saved successfully.', settings };
 		},
 	);

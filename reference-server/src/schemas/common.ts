@@ -43,13 +43,19 @@ export const fqdnSchema = {
 	'x-problem': 'must be a domain name such as www.example.com (or null)',
 } as const;
 
+/**
+ * A site path. `//host` and `/\\host` are refused (a site that renders the url as a link would send
+ * visitors to another host: an open redirect), and so are control characters (NUL included) and the
+ * invisible bidirectional marks and overrides that make a url read other than it is.
+ */
 export const pageUrlSchema = {
 	type: 'string',
 	minLength: 1,
 	maxLength: 2048,
-	pattern: '^/\\S*$',
-	description: 'site path, the page key: starts with /, no whitespace, at most 2048 characters',
-	'x-problem': 'must be a site path: a string starting with /, without whitespace, at most 2048 characters',
+	pattern: '^/(?![/\\\\])[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$',
+	description:
+		'site path, the page key: starts with a single / (not // or /\\), no whitespace, control or bidirectional-control characters, at most 2048 characters',
+	'x-problem': 'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control or bidirectional-control characters, at most 2048 characters',
 } as const;
 
 export const localeSchema = {
@@ -95,7 +101,8 @@ export const pageSchema = {
 } as const;
 
 export const paginationQueryProperties = {
-	page: { type: 'integer', minimum: 1, default: 1, description: '1-based page number' },
+	// A bound keeps (page - 1) * per_page a safe integer and a valid SQLite OFFSET.
+	page: { type: 'integer', minimum: 1, maximum: 1_000_000_000, default: 1, description: '1-based page number, at most 1,000,000,000' },
 	per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
 } as const;
 

@@ -243,6 +243,9 @@ export async function start(options: Partial<ServerOptions> = {}): Promise<Harne
 		port: 0,
 		logger: false,
 		deliveryRetryBaseMs: 20,
+		// Tests submit many forms from one address; the rate limits have their own tests.
+		formRatePerAddress: 0,
+		formRatePerTenant: 0,
 		...options,
 		dataDir,
 		adminToken,
