@@ -97,6 +97,9 @@ beforeAll(async () => {
 		// Acknowledging when the workflow has finished holds the delivery open for the whole run: the
 		// site's timeout must be longer than a run takes on a loaded machine (the default is 10 s).
 		deliveryTimeoutMs: 30000,
+		// The tests submit hundreds of forms a minute from one address.
+		formRatePerAddress: 0,
+		formRatePerTenant: 0,
 	});
 	ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
 	ctx.public = stack.siteClient(ctx.server.url);
