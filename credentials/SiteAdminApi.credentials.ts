@@ -19,7 +19,7 @@ export class SiteAdminApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://github.com/site-management/n8n-nodes-site-management#readme';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#credentials';
 
 	properties: INodeProperties[] = [
 		{

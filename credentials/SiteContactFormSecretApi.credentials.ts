@@ -13,7 +13,7 @@ export class SiteContactFormSecretApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://github.com/site-management/n8n-nodes-site-management#contact-form-trigger';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#registration';
 
 	properties: INodeProperties[] = [
 		{

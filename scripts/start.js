@@ -16,7 +16,8 @@
  * Everything lives in .data/ (git-ignored): stack.json (admin token, demo token, owner login; mode
  * 0600), reference-server/ (the site database), n8n/ (N8N_USER_FOLDER), *.log.
  * Environment: N8N_PORT (5678), SITE_SERVER_PORT (4010), SITE_AI_PORT (4011), SITE_AI_URL and
- * SITE_AI_MODEL (a real OpenAI-compatible endpoint instead of the stand-in), SITE_START_SKIP_BUILD=1.
+ * SITE_AI_MODEL (a real OpenAI-compatible endpoint instead of the stand-in), SITE_START_SKIP_BUILD=1,
+ * SITE_START_DATA (a folder instead of .data/).
  */
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -29,7 +30,8 @@ const { startAiStandIn } = require('./lib/ai-stand-in');
 const { startQueueMode } = require('./lib/queue/start');
 
 const ROOT = runtime.ROOT;
-const DATA = path.join(ROOT, '.data');
+// SITE_START_DATA: another folder for everything (the browser test starts a stack of its own there).
+const DATA = process.env.SITE_START_DATA ? path.resolve(process.env.SITE_START_DATA) : path.join(ROOT, '.data');
 const STATE_FILE = path.join(DATA, 'stack.json');
 const USER_FOLDER = path.join(DATA, 'n8n');
 const SERVER_DATA = path.join(DATA, 'reference-server');

@@ -175,11 +175,12 @@ describe('examples and operations, run with n8n execute', () => {
 		expect(token).toMatchObject({ token_type: 'Bearer', tenant_id: 'acme' });
 		expect(token.token).toMatch(/^stt_/);
 		remember(token.token);
-		expect(items(run, 'Create page').map((page) => page.page?.url ?? page.url)).toEqual(['/', '/about-us', '/contact']);
+		// The examples use version 3: every page operation outputs the page itself.
+		expect(items(run, 'Create page').map((page) => page.url)).toEqual(['/', '/about-us', '/contact']);
 		expect(items(run, 'Set page content')).toHaveLength(3);
 		const sitemap = one(run, 'Sitemap');
 		expect(sitemap.pages.map((page) => page.url).sort()).toEqual(['/', '/about-us', '/contact']);
-		expect(one(run, 'Notify site owner').notification).toMatchObject({ id: 'onboarding-acme', status: 'success' });
+		expect(one(run, 'Notify site owner')).toMatchObject({ id: 'onboarding-acme', status: 'success' });
 
 		// What the server holds, read with the token the workflow issued.
 		const acme = stack.siteClient(ctx.server.url, token.token);
@@ -285,8 +286,8 @@ describe('examples and operations, run with n8n execute', () => {
 		expect(prompt).toContain('We are a small team.');
 
 		const applied = one(run, 'Apply proposal');
-		expect(applied.page.url).toBe('/about-us');
-		expect(one(run, 'Notify site owner').notification).toMatchObject({ id: 'ai-content-/about-us', status: 'success' });
+		expect(applied.url).toBe('/about-us');
+		expect(one(run, 'Notify site owner')).toMatchObject({ id: 'ai-content-/about-us', status: 'success', message: expect.stringContaining('applied: 2 content blocks') });
 
 		const page = (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
 		expect(page.templates[0]).toEqual({ type: 'heading', text: 'About us: rewritten by the AI stand-in' });

@@ -196,3 +196,19 @@ test('a tenant token on the central surface is refused with 403', async () => {
 	expect(storedTenant('sneaky-2')).toBeUndefined();
 	expectNoSecrets(result.run, [tenant.token]);
 });
+
+describe('version 3: one output shape for the tenant', () => {
+	test('Create and Delete output the tenant {id, fqdn, message}, Delete with deleted: true; version 2 as before', async () => {
+		const v3 = { typeVersion: 3 };
+		const created = await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'shape-v3' }, v3);
+		expect(created.items[0].json).toEqual({ id: 'shape-v3', fqdn: null, message: 'Tenant created successfully.' });
+		const deleted = await ctx.adminNode({ resource: 'tenant', operation: 'delete', id: 'shape-v3' }, v3);
+		expect(deleted.items[0].json).toEqual({ id: 'shape-v3', deleted: true, message: 'Tenant deleted successfully.' });
+
+		const v2 = { typeVersion: 2 };
+		const oldCreate = await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'shape-v2' }, v2);
+		expect(oldCreate.items[0].json).toEqual({ message: 'Tenant created successfully.', id: 'shape-v2' });
+		const oldDelete = await ctx.adminNode({ resource: 'tenant', operation: 'delete', id: 'shape-v2' }, v2);
+		expect(oldDelete.items[0].json).toEqual({ message: 'Tenant deleted successfully.', id: 'shape-v2' });
+	});
+});

@@ -82,7 +82,7 @@ describe('Get Page Context', () => {
 		expect(context.prompt_context).not.toMatch(/Answer with only/);
 
 		const missing = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/missing' }, { continueOnFail: true });
-		expect(missing.items).toEqual([{ json: { error: 'No page found with url "/missing"', details: expect.any(String) }, pairedItem: { item: 0 } }]);
+		expect(missing.items).toEqual([{ json: { error: 'No page with url "/missing"', details: expect.any(String) }, pairedItem: { item: 0 } }]);
 	});
 });
 
@@ -222,7 +222,7 @@ describe('Apply Proposal: Dry Run', () => {
 			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
 			{ input: [{ json: { proposal: { url: '/nowhere', templates: [] } } }] },
 		);
-		expect(missing.error?.message).toBe('No page found with url "/nowhere"');
+		expect(missing.error?.message).toBe('No page with url "/nowhere"');
 	});
 });
 

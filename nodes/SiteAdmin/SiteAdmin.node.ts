@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -8,8 +9,34 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
+import { operationSubtitle } from '../shared/subtitle';
 import * as tenant from './actions/tenant';
 import * as token from './actions/token';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Tenant',
+				value: 'tenant',
+				description: 'A managed website, identified by its tenant ID',
+			},
+			{
+				name: 'Token',
+				value: 'token',
+				description: 'A bearer token that gives access to one tenant\'s site',
+			},
+		],
+		default: 'tenant',
+	},
+	...tenant.description,
+	...token.description,
+	requestOptionsDescription,
+];
 
 export class SiteAdmin implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,10 +45,11 @@ export class SiteAdmin implements INodeType {
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
 		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
-		// sending one item at a time (shared/router.ts).
-		version: [1, 2],
-		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// sending one item at a time (shared/router.ts). Version 3: every tenant operation outputs the
+		// tenant {id, fqdn, message} (Delete adds deleted: true), as the Tenant node's version 3 does.
+		version: [1, 2, 3],
+		defaultVersion: 3,
+		subtitle: operationSubtitle(properties),
 		description:
 			'Manage tenants (websites) and issue tenant tokens on the central surface of the Site Management Service',
 		defaults: {
@@ -36,30 +64,7 @@ export class SiteAdmin implements INodeType {
 				required: true,
 			},
 		],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Tenant',
-						value: 'tenant',
-						description: 'A managed website, identified by its tenant ID',
-					},
-					{
-						name: 'Token',
-						value: 'token',
-						description: 'A bearer token that gives access to one tenant\'s site',
-					},
-				],
-				default: 'tenant',
-			},
-			...tenant.description,
-			...token.description,
-			requestOptionsDescription,
-		],
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -99,7 +99,11 @@ export class SiteContactFormTrigger implements INodeType {
 				],
 				default: 'automatic',
 			},
-			tenantAuthenticationProperty({ show: { registration: ['automatic'] } }),
+			// No displayOptions here: n8n's editor hides every parameter that the Authentication field's
+			// displayOptions name (the credential chooser takes its place), which hid Registration and
+			// with it manual registration. The tenant credentials are still only shown (and only read)
+			// for automatic registration.
+			tenantAuthenticationProperty(),
 			{
 				displayName:
 					'The site delivers to one URL at a time. Activating the workflow registers the Production URL; "Listen for test event" registers the Test URL until listening stops, then puts back what was there before.',

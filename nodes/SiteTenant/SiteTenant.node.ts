@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -9,6 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { tenantAuthenticationProperty, tenantCredentials } from '../shared/authentication';
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
+import { operationSubtitle } from '../shared/subtitle';
 import * as ai from './actions/ai';
 import * as asset from './actions/asset';
 import * as content from './actions/content';
@@ -18,6 +20,75 @@ import * as page from './actions/page';
 import * as settings from './actions/settings';
 import * as sitemap from './actions/sitemap';
 import * as variable from './actions/variable';
+import { listSearch } from './methods';
+
+const properties: INodeProperties[] = [
+	tenantAuthenticationProperty(),
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'AI',
+				value: 'ai',
+				description: 'Hand a page to an AI step and apply the content it proposes',
+			},
+			{
+				name: 'Asset',
+				value: 'asset',
+				description: 'A media file stored by the service, served at a public URL',
+			},
+			{
+				name: 'Content',
+				value: 'content',
+				description: 'The content blocks (templates) and banner of a page',
+			},
+			{
+				name: 'Custom API Call',
+				value: 'customApiCall',
+				description: 'Any endpoint under /api/, e.g. the chatbot',
+			},
+			{
+				name: 'Notification',
+				value: 'notification',
+				description: 'A status message shown in the site editor',
+			},
+			{
+				name: 'Page',
+				value: 'page',
+				description: 'A page of the site, identified by its url',
+			},
+			{
+				name: 'Setting',
+				value: 'settings',
+				description: 'Site settings: analytics, noindex, statistics, contact-form webhook',
+			},
+			{
+				name: 'Sitemap',
+				value: 'sitemap',
+				description: 'The published pages of the site',
+			},
+			{
+				name: 'Variable',
+				value: 'variable',
+				description: 'Key/value variables of the site (when enabled for the tenant)',
+			},
+		],
+		default: 'page',
+	},
+	...page.description,
+	...content.description,
+	...asset.description,
+	...settings.description,
+	...sitemap.description,
+	...notification.description,
+	...variable.description,
+	...ai.description,
+	...customApiCall.description,
+	requestOptionsDescription,
+];
 
 export class SiteTenant implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,10 +97,12 @@ export class SiteTenant implements INodeType {
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
 		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
-		// sending one item at a time (shared/router.ts).
-		version: [1, 2],
-		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// sending one item at a time (shared/router.ts). Version 3: pages and variables are picked from
+		// lists (resource locators) and every operation outputs the record itself (shared/version.ts);
+		// workflows saved with versions 1 and 2 keep their string parameters and outputs.
+		version: [1, 2, 3],
+		defaultVersion: 3,
+		subtitle: operationSubtitle(properties),
 		description:
 			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',
 		defaults: {
@@ -39,74 +112,10 @@ export class SiteTenant implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: tenantCredentials(),
-		properties: [
-			tenantAuthenticationProperty(),
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'AI',
-						value: 'ai',
-						description: 'Hand a page to an AI step and apply the content it proposes',
-					},
-					{
-						name: 'Asset',
-						value: 'asset',
-						description: 'A media file stored by the service, served at a public URL',
-					},
-					{
-						name: 'Content',
-						value: 'content',
-						description: 'The content blocks (templates) and banner of a page',
-					},
-					{
-						name: 'Custom API Call',
-						value: 'customApiCall',
-						description: 'Any endpoint under /api/, e.g. the chatbot',
-					},
-					{
-						name: 'Notification',
-						value: 'notification',
-						description: 'A status message shown in the site editor',
-					},
-					{
-						name: 'Page',
-						value: 'page',
-						description: 'A page of the site, identified by its url',
-					},
-					{
-						name: 'Setting',
-						value: 'settings',
-						description: 'Site settings: analytics, noindex, statistics, contact-form webhook',
-					},
-					{
-						name: 'Sitemap',
-						value: 'sitemap',
-						description: 'The published pages of the site',
-					},
-					{
-						name: 'Variable',
-						value: 'variable',
-						description: 'Key/value variables of the site (when enabled for the tenant)',
-					},
-				],
-				default: 'page',
-			},
-			...page.description,
-			...content.description,
-			...asset.description,
-			...settings.description,
-			...sitemap.description,
-			...notification.description,
-			...variable.description,
-			...ai.description,
-			...customApiCall.description,
-			requestOptionsDescription,
-		],
+		properties,
 	};
+
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeOperations.call(this, {

@@ -3,21 +3,29 @@
  * tenant token (`siteTenantApi`) or the managed credential that mints its own tokens
  * (`siteManagedTenantApi`).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import type { AllItemsOptions, SiteCredentialType, SiteRequest, SiteRequestOptions, SiteResponse } from './transport';
 import { siteApiRequest, siteApiRequestAllItems, siteApiRequestFull } from './transport';
 
 export type TenantAuthentication = 'tenantToken' | 'managedTenant';
 
-export function tenantCredentialType(ctx: IExecuteFunctions, itemIndex: number): SiteCredentialType {
-	const authentication = ctx.getNodeParameter('authentication', itemIndex, 'tenantToken') as TenantAuthentication;
+/** A run of the node, or the editor asking for a list (resource locators' list search). */
+export type TenantContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+export function tenantCredentialType(ctx: TenantContext, itemIndex: number): SiteCredentialType {
+	// The editor's context has no items: its getNodeParameter takes the fallback second.
+	const authentication = (
+		'getInputData' in ctx
+			? ctx.getNodeParameter('authentication', itemIndex, 'tenantToken')
+			: ctx.getNodeParameter('authentication', 'tenantToken')
+	) as TenantAuthentication;
 	return authentication === 'managedTenant' ? 'siteManagedTenantApi' : 'siteTenantApi';
 }
 
 /** siteApiRequest with the Tenant node's chosen credential. Returns the parsed body. */
 export async function tenantApiRequest(
-	this: IExecuteFunctions,
+	this: TenantContext,
 	request: SiteRequest,
 	options: SiteRequestOptions,
 ): Promise<unknown> {

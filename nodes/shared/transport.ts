@@ -15,6 +15,7 @@ import type {
 	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IWebhookFunctions,
 } from 'n8n-workflow';
@@ -37,10 +38,11 @@ export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManaged
 
 /**
  * Who may send: a node's execute context, a trigger's hook context (webhook registration on
- * activation) or its webhook context (claiming a delivery). All carry getNode, getCredentials and
- * httpRequestWithAuthentication; only an execute context has per-item options (Options > Timeout).
+ * activation), its webhook context (claiming a delivery) or the editor's load-options context (list
+ * search). All carry getNode, getCredentials and httpRequestWithAuthentication; only an execute context
+ * has per-item options (Options > Timeout).
  */
-export type SiteRequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
+export type SiteRequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];

@@ -216,6 +216,59 @@ describe('GET /api/pages', () => {
 			expect(res.data.data.map((p: any) => p.url)).toEqual(['/en-live']);
 		});
 	});
+
+	describe('search (a fragment of name or url)', () => {
+		let t: Tenant;
+		beforeAll(async () => {
+			t = await createTenant(h);
+			await createPage(t, '/about-us', { name: 'Who We Are' });
+			await createPage(t, '/team', { name: 'About the Team' });
+			await createPage(t, '/contact', { name: 'Contact' });
+			await createPage(t, '/100%_off', { name: 'Sale' });
+			for (let i = 1; i <= 5; i++) await createPage(t, `/news/item-${i}`, { name: `News ${i}`, locale: i % 2 ? 'en' : 'de' });
+		});
+
+		it('matches the url or the name, case-insensitive', async () => {
+			const res = await t.api.get('/api/pages', { params: { search: 'ABOUT' } });
+			expect(res.status).toBe(200);
+			expect(res.data.data.map((p: any) => p.url)).toEqual(['/about-us', '/team']);
+			expect(res.data.meta.total).toBe(2);
+		});
+
+		it('takes % and _ literally', async () => {
+			const res = await t.api.get('/api/pages', { params: { search: '%_' } });
+			expect(res.data.data.map((p: any) => p.url)).toEqual(['/100%_off']);
+		});
+
+		it('pages the matches and combines with the other filters', async () => {
+			const first = await t.api.get('/api/pages', { params: { search: 'news', per_page: 2, page: 1 } });
+			expect(first.data.data.map((p: any) => p.url)).toEqual(['/news/item-1', '/news/item-2']);
+			expect(first.data.meta).toMatchObject({ total: 5, last_page: 3 });
+			const last = await t.api.get('/api/pages', { params: { search: 'news', per_page: 2, page: 3 } });
+			expect(last.data.data.map((p: any) => p.url)).toEqual(['/news/item-5']);
+			const german = await t.api.get('/api/pages', { params: { search: 'news', locale: 'de' } });
+			expect(german.data.data.map((p: any) => p.url)).toEqual(['/news/item-2', '/news/item-4']);
+		});
+
+		it('an empty fragment lists every page; no match is an empty page', async () => {
+			const all = await t.api.get('/api/pages', { params: { search: '' } });
+			expect(all.data.meta.total).toBe(9);
+			const none = await t.api.get('/api/pages', { params: { search: 'zzz' } });
+			expect(none.data).toMatchObject({ data: [], meta: { total: 0 } });
+		});
+
+		it('a fragment over 255 characters is a 400 naming search', async () => {
+			const res = await t.api.get('/api/pages', { params: { search: 'x'.repeat(256) } });
+			expect(res.status).toBe(400);
+			expect(JSON.stringify(res.data.details)).toContain('search');
+		});
+
+		it('is documented in the OpenAPI document', async () => {
+			const doc = await t.api.get('/openapi.json');
+			const params = doc.data.paths['/api/pages'].get.parameters.map((p: any) => p.name);
+			expect(params).toContain('search');
+		});
+	});
 });
 
 describe('DELETE /api/page', () => {

@@ -51,6 +51,8 @@ export interface PageFilter {
 	url?: string;
 	locale?: string;
 	draft?: boolean;
+	/** A text fragment of the name or url, case-insensitive (the editor's page picker). */
+	search?: string;
 }
 
 export interface SitemapEntry {
@@ -199,6 +201,12 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 			parts.push('draft = ?');
 			params.push(filter.draft ? 1 : 0);
 		}
+		if (filter.search !== undefined && filter.search !== '') {
+			// instr, not LIKE: a fragment's % and _ are plain characters.
+			const fragment = filter.search.toLowerCase();
+			parts.push('(instr(lower(name), ?) > 0 OR instr(lower(url), ?) > 0)');
+			params.push(fragment, fragment);
+		}
 		return { sql: parts.join(' AND '), params };
 	}
 
@@ -232,7 +240,7 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 		 * listings when it holds it (db/rendered-lists.ts).
 		 */
 		listRendered(tenantPk: number, filter: PageFilter, limit: number, offset: number, render: (pages: Page[], total: number) => string): Buffer {
-			const key = JSON.stringify([limit, offset, filter.url ?? null, filter.locale ?? null, filter.draft ?? null]);
+			const key = JSON.stringify([limit, offset, filter.url ?? null, filter.locale ?? null, filter.draft ?? null, filter.search || null]);
 			const cached = rendered.get(tenantPk, key);
 			if (cached !== undefined) return cached;
 			const { pages, total } = this.list(tenantPk, filter, limit, offset);

@@ -22,6 +22,7 @@ interface ListQuery {
 	url?: string;
 	locale?: string;
 	draft?: boolean;
+	search?: string;
 }
 interface CreateBody {
 	url: string;
@@ -55,6 +56,12 @@ export default async function pageRoutes(app: FastifyInstance) {
 						url: { type: 'string', maxLength: 2048, description: 'exact url' },
 						locale: { type: 'string', maxLength: 35 },
 						draft: { type: 'boolean', description: 'true/false (1/0 accepted)' },
+						search: {
+							type: 'string',
+							maxLength: 255,
+							description: 'a text fragment of the name or url, case-insensitive; empty lists every page',
+							'x-extension': true,
+						},
 					},
 				},
 				response: {
@@ -68,8 +75,8 @@ export default async function pageRoutes(app: FastifyInstance) {
 			},
 		},
 		async (request, reply) => {
-			const { page, per_page: perPage, url, locale, draft } = request.query;
-			const filter: PageFilter = { url, locale, draft };
+			const { page, per_page: perPage, url, locale, draft, search } = request.query;
+			const filter: PageFilter = { url, locale, draft, search };
 			// Rendered by the route's own response serializer, so a cached answer is the same text.
 			const body = store.pages.listRendered(tenantOf(request).pk, filter, perPage, (page - 1) * perPage, (pages, total) =>
 				String(reply.serialize({ data: pages, meta: paginationMetaFor(page, perPage, total) })),

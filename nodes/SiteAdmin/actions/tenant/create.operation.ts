@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireString } from '../../../shared/validation';
+import { outputsRecords } from '../../../shared/version';
 import { adminApiRequest, optionalString } from '../adminRequest';
 import { fqdnField, tenantIdField } from './fields';
 
@@ -21,5 +22,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const body: IDataObject = { id, ...(fqdn ? { fqdn } : {}) };
 	const response = await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body }, itemIndex);
+	// Version 3: the tenant record {id, fqdn} (null when none), with the service's confirmation.
+	if (outputsRecords(this)) return { id, fqdn: fqdn || null, ...response };
 	return { ...response, id, ...(fqdn ? { fqdn } : {}) };
 }

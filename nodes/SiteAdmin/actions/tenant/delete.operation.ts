@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireString } from '../../../shared/validation';
+import { outputsRecords } from '../../../shared/version';
 import { adminApiRequest } from '../adminRequest';
 import { tenantIdField } from './fields';
 
@@ -25,5 +26,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'DELETE', path: '/api/tenant', body: { id } },
 		itemIndex,
 	);
+	// Version 3: the tenant, what happened to it, and the service's confirmation.
+	if (outputsRecords(this)) return { id, deleted: true, ...response };
 	return { ...response, id };
 }

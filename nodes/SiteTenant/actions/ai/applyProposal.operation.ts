@@ -7,9 +7,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { recordOf } from '../../../shared/version';
+import { pageParameter, readPageUrl } from '../page/locator';
+import { readPageByUrl } from '../page/readPage';
 import { contentChanges } from './diff';
 import { readPagePath } from './pagePath';
-import { readPage } from './readPage';
 import { readProposal } from './readProposal';
 
 const properties: INodeProperties[] = [
@@ -60,15 +62,22 @@ const properties: INodeProperties[] = [
 		description:
 			'The proposal: {"url", "templates", "banner"?}, or text/model output containing it',
 	},
-	{
-		displayName: 'Page URL',
-		name: 'url',
-		type: 'string',
-		default: '',
-		placeholder: '/about-us',
-		description:
-			'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
-	},
+	...pageParameter(
+		{
+			displayName: 'Page URL',
+			name: 'url',
+			type: 'string',
+			default: '',
+			placeholder: '/about-us',
+			description:
+				'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
+		},
+		{
+			required: false,
+			description:
+				'Optional. The page the proposal must be for: a proposal without a url is applied to this page, a proposal for another page fails the item.',
+		},
+	),
 	{
 		displayName: 'Dry Run',
 		name: 'dryRun',
@@ -89,13 +98,13 @@ const displayOptions = {
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const urlOverride = readPagePath(this, 'url', 'Page URL', itemIndex, true);
+	const urlOverride = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex, true), true);
 	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
 	const { proposal, ignoredKeys } = readProposal(this, itemIndex, urlOverride);
 	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
 
 	if (dryRun) {
-		const page = await readPage.call(this, proposal.url, itemIndex);
+		const page = await readPageByUrl.call(this, proposal.url, itemIndex);
 		return {
 			dryRun: true,
 			url: proposal.url,
@@ -114,5 +123,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		response !== null && typeof response === 'object' && !Array.isArray(response)
 			? (response as IDataObject)
 			: { url: proposal.url, response: (response ?? null) as IDataObject };
-	return { ...answer, ...extra };
+	// Version 3: the updated page (plus ignoredFields); versions 1 and 2: the answer `{message, page}`.
+	return { ...recordOf(this, answer, 'page'), ...extra };
 }

@@ -5,20 +5,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { pageParameter, readPageUrl } from '../page/locator';
+import { readPageByUrl } from '../page/readPage';
 import { readPagePath } from './pagePath';
 import { renderPromptContext } from './promptContext';
-import { readPage } from './readPage';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Page URL',
-		name: 'url',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '/about-us',
-		description: 'Path of the page whose context to read, e.g. /about-us (the page key)',
-	},
+	...pageParameter(
+		{
+			displayName: 'Page URL',
+			name: 'url',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '/about-us',
+			description: 'Path of the page whose context to read, e.g. /about-us (the page key)',
+		},
+		{ description: 'The page whose context to read: pick it from the list or give its url' },
+	),
 	{
 		displayName: 'Include Answer Instructions',
 		name: 'includeInstructions',
@@ -39,9 +43,9 @@ const displayOptions = {
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = readPagePath(this, 'url', 'Page URL', itemIndex);
+	const url = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex));
 	const includeInstructions = this.getNodeParameter('includeInstructions', itemIndex, true) as boolean;
-	const page = await readPage.call(this, url, itemIndex);
+	const page = await readPageByUrl.call(this, url, itemIndex);
 
 	return {
 		url: (page.url as string) ?? url,

@@ -7,11 +7,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../../shared/tenantRequest';
 import { parseJsonParameter, requireString } from '../../../shared/validation';
+import { recordOf } from '../../../shared/version';
 import { pageUrlField } from '../page/fields';
+import { pageParameter, readPageUrl } from '../page/locator';
 import { readBannerChange } from './banner';
 
 const properties: INodeProperties[] = [
-	{ ...pageUrlField, description: 'Url of the page whose content is replaced, e.g. "/about-us"' },
+	...pageParameter(
+		{ ...pageUrlField, description: 'Url of the page whose content is replaced, e.g. "/about-us"' },
+		{ description: 'The page whose content is replaced: pick it from the list or give its url' },
+	),
 	{
 		displayName: 'Templates',
 		name: 'templates',
@@ -45,7 +50,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = requireString(this, 'url', itemIndex, 'Page URL');
+	const url = readPageUrl(this, itemIndex, () => requireString(this, 'url', itemIndex, 'Page URL'));
 	const templates = parseJsonParameter(this, 'templates', itemIndex, 'array', 'Templates');
 	const bannerChange = readBannerChange(this, itemIndex);
 
@@ -53,5 +58,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (bannerChange.send) body.banner = bannerChange.banner;
 
 	const response = await tenantApiRequest.call(this, { method: 'PUT', path: '/api/content', body }, { itemIndex });
-	return (response ?? {}) as IDataObject;
+	// Version 3: the updated page; versions 1 and 2: the answer `{message, page}`.
+	return recordOf(this, response, 'page');
 }

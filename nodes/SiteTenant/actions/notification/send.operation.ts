@@ -5,6 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { recordOf } from '../../../shared/version';
 import { tenantApiRequest } from '../../../shared/tenantRequest';
 import { requireString } from '../../../shared/validation';
 
@@ -53,5 +54,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		status: this.getNodeParameter('status', itemIndex, 'info') as string,
 	};
 	const response = await tenantApiRequest.call(this, { method: 'POST', path: '/api/notifications', body }, { itemIndex });
-	return (response ?? {}) as IDataObject;
+	// Version 3: the notification record; versions 1 and 2: the answer `{message, notification}`.
+	return recordOf(this, response, 'notification');
 }

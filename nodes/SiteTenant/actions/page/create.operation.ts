@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../../shared/tenantRequest';
 import { requireString } from '../../../shared/validation';
+import { recordOf } from '../../../shared/version';
 import { pageUrlField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -75,5 +76,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (additional.draft !== undefined) body.draft = additional.draft === true;
 
 	const response = await tenantApiRequest.call(this, { method: 'POST', path: '/api/page', body }, { itemIndex });
-	return (response ?? {}) as IDataObject;
+	// Version 3: the new page; versions 1 and 2: the answer `{message, page}`.
+	return recordOf(this, response, 'page');
 }

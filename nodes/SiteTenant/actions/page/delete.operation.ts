@@ -1,7 +1,8 @@
 /**
  * Page > Delete: `DELETE /api/page` with `{url, permanently?}`. The service asks callers to archive
  * a page before deleting it, so the page is read first and the output carries it as it was. No read,
- * no delete: if the page cannot be read, nothing is deleted and the item fails.
+ * no delete: if the page cannot be read, nothing is deleted and the item fails. Version 3 outputs the
+ * page with `deleted` and `permanently`; versions 1 and 2 `{deleted, permanently, message, page}`.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -9,10 +10,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { tenantApiRequest } from '../../../shared/tenantRequest';
 import { requireString } from '../../../shared/validation';
 import { pageUrlField } from './fields';
-import { getPageByUrl } from './findPage';
+import { outputsRecords } from '../../../shared/version';
+import { pageParameter, readPageUrl } from './locator';
+import { readPageByUrl } from './readPage';
 
 const properties: INodeProperties[] = [
-	{ ...pageUrlField, description: 'Url of the page to delete, e.g. "/about-us"' },
+	...pageParameter(
+		{ ...pageUrlField, description: 'Url of the page to delete, e.g. "/about-us"' },
+		{ description: 'The page to delete: pick it from the list (search by name or url) or give its url' },
+	),
 	{
 		displayName: 'Permanently',
 		name: 'permanently',
@@ -29,10 +35,10 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = requireString(this, 'url', itemIndex, 'Page URL');
+	const url = readPageUrl(this, itemIndex, () => requireString(this, 'url', itemIndex, 'Page URL'));
 	const permanently = this.getNodeParameter('permanently', itemIndex, false) as boolean;
 
-	const page = await getPageByUrl.call(this, url, itemIndex);
+	const page = await readPageByUrl.call(this, url, itemIndex);
 
 	const body: IDataObject = { url };
 	if (permanently) body.permanently = 1;
@@ -42,6 +48,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ itemIndex },
 	)) as IDataObject | undefined;
 
+	// Version 3: the page as it was, plus what happened to it.
+	if (outputsRecords(this)) return { ...page, deleted: true, permanently };
 	return {
 		deleted: true,
 		permanently,

@@ -1,12 +1,16 @@
-/** Page > Get: one page by its url (`GET /api/pages?url=...`); no such page fails the item. */
+/** Page > Get: one page by its url (`GET /api/pages?url=...`); no such page fails the item. Outputs the page. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireString } from '../../../shared/validation';
 import { pageUrlField } from './fields';
-import { getPageByUrl } from './findPage';
+import { pageParameter, readPageUrl } from './locator';
+import { readPageByUrl } from './readPage';
 
-const properties: INodeProperties[] = [{ ...pageUrlField, description: 'Url of the page to read, e.g. "/about-us"' }];
+const properties: INodeProperties[] = pageParameter(
+	{ ...pageUrlField, description: 'Url of the page to read, e.g. "/about-us"' },
+	{ description: 'The page to read: pick it from the list (search by name or url) or give its url' },
+);
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['page'], operation: ['get'] } },
@@ -14,6 +18,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = requireString(this, 'url', itemIndex, 'Page URL');
-	return await getPageByUrl.call(this, url, itemIndex);
+	const url = readPageUrl(this, itemIndex, () => requireString(this, 'url', itemIndex, 'Page URL'));
+	return await readPageByUrl.call(this, url, itemIndex);
 }

@@ -5,6 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { recordOf } from '../../../shared/version';
 import { tenantApiRequest } from '../../../shared/tenantRequest';
 
 const properties: INodeProperties[] = [
@@ -116,5 +117,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 
 	const response = await tenantApiRequest.call(this, { method: 'POST', path: '/api/settings', body }, { itemIndex });
-	return (response ?? {}) as IDataObject;
+	// Version 3: the settings record; versions 1 and 2: the answer `{message, settings}`.
+	return recordOf(this, response, 'settings');
 }

@@ -1,12 +1,12 @@
-/** Variable > Delete: `DELETE /api/variables` with `{key}`. */
+/** Variable > Delete: `DELETE /api/variables` with `{key}`. Version 3 outputs `{key, deleted: true}`. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../../shared/tenantRequest';
-import { requireString } from '../../../shared/validation';
-import { variableKeyField } from './fields';
+import { outputsRecords } from '../../../shared/version';
+import { readVariableKey, variableParameter } from './locator';
 
-const properties: INodeProperties[] = [{ ...variableKeyField, description: 'Name of the variable to delete' }];
+const properties: INodeProperties[] = variableParameter('Name of the variable to delete');
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['variable'], operation: ['delete'] } },
@@ -14,11 +14,13 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const key = requireString(this, 'key', itemIndex, 'Key');
+	const key = readVariableKey(this, itemIndex);
 	const response = (await tenantApiRequest.call(
 		this,
 		{ method: 'DELETE', path: '/api/variables', body: { key } },
 		{ itemIndex },
 	)) as IDataObject | undefined;
+	// Version 3: what is left of the record, and what happened to it.
+	if (outputsRecords(this)) return { key, deleted: true };
 	return { ...(response ?? {}), key, deleted: true };
 }

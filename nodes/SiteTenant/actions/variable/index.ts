@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationHandlers } from '../../../shared/router';
 import * as del from './delete.operation';
+import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as set from './set.operation';
 
@@ -20,6 +21,12 @@ export const description: INodeProperties[] = [
 				action: 'Delete a variable',
 			},
 			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one site variable by key',
+				action: 'Get a variable',
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'List all site variables as key/value items (only when variables are enabled for the tenant)',
@@ -35,12 +42,14 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...getAll.description,
+	...get.description,
 	...set.description,
 	...del.description,
 ];
 
 export const handlers: OperationHandlers = {
 	getAll: getAll.execute,
+	get: get.execute,
 	set: set.execute,
 	delete: del.execute,
 };

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../../shared/tenantRequest';
 import { requireString } from '../../../shared/validation';
+import { recordOf } from '../../../shared/version';
 import { variableKeyField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -28,5 +29,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		value: this.getNodeParameter('value', itemIndex, '') as string,
 	};
 	const response = await tenantApiRequest.call(this, { method: 'PUT', path: '/api/variables', body }, { itemIndex });
-	return (response ?? {}) as IDataObject;
+	// Version 3: the variable `{key, value}`; versions 1 and 2: the answer `{message, variable}`.
+	return recordOf(this, response, 'variable');
 }

@@ -1,0 +1,41 @@
+/**
+ * The one way the node reads a page by its url (`GET /api/pages?url=…`), for Page > Get and Delete
+ * and the AI operations. The answer may be `{data: [page], meta}`, a bare array or a single page;
+ * an exact url match wins, else one that differs only by a trailing slash (a deployment that treats
+ * the filter loosely). No page: the item fails.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { unwrapList } from '../../../shared/transport';
+
+const withoutTrailingSlash = (value: string) => (value.length > 1 ? value.replace(/\/+$/, '') : value);
+
+function pagesOf(response: unknown): IDataObject[] {
+	const isSinglePage =
+		response !== null && typeof response === 'object' && !Array.isArray(response) && 'url' in response;
+	return isSinglePage ? [response as IDataObject] : unwrapList(response);
+}
+
+export async function readPageByUrl(this: IExecuteFunctions, url: string, itemIndex: number): Promise<IDataObject> {
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'GET', path: '/api/pages', qs: { url, page: 1, per_page: 100 } },
+		{ itemIndex },
+	);
+	const pages = pagesOf(response);
+	const page =
+		pages.find((candidate) => candidate?.url === url) ??
+		pages.find(
+			(candidate) => typeof candidate?.url === 'string' && withoutTrailingSlash(candidate.url) === withoutTrailingSlash(url),
+		);
+	if (!page) {
+		throw new NodeOperationError(this.getNode(), `No page with url "${url}"`, {
+			itemIndex,
+			description:
+				'The tenant has no live page with this url (deleted pages are not listed). Urls are site paths such as "/about-us", as listed by Page > Get Many.',
+		});
+	}
+	return page;
+}

@@ -1,0 +1,17 @@
+/**
+ * A page's url as the user may give it: a site path (`/about-us`) or a full address on the site
+ * (`https://example.com/about-us?x=1`), reduced to its path. Undefined when it is neither.
+ */
+export const PAGE_URL_PATTERN = '^(?:https?://[^\\s/?#]+(?:[/?#]\\S*)?|/\\S*)$';
+const PAGE_URL = new RegExp(PAGE_URL_PATTERN, 'i');
+
+export function sitePath(raw: string): string | undefined {
+	const value = raw.trim();
+	if (!PAGE_URL.test(value)) return undefined;
+	if (!/^https?:\/\//i.test(value)) return value;
+	try {
+		return new URL(value).pathname;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,46 @@
+/**
+ * The editor's searchable lists behind the resource locators (Page, Variable). They go through the
+ * node's transport like every operation: the chosen credential, retries, errors without the token.
+ */
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { tenantApiRequest } from '../../shared/tenantRequest';
+import { unwrapList } from '../../shared/transport';
+
+/** Pages per list page: the editor asks for the next one as the user scrolls. */
+const PAGE_SEARCH_SIZE = 50;
+
+function pageItem(page: IDataObject): INodeListSearchItems {
+	const hint = [page.locale ? `Locale ${String(page.locale)}` : '', page.draft === true ? 'draft' : 'published']
+		.filter(Boolean)
+		.join(' · ');
+	return { name: `${String(page.name ?? page.url)} (${String(page.url)})`, value: String(page.url), description: hint };
+}
+
+/** Pages whose name or url contains `filter` (the server's `search`), one list page at a time. */
+export async function searchPages(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = Math.max(1, Number(paginationToken) || 1);
+	const qs: IDataObject = { page, per_page: PAGE_SEARCH_SIZE };
+	if (filter?.trim()) qs.search = filter.trim();
+	const response = (await tenantApiRequest.call(this, { method: 'GET', path: '/api/pages', qs }, { itemIndex: 0 })) as IDataObject;
+	const lastPage = Number((response?.meta as IDataObject | undefined)?.last_page);
+	return {
+		results: unwrapList(response).map(pageItem),
+		paginationToken: Number.isFinite(lastPage) && page < lastPage ? String(page + 1) : undefined,
+	};
+}
+
+/** Variables whose key contains `filter` (case-insensitive); the service lists them all at once. */
+export async function searchVariables(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const response = await tenantApiRequest.call(this, { method: 'GET', path: '/api/variables' }, { itemIndex: 0 });
+	const fragment = filter?.trim().toLowerCase() ?? '';
+	return {
+		results: unwrapList(response)
+			.filter((variable) => String(variable.key).toLowerCase().includes(fragment))
+			.map((variable) => ({ name: String(variable.key), value: String(variable.key), description: String(variable.value ?? '') })),
+	};
+}

@@ -1,0 +1,38 @@
+/**
+ * Calls a node's list search (resource locator, From List) the way n8n's editor backend does
+ * (packages/cli DynamicNodeParametersService.getResourceLocatorResults): n8n-core's LoadOptionsContext
+ * on a one-node workflow holding the node's current parameters and credential.
+ */
+import { LoadOptionsContext } from 'n8n-core';
+import type { INode, INodeCredentials, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import type { WorkflowRunner } from './workflow-runner';
+
+export interface ListSearchOptions {
+	type: string;
+	typeVersion: number;
+	method: string;
+	parameters: INodeParameters;
+	credentials: INodeCredentials;
+	filter?: string;
+	paginationToken?: string;
+}
+
+export async function listSearch(runner: WorkflowRunner, options: ListSearchOptions): Promise<INodeListSearchResult> {
+	const node: INode = {
+		id: 'node',
+		name: 'Node',
+		type: options.type,
+		typeVersion: options.typeVersion,
+		position: [0, 0],
+		parameters: options.parameters,
+		credentials: options.credentials,
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: runner.nodeTypes });
+	const nodeType = runner.nodeTypes.getByNameAndVersion(options.type);
+	const method = nodeType.methods?.listSearch?.[options.method];
+	if (!method) throw new Error(`${options.type} has no list search ${options.method}`);
+	const context = new LoadOptionsContext(workflow, node, runner.createAdditionalData('list-search'), 'parameters');
+	return await method.call(context, options.filter, options.paginationToken);
+}
