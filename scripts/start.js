@@ -7,16 +7,19 @@
  *  2. installs the n8n runtime into n8n-runtime/node_modules if it is missing (first time: minutes)
  *  3. starts the reference server (SQLite under .data/reference-server) on :4010
  *  4. creates the demo tenant "demo", its token and three pages (kept and reused on the next start)
- *  5. starts an OpenAI-compatible stand-in on :4011 for the AI example, unless SITE_AI_URL is set
- *  6. first start only: imports the credentials (tokens live only there) and the example workflows
- *     into n8n, publishes (activates) the contact-form workflow
+ *  5. starts an OpenAI-compatible stand-in on :4011 for the AI examples, unless SITE_AI_URL is set
+ *  6. first start only: imports the credentials (tokens live only there; the OpenAI credential's Base
+ *     URL is the AI endpoint) and the example workflows into n8n, publishes (activates) the
+ *     contact-form workflow; later starts import only examples added since, and the credentials
+ *     again when a token or the AI endpoint changed
  *  7. starts n8n on :5678 with this package loaded as a community package, sets up its owner account
  *  8. prints the URLs and the owner login; Ctrl-C stops n8n, then the reference server
  *
  * Everything lives in .data/ (git-ignored): stack.json (admin token, demo token, owner login; mode
  * 0600), reference-server/ (the site database), n8n/ (N8N_USER_FOLDER), *.log.
- * Environment: N8N_PORT (5678), SITE_SERVER_PORT (4010), SITE_AI_PORT (4011), SITE_AI_URL and
- * SITE_AI_MODEL (a real OpenAI-compatible endpoint instead of the stand-in), SITE_START_SKIP_BUILD=1,
+ * Environment: N8N_PORT (5678), SITE_SERVER_PORT (4010), SITE_AI_PORT (4011), SITE_AI_URL, SITE_AI_KEY
+ * and SITE_AI_MODEL (a real OpenAI-compatible endpoint, its base URL such as https://api.openai.com/v1
+ * or its chat-completions URL, instead of the stand-in), SITE_START_SKIP_BUILD=1,
  * SITE_START_DATA (a folder instead of .data/).
  */
 const { spawn } = require('node:child_process');
@@ -145,13 +148,13 @@ async function ensureDemoSite(serverUrl, adminToken, state) {
 }
 
 /** One n8n process (regular mode) with the package, the credentials and the example workflows; resolves with its URL. */
-async function startOneN8n({ serverUrl, state, aiUrl, children, shutdown }) {
+async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutdown }) {
 	runtime.stagePackage(USER_FOLDER);
 	const env = runtime.n8nEnv({
 		userFolder: USER_FOLDER,
 		port: N8N_PORT,
 		brokerPort: BROKER_PORT,
-		extra: { SITE_AI_URL: aiUrl, ...(process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {}) },
+		extra: process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {},
 	});
 
 	if (!state.credentialsImported) {
@@ -159,18 +162,35 @@ async function startOneN8n({ serverUrl, state, aiUrl, children, shutdown }) {
 		await stack.importCredentials(
 			env,
 			USER_FOLDER,
-			stack.credentialsFor({ serverUrl, adminToken: state.adminToken, tenantToken: state.demoToken }),
+			stack.credentialsFor({
+				serverUrl,
+				adminToken: state.adminToken,
+				tenantToken: state.demoToken,
+				aiUrl,
+				...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
+			}),
 		);
-		state.credentialsImported = true;
+		Object.assign(state, { credentialsImported: true, aiUrl, aiKeyHash });
 		saveState(state);
 	}
-	if (!state.workflowsImported) {
-		say('importing the example workflows (n8n import:workflow) and publishing the contact-form one');
-		await stack.importWorkflows(env, USER_FOLDER);
-		await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
-		state.workflowsImported = true;
-		saveState(state);
+	// The example IDs imported so far; `true` was recorded before the AI examples moved to n8n's AI
+	// nodes, so of those only the onboarding and contact-form ones are current.
+	const imported = Array.isArray(state.workflowsImported)
+		? state.workflowsImported
+		: state.workflowsImported === true
+			? [stack.WORKFLOWS.onboarding.id, stack.WORKFLOWS.contactForm.id]
+			: [];
+	const examples = Object.values(stack.WORKFLOWS).filter((workflow) => !imported.includes(workflow.id));
+	if (examples.length > 0) {
+		say(`importing the example workflows (n8n import:workflow): ${examples.map((workflow) => workflow.file).join(', ')}`);
+		await stack.importWorkflows(env, USER_FOLDER, examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)));
+		if (examples.includes(stack.WORKFLOWS.contactForm)) {
+			say('publishing the contact-form workflow');
+			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
+		}
 	}
+	state.workflowsImported = Object.values(stack.WORKFLOWS).map((workflow) => workflow.id);
+	saveState(state);
 
 	say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
 	const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
@@ -257,15 +277,19 @@ async function main() {
 		if (!aiUrl) {
 			const ai = await startAiStandIn({ port: AI_PORT });
 			children.push({ name: 'the AI stand-in', stop: ai.close });
-			aiUrl = ai.chatCompletionsUrl;
+			aiUrl = ai.baseUrl;
 		}
+		aiUrl = stack.aiBaseUrl(aiUrl);
+		// The OpenAI credential holds the endpoint and its key: import it again when either changed.
+		const aiKeyHash = crypto.createHash('sha256').update(process.env.SITE_AI_KEY ?? '').digest('hex');
+		if (state.aiUrl !== aiUrl || state.aiKeyHash !== aiKeyHash) delete state.credentialsImported;
 
 		let n8nUrl;
 		let queueLines = [];
 		if (QUEUE) {
 			({ url: n8nUrl, lines: queueLines } = await startQueueMode({ serverUrl: server.url, state, aiUrl, mainPort: N8N_PORT, children, say }));
 		} else {
-			n8nUrl = await startOneN8n({ serverUrl: server.url, state, aiUrl, children, shutdown });
+			n8nUrl = await startOneN8n({ serverUrl: server.url, state, aiUrl, aiKeyHash, children, shutdown });
 		}
 
 		const owner = await runtime.setupOwner(n8nUrl, state.owner);
@@ -299,10 +323,11 @@ async function main() {
 			`    admin token     in .data/stack.json and in the n8n credential "${stack.CREDENTIALS.admin.name}"`,
 			`  demo site         tenant "${DEMO_TENANT}", pages / /about-us /contact; its token is in the credential "${stack.CREDENTIALS.tenant.name}"`,
 			`  contact form      POST ${server.url}/forms/${DEMO_TENANT}/contact  ->  ${webhook ?? '(the trigger has not registered yet; see the n8n log)'}`,
-			`  AI endpoint       ${aiUrl}${process.env.SITE_AI_URL ? '' : '  (stand-in; set SITE_AI_URL for a real one)'}`,
+			`  AI endpoint       ${aiUrl}${process.env.SITE_AI_URL ? '' : '  (stand-in; set SITE_AI_URL and SITE_AI_KEY for a real one)'}`,
+			`    in n8n          the OpenAI credential "${stack.CREDENTIALS.ai.name}" (Base URL above)`,
 			'',
 			'  Workflows: "Site Management: tenant onboarding", "...: contact form to notification" (active),',
-			'             "...: AI content chain". Try the contact form:',
+			'             "...: AI content chain", "...: AI site editor (agent)". Try the contact form:',
 			`    curl -X POST ${server.url}/forms/${DEMO_TENANT}/contact -H 'content-type: application/json' \\`,
 			`      -d '{"name": "Ada", "email": "ada@example.com", "message": "Hello"}'`,
 			'',

@@ -15,7 +15,7 @@ const path = require('node:path');
 
 const runtime = require('../scripts/lib/runtime');
 const stack = require('../scripts/lib/stack');
-const { startAiStandIn } = require('../scripts/lib/ai-stand-in');
+const { startAiStandIn, proposalFor } = require('../scripts/lib/ai-stand-in');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
@@ -30,6 +30,45 @@ const TEST_WORKFLOWS = {
 };
 const AI_API_KEY = 'ai-stand-in-key-e2e';
 const DEMO_TENANT = 'demo';
+const ABOUT_US = { url: '/about-us', templates: [{ type: 'text', body: 'We are a small team.' }] };
+const AI_TOOLS = ['apply_proposal', 'get_page_context', 'notify_site_owner'];
+
+/**
+ * Variants of the AI examples, written next to the n8n user folder and imported with the others: the
+ * chain stopped after its dry run, and the agent asked to try an invalid proposal first.
+ */
+const DERIVED_WORKFLOWS = {
+	chainDryRunOnly: {
+		id: 'e2eAiChainDry001',
+		from: 'aiChain',
+		change: (workflow) => {
+			const dropped = ['Apply proposal', 'Notify site owner'];
+			workflow.nodes = workflow.nodes.filter((node) => !dropped.includes(node.name));
+			delete workflow.connections['Review (dry run)'];
+			delete workflow.connections['Apply proposal'];
+		},
+	},
+	agentInvalidFirst: {
+		id: 'e2eAiAgentBad001',
+		from: 'aiAgent',
+		change: (workflow) => {
+			const request = workflow.nodes.find((node) => node.name === 'Request');
+			request.parameters.assignments.assignments[0].value = 'Improve the about page (/about-us) and tell the owner; first try an invalid proposal.';
+		},
+	},
+};
+
+function writeDerivedWorkflows(dir) {
+	fs.mkdirSync(dir, { recursive: true });
+	return Object.entries(DERIVED_WORKFLOWS).map(([key, derived]) => {
+		const workflow = JSON.parse(fs.readFileSync(path.join(stack.EXAMPLES_DIR, stack.WORKFLOWS[derived.from].file), 'utf8'));
+		derived.change(workflow);
+		Object.assign(workflow, { id: derived.id, name: `e2e: ${key}` });
+		const file = path.join(dir, `${key}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflow));
+		return file;
+	});
+}
 
 /** Everything the tests share. */
 const ctx = {
@@ -121,9 +160,7 @@ beforeAll(async () => {
 	ctx.demoToken = remember(issued.data.token);
 	ctx.demo = stack.siteClient(ctx.server.url, ctx.demoToken);
 	expect((await ctx.demo('POST', '/api/page', { name: 'About us', url: '/about-us', locale: 'en' })).status).toBe(201);
-	expect(
-		(await ctx.demo('PUT', '/api/content', { url: '/about-us', templates: [{ type: 'text', body: 'We are a small team.' }] })).status,
-	).toBe(200);
+	expect((await ctx.demo('PUT', '/api/content', ABOUT_US)).status).toBe(200);
 
 	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-e2e-'));
 	ctx.port = await runtime.freePort();
@@ -133,7 +170,7 @@ beforeAll(async () => {
 		userFolder: ctx.userFolder,
 		port: ctx.port,
 		brokerPort: ctx.brokerPort,
-		extra: { SITE_AI_URL: ctx.ai.chatCompletionsUrl, SITE_AI_MODEL: 'stand-in-model' },
+		extra: { SITE_AI_MODEL: 'stand-in-model' },
 	});
 	runtime.stagePackage(ctx.userFolder);
 	say(`n8n user folder ${ctx.userFolder}; package staged as a community package`);
@@ -145,6 +182,7 @@ beforeAll(async () => {
 			serverUrl: ctx.server.url,
 			adminToken: ctx.server.adminToken,
 			tenantToken: ctx.demoToken,
+			aiUrl: ctx.ai.baseUrl,
 			aiApiKey: AI_API_KEY,
 		}),
 	);
@@ -152,6 +190,7 @@ beforeAll(async () => {
 	const files = [
 		...Object.values(stack.WORKFLOWS).map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)),
 		...Object.values(TEST_WORKFLOWS).map((workflow) => workflow.file),
+		...writeDerivedWorkflows(path.join(ctx.userFolder, 'derived-workflows')),
 	];
 	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
 	say(`${files.length} workflows imported (n8n import:workflow)`);
@@ -273,25 +312,116 @@ describe('examples and operations, run with n8n execute', () => {
 		expect((await stack.siteClient(ctx.server.url, after)('GET', '/api/pages')).status).toBe(200);
 	});
 
-	test('AI chain example: page context -> OpenAI-compatible endpoint (stand-in) -> apply proposal -> notification', async () => {
+});
+
+/** The runs of a tool node (its output goes to the agent on ai_tool, not main). */
+function toolRuns(run, node) {
+	return (run.data.resultData.runData[node] ?? []).map((nodeRun) => ({
+		error: nodeRun.error?.message,
+		output: nodeRun.data?.ai_tool?.[0]?.map((item) => item.json),
+	}));
+}
+
+/** The tool calls the stand-in answered since `from`, with the tool results n8n sent back. */
+function modelToolCalls(from) {
+	const requests = ctx.ai.requests.slice(from);
+	const last = requests[requests.length - 1].body.messages;
+	const results = new Map(last.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]));
+	return last
+		.filter((m) => m.role === 'assistant' && m.tool_calls)
+		.flatMap((m) => m.tool_calls)
+		.map((call) => ({ name: call.function.name, args: JSON.parse(call.function.arguments), result: results.get(call.id) }));
+}
+
+describe('AI: n8n\'s own AI nodes on an OpenAI credential pointed at the stand-in', () => {
+	const aboutUs = async () => (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
+
+	test('chain example, stopped after the dry run: the review shows the change and the server is unchanged', async () => {
+		await ctx.demo('PUT', '/api/content', ABOUT_US);
+		const before = await aboutUs();
+		const run = await execute(DERIVED_WORKFLOWS.chainDryRunOnly.id);
+		const review = one(run, 'Review (dry run)');
+		expect(review.text).toContain('```json');
+		expect(review.dryRun.changes.templates).toMatchObject({ before: ABOUT_US.templates, changed: true });
+		expect(await aboutUs()).toEqual(before);
+	});
+
+	test('chain example: page context -> Basic LLM Chain -> dry run -> apply -> notification; the server holds the stand-in\'s proposal', async () => {
+		await ctx.demo('PUT', '/api/content', ABOUT_US);
 		const requestsBefore = ctx.ai.requests.length;
 		const run = await execute(stack.WORKFLOWS.aiChain.id);
 
 		expect(ctx.ai.requests.length).toBe(requestsBefore + 1);
-		const request = ctx.ai.requests[ctx.ai.requests.length - 1];
+		const request = ctx.ai.requests[requestsBefore];
 		expect(request.headers.authorization).toBe(`Bearer ${AI_API_KEY}`);
-		expect(request.body.model).toBe('stand-in-model');
+		expect(request.body).toMatchObject({ model: 'stand-in-model' });
+		expect(request.body.tools).toBeUndefined();
 		const prompt = request.body.messages.find((message) => message.role === 'user').content;
+		expect(prompt).toBe(one(run, 'Page context').prompt);
 		expect(prompt).toContain('Page: /about-us');
 		expect(prompt).toContain('We are a small team.');
+		expect(prompt).toContain('JSON schema of the answer');
 
-		const applied = one(run, 'Apply proposal');
-		expect(applied.url).toBe('/about-us');
-		expect(one(run, 'Notify site owner')).toMatchObject({ id: 'ai-content-/about-us', status: 'success', message: expect.stringContaining('applied: 2 content blocks') });
+		const proposal = proposalFor(prompt);
+		expect(one(run, 'Propose content').text).toContain(JSON.stringify(proposal, null, 2));
+		expect(one(run, 'Review (dry run)').dryRun).toMatchObject({ url: '/about-us', wouldSend: proposal });
+		const page = await aboutUs();
+		expect({ templates: page.templates, banner: page.banner }).toEqual({ templates: proposal.templates, banner: proposal.banner });
+		expect(one(run, 'Notify site owner')).toMatchObject({
+			id: 'ai-content-/about-us',
+			status: 'success',
+			message: 'The AI proposal for /about-us was applied: 2 content blocks, new banner.',
+		});
+	});
 
-		const page = (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
-		expect(page.templates[0]).toEqual({ type: 'heading', text: 'About us: rewritten by the AI stand-in' });
-		expect(page.banner).toMatchObject({ style: 'ai-stand-in' });
+	test('agent example: the model sees the Tenant node\'s tools, and the tools read the page, apply content and notify the owner', async () => {
+		await ctx.demo('PUT', '/api/content', ABOUT_US);
+		const requestsBefore = ctx.ai.requests.length;
+		const run = await execute(stack.WORKFLOWS.aiAgent.id);
+
+		const requests = ctx.ai.requests.slice(requestsBefore);
+		expect(requests).toHaveLength(4);
+		const tools = Object.fromEntries(requests[0].body.tools.map((tool) => [tool.function.name, tool.function]));
+		expect(Object.keys(tools).sort()).toEqual(AI_TOOLS);
+		const argumentsOf = (name) => Object.fromEntries(Object.entries(tools[name].parameters.properties).map(([key, schema]) => [key, schema.type]));
+		expect(argumentsOf('get_page_context')).toEqual({ page: 'string' });
+		expect(argumentsOf('apply_proposal')).toEqual({ page: 'string', proposal: 'string' });
+		expect(argumentsOf('notify_site_owner')).toEqual({ page: 'string', message: 'string' });
+		expect(tools.apply_proposal.parameters.required.sort()).toEqual(['page', 'proposal']);
+		expect(tools.apply_proposal.description).toMatch(/^Replaces the content of a page with a proposal/);
+		expect(tools.get_page_context.parameters.properties.page.description).toBe('The path of the page on the website, e.g. /about-us');
+
+		const calls = modelToolCalls(requestsBefore);
+		expect(calls.map((call) => call.name)).toEqual(['get_page_context', 'apply_proposal', 'notify_site_owner']);
+		for (const name of AI_TOOLS) expect(toolRuns(run, name)).toEqual([{ error: undefined, output: [expect.any(Object)] }]);
+		// Compact tool outputs: the context is its prompt; an apply says it worked.
+		expect(JSON.parse(calls[0].result)).toEqual([{ url: '/about-us', prompt: expect.stringContaining(JSON.stringify(ABOUT_US.templates[0])) }]);
+		expect(JSON.parse(calls[1].result)).toEqual([{ message: 'Content updated successfully.', url: '/about-us', updated_at: expect.any(String) }]);
+
+		const proposal = JSON.parse(calls[1].args.proposal);
+		expect(proposal.templates[0]).toEqual({ type: 'heading', text: 'About us: rewritten by the AI stand-in' });
+		const page = await aboutUs();
+		expect({ templates: page.templates, banner: page.banner }).toEqual({ templates: proposal.templates, banner: proposal.banner });
+		const notification = (await ctx.demo('GET', '/api/notifications')).data.data.find((n) => n.id === 'ai-agent-/about-us');
+		expect(notification).toMatchObject({ status: 'success', message: calls[2].args.message });
+		expect(one(run, 'Site editor agent').output).toMatch(/^Done: /);
+	});
+
+	test('agent: an invalid proposal comes back to the model as a readable tool error, and the run goes on', async () => {
+		await ctx.demo('PUT', '/api/content', ABOUT_US);
+		const requestsBefore = ctx.ai.requests.length;
+		const run = await execute(DERIVED_WORKFLOWS.agentInvalidFirst.id);
+
+		const calls = modelToolCalls(requestsBefore);
+		expect(calls.map((call) => call.name)).toEqual(['get_page_context', 'apply_proposal', 'apply_proposal', 'notify_site_owner']);
+		expect(JSON.parse(calls[1].result)).toEqual([
+			{ error: 'No usable proposal in the parameter "Proposal JSON": Proposal templates must be an array, got a string' },
+		]);
+		const applies = toolRuns(run, 'apply_proposal');
+		expect(applies.map((applied) => applied.error)).toEqual([expect.stringContaining('Proposal templates must be an array'), undefined]);
+		const page = await aboutUs();
+		expect(page.templates).toEqual(JSON.parse(calls[2].args.proposal).templates);
+		expect(one(run, 'Site editor agent').output).toContain('1 tool call(s) failed on the way');
 	});
 });
 
@@ -420,6 +550,11 @@ describe('repeated deliveries in a real n8n (the site holds the claim; webhook()
 });
 
 describe('no token outside credentials', () => {
+	test('no token in what the model was sent', async () => {
+		expect(ctx.ai.requests.length).toBeGreaterThanOrEqual(10);
+		expect(leaks(JSON.stringify(ctx.ai.requests))).toEqual([]);
+	});
+
 	test('no exported workflow holds a token (n8n export:workflow --all)', async () => {
 		if (ctx.n8n) {
 			await ctx.n8n.stop();

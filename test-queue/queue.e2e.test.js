@@ -127,7 +127,7 @@ beforeAll(async () => {
 		before: async (env) => {
 			const userFolder = env.N8N_USER_FOLDER;
 			await stack.importCredentials(env, userFolder, [
-				...stack.credentialsFor({ serverUrl: ctx.server.url, adminToken: ctx.server.adminToken, tenantToken: ctx.demoToken, aiApiKey: AI_API_KEY }),
+				...stack.credentialsFor({ serverUrl: ctx.server.url, adminToken: ctx.server.adminToken, tenantToken: ctx.demoToken, aiUrl: ctx.ai.baseUrl, aiApiKey: AI_API_KEY }),
 				{ ...CRASH_CREDENTIAL, data: { baseUrl: ctx.server.url, token: ctx.crashToken } },
 			]);
 			const files = [
@@ -183,13 +183,16 @@ describe('every node family runs on the workers', () => {
 		expect((await ctx.demo('GET', '/api/settings')).data.settings).toMatchObject({ google_code: 'G-E2E0001' });
 	});
 
-	test('AI chain example: page context, model (stand-in), apply proposal', async () => {
+	test('AI chain example (n8n\'s AI nodes on the stand-in): page context, model, apply proposal, notification', async () => {
 		const before = ctx.ai.requests.length;
+		const pageBefore = (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
 		const execution = await ctx.rest.runAndWait(stack.WORKFLOWS.aiChain.id);
 		onWorker(execution.id);
 		expect(ctx.ai.requests.length).toBe(before + 1);
 		const page = (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
-		expect(page.templates[0]).toEqual({ type: 'heading', text: 'About us: rewritten by the AI stand-in' });
+		expect(page.templates).not.toEqual(pageBefore.templates);
+		const notifications = (await ctx.demo('GET', '/api/notifications')).data.data;
+		expect(notifications.find((n) => n.id === 'ai-content-/about-us')).toMatchObject({ status: 'success' });
 	});
 });
 

@@ -5,10 +5,12 @@
  */
 import type { INodeCredentials } from 'n8n-workflow';
 
+import { SiteTenant } from '../nodes/SiteTenant/SiteTenant.node';
 import { startDelayProxy, type DelayProxy } from './helpers/delay-proxy';
 import { readPage, seedPages, useNodeTestContext, type TenantContext } from './helpers/nodes';
 
-const ctx = useNodeTestContext();
+// `siteTenantTool`: the node under the type name of the tool form n8n derives from `usableAsTool`.
+const ctx = useNodeTestContext({}, { siteTenantTool: new SiteTenant() });
 
 let tenant: TenantContext;
 let proxy: DelayProxy;
@@ -328,4 +330,147 @@ test('a round trip: page context in, a model answer out, applied', async () => {
 	const applied = await tenant.run({ resource: 'ai', operation: 'applyProposal', proposalField: '' }, { input: [{ json: answer }] });
 	expect(applied.error).toBeUndefined();
 	expect((await readPage(tenant.client, '/round-trip'))?.templates).toEqual([{ type: 'text', text: 'Welcome to Round trip' }]);
+});
+
+describe('version 3: reads what n8n AI nodes output', () => {
+	const v3 = { typeVersion: 3 };
+	const proposalFor = (url: string, text: string) => ({ url, templates: [{ type: 'text', text }], banner: null });
+	const fenced = (value: unknown) => `Here is the proposal:\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+	const OUTPUTS: Array<[string, (proposal: object) => Record<string, unknown>]> = [
+		['Basic LLM Chain text (fenced)', (proposal) => ({ text: fenced(proposal) })],
+		['Basic LLM Chain text (bare JSON)', (proposal) => ({ text: JSON.stringify(proposal) })],
+		['AI Agent output', (proposal) => ({ output: fenced(proposal) })],
+		[
+			'OpenAI node output (v2, simplified)',
+			(proposal) => ({
+				output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: fenced(proposal) }] }],
+			}),
+		],
+		['OpenAI node message (v1)', (proposal) => ({ index: 0, message: { role: 'assistant', content: JSON.stringify(proposal) } })],
+		['a raw chat completion', (proposal) => ({ choices: [{ message: { content: fenced(proposal) } }] })],
+		['a proposal field', (proposal) => ({ proposal })],
+	];
+
+	test.each(OUTPUTS)('Apply Proposal reads %s with its default Proposal Field', async (name, output) => {
+		const url = `/v3/${slug(name)}`;
+		await seedPages(tenant.client, [{ url }]);
+		const result = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal' },
+			{ ...v3, input: [{ json: output(proposalFor(url, name)) as never }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect((await readPage(tenant.client, url))?.templates).toEqual([{ type: 'text', text: name }]);
+	});
+
+	test('an unreadable proposal: the error names the field read and what was wrong; nothing is sent', async () => {
+		const before = await readPage(tenant.client, '/about');
+		const first = proxy.log.length;
+		const cases: Array<[Record<string, unknown>, string]> = [
+			[{ text: 'I would rather not.' }, 'No usable proposal in the input field "text": No JSON object found in the proposal text'],
+			[{ output: '{"url": "/about", "templates": "none"}' }, 'No usable proposal in the input field "output": Proposal templates must be an array, got a string'],
+			[{ choices: [{ message: { content: '```json\n{"url": \n```' } }] }, 'No usable proposal in the input field "choices[0].message.content": The code block in the proposal text is not valid JSON'],
+		];
+		for (const [json, message] of cases) {
+			const result = await ctx.runner.runNode({
+				type: 'siteTenant',
+				typeVersion: 3,
+				credentials: viaProxy,
+				parameters: { resource: 'ai', operation: 'applyProposal' },
+				input: [{ json: json as never }],
+			});
+			expect(result.error?.message).toContain(message);
+			expect(result.error?.description).toMatch(/Nothing was sent/);
+		}
+		const parameter = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', proposalSource: 'json', proposalJson: '{"templates": []}' },
+			v3,
+		);
+		expect(parameter.error?.message).toBe('No usable proposal in the parameter "Proposal JSON": Proposal is missing "url" (the page path, e.g. "/about-us")');
+		expect(proxy.log.slice(first)).toEqual([]);
+		expect(await readPage(tenant.client, '/about')).toEqual(before);
+	});
+
+	test('a dry run passes its input through with the changes, and an Apply after it applies the same proposal', async () => {
+		await seedPages(tenant.client, [{ url: '/v3/dry' }]);
+		await tenant.client.put('/api/content', { url: '/v3/dry', templates: [{ type: 'text', text: 'old' }] });
+		const answer = { text: fenced(proposalFor('/v3/dry', 'new')), other: 'kept' };
+		const dry = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
+			{ ...v3, input: [{ json: answer }] },
+		);
+		expect(dry.error).toBeUndefined();
+		expect(dry.items[0].json).toEqual({
+			...answer,
+			dryRun: {
+				url: '/v3/dry',
+				changes: {
+					templates: { before: [{ type: 'text', text: 'old' }], after: [{ type: 'text', text: 'new' }], changed: true },
+					banner: { before: null, after: null, changed: false },
+				},
+				wouldSend: proposalFor('/v3/dry', 'new'),
+			},
+		});
+		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([{ type: 'text', text: 'old' }]);
+
+		const apply = await tenant.run({ resource: 'ai', operation: 'applyProposal' }, { ...v3, input: dry.items.map((item) => ({ json: item.json })) });
+		expect(apply.error).toBeUndefined();
+		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([{ type: 'text', text: 'new' }]);
+	});
+
+	test('Get Page Context hands out the whole prompt: task, page, templates, banner and the JSON schema of the answer', async () => {
+		const result = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about' }, v3);
+		expect(result.error).toBeUndefined();
+		const context = result.items[0].json;
+		expect(context).toMatchObject({ url: '/about', templates: ORIGINAL.templates, banner: ORIGINAL.banner });
+		expect(context.prompt_context).toBeUndefined();
+		const prompt = context.prompt as string;
+		const lines = prompt.split('\n');
+		expect(lines[0]).toBe('Improve the content of the web page /about: clearer and friendlier, keeping its facts.');
+		expect(lines).toEqual(
+			expect.arrayContaining([
+				'Page: /about',
+				`1. ${JSON.stringify(ORIGINAL.templates[0])}`,
+				`Banner: ${JSON.stringify(ORIGINAL.banner)}`,
+			]),
+		);
+		const schemaLine = lines.find((line) => line.startsWith('JSON schema of the answer: '));
+		const schema = JSON.parse(String(schemaLine).slice('JSON schema of the answer: '.length));
+		expect(schema).toMatchObject({ type: 'object', required: ['url', 'templates', 'banner'], properties: { url: { const: '/about' } } });
+
+		const bare = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about', includeInstructions: false }, v3);
+		expect(bare.items[0].json.prompt).not.toContain('JSON schema');
+		expect(bare.items[0].json.prompt).toContain('Page: /about');
+	});
+
+	test('as an agent\'s tool, outputs stay compact: the context is its prompt, an apply says it worked', async () => {
+		await seedPages(tenant.client, [{ url: '/v3/tool' }]);
+		const asTool = (parameters: Record<string, unknown>, typeVersion = 3) =>
+			tenant.run(parameters as never, { type: 'siteTenantTool', typeVersion });
+		const context = await asTool({ resource: 'ai', operation: 'getPageContext', url: '/v3/tool' });
+		expect(Object.keys(context.items[0].json).sort()).toEqual(['prompt', 'url']);
+		expect(context.items[0].json.prompt).toContain('JSON schema of the answer');
+		const proposalJson = JSON.stringify(proposalFor('/v3/tool', 'by a tool'));
+		const applied = await asTool({ resource: 'ai', operation: 'applyProposal', proposalSource: 'json', proposalJson });
+		expect(applied.items[0].json).toEqual({ message: 'Content updated successfully.', url: '/v3/tool', updated_at: expect.any(String) });
+		expect((await readPage(tenant.client, '/v3/tool'))?.templates).toEqual([{ type: 'text', text: 'by a tool' }]);
+		// Version 2's tool form keeps the full outputs.
+		const v2 = await asTool({ resource: 'ai', operation: 'getPageContext', url: '/v3/tool' }, 2);
+		expect(v2.items[0].json).toMatchObject({ templates: [{ type: 'text', text: 'by a tool' }], prompt_context: expect.any(String) });
+	});
+
+	test('version 2 is unchanged: the default field is "proposal", a dry run outputs only the preview, the context has prompt_context', async () => {
+		const v2 = { typeVersion: 2 };
+		const missing = await tenant.run({ resource: 'ai', operation: 'applyProposal' }, { ...v2, input: [{ json: { text: '{}' } }] });
+		expect(missing.error?.message).toBe('The input item has no field "proposal"');
+		const bad = await tenant.run({ resource: 'ai', operation: 'applyProposal' }, { ...v2, input: [{ json: { proposal: { url: '/about' } } }] });
+		expect(bad.error?.message).toBe('Proposal is missing "templates" (an array of objects)');
+		const dry = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
+			{ ...v2, input: [{ json: { proposal: { url: '/about', ...ORIGINAL }, other: 'dropped' } }] },
+		);
+		expect(Object.keys(dry.items[0].json).sort()).toEqual(['changes', 'dryRun', 'url', 'wouldSend']);
+		const context = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about' }, v2);
+		expect(context.items[0].json.prompt).toBeUndefined();
+		expect(context.items[0].json.prompt_context).toContain('Page: /about');
+	});
 });

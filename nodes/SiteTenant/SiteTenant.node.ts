@@ -99,7 +99,9 @@ export class SiteTenant implements INodeType {
 		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
 		// sending one item at a time (shared/router.ts). Version 3: pages and variables are picked from
 		// lists (resource locators) and every operation outputs the record itself (shared/version.ts);
-		// workflows saved with versions 1 and 2 keep their string parameters and outputs.
+		// workflows saved with versions 1 and 2 keep their string parameters and outputs. Also version 3:
+		// AI > Apply Proposal reads what n8n's AI nodes output by default and its dry run passes the
+		// input through; as an agent's tool the AI operations answer compactly (actions/ai).
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: operationSubtitle(properties),

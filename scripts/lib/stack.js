@@ -17,6 +17,7 @@ const WORKFLOWS = {
 	onboarding: { id: 'siteOnboarding01', file: 'tenant-onboarding.json' },
 	contactForm: { id: 'siteContactForm1', file: 'contact-form-notification.json' },
 	aiChain: { id: 'siteAiContent001', file: 'ai-content-chain.json' },
+	aiAgent: { id: 'siteAiAgent00001', file: 'ai-agent-site-editor.json' },
 };
 
 /** The credential IDs and names the example workflows refer to. */
@@ -24,17 +25,26 @@ const CREDENTIALS = {
 	admin: { id: 'siteAdminCred001', name: 'Site Management Admin (reference server)', type: 'siteAdminApi' },
 	tenant: { id: 'siteTenantCred01', name: 'Site Management Tenant (demo)', type: 'siteTenantApi' },
 	managed: { id: 'siteManagedCred1', name: 'Site Management Managed Tenant (acme)', type: 'siteManagedTenantApi' },
-	ai: { id: 'aiEndpointCred01', name: 'AI endpoint (OpenAI-compatible)', type: 'httpHeaderAuth' },
+	ai: { id: 'siteOpenAiCred01', name: 'OpenAI-compatible endpoint', type: 'openAiApi' },
 };
 
 /** The tenant the onboarding example creates (and the Managed Tenant credential names). */
 const ONBOARDING_TENANT = 'acme';
 
 /**
- * The four credentials, in n8n's import format (data as a plain object: `n8n import:credentials`
- * encrypts it with the instance's key). Tokens appear here and nowhere in a workflow.
+ * An OpenAI credential's Base URL for an endpoint given as a base URL (`…/v1`) or, as SITE_AI_URL
+ * used to be, as its chat-completions URL.
  */
-function credentialsFor({ serverUrl, adminToken, tenantToken, managedTenantId = ONBOARDING_TENANT, aiApiKey = 'not-needed-for-the-stand-in' }) {
+function aiBaseUrl(url) {
+	return String(url).replace(/\/+$/, '').replace(/\/chat\/completions$/, '');
+}
+
+/**
+ * The four credentials, in n8n's import format (data as a plain object: `n8n import:credentials`
+ * encrypts it with the instance's key). Tokens appear here and nowhere in a workflow. The AI one is
+ * n8n's OpenAI credential with its Base URL on the endpoint (the stand-in, or a real one).
+ */
+function credentialsFor({ serverUrl, adminToken, tenantToken, managedTenantId = ONBOARDING_TENANT, aiUrl, aiApiKey = 'not-needed-for-the-stand-in' }) {
 	const entry = (key, data) => ({ ...CREDENTIALS[key], data });
 	const list = [
 		entry('admin', { baseUrl: serverUrl, token: adminToken }),
@@ -46,7 +56,7 @@ function credentialsFor({ serverUrl, adminToken, tenantToken, managedTenantId = 
 			tokenLifetime: 900,
 			accessToken: '',
 		}),
-		entry('ai', { name: 'Authorization', value: `Bearer ${aiApiKey}` }),
+		entry('ai', { apiKey: aiApiKey, organizationId: '', url: aiBaseUrl(aiUrl ?? 'https://api.openai.com/v1'), header: false }),
 	];
 	if (tenantToken) list.splice(1, 0, entry('tenant', { baseUrl: serverUrl, token: tenantToken }));
 	return list;
@@ -128,6 +138,7 @@ module.exports = {
 	WORKFLOWS,
 	CREDENTIALS,
 	ONBOARDING_TENANT,
+	aiBaseUrl,
 	credentialsFor,
 	importCredentials,
 	importWorkflows,

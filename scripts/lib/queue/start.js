@@ -41,7 +41,7 @@ async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say
 		log: say,
 		before: async (env) => {
 			say('importing the credentials and example workflows, publishing the contact-form one');
-			await stack.importCredentials(env, env.N8N_USER_FOLDER, stack.credentialsFor({ serverUrl, adminToken: state.adminToken, tenantToken: state.demoToken }));
+			await stack.importCredentials(env, env.N8N_USER_FOLDER, stack.credentialsFor({ serverUrl, adminToken: state.adminToken, tenantToken: state.demoToken, aiUrl, ...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}) }));
 			await stack.importWorkflows(env, env.N8N_USER_FOLDER);
 			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
 		},

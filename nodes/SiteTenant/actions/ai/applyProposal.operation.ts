@@ -2,8 +2,14 @@
  * AI > Apply Proposal: takes a proposal `{url, templates, banner?}` in any accepted shape, validates
  * it and applies it with `PUT /api/content`. Dry Run reads the page and shows what would change
  * instead of sending the update. A malformed proposal fails the item and nothing is sent.
+ * Version 3 reads the output field of n8n's AI nodes by default, and its dry run passes the input on.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../../shared/tenantRequest';
@@ -12,7 +18,8 @@ import { pageParameter, readPageUrl } from '../page/locator';
 import { readPageByUrl } from '../page/readPage';
 import { contentChanges } from './diff';
 import { readPagePath } from './pagePath';
-import { readProposal } from './readProposal';
+import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
+import { aiNodesVersion, runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
 	{
@@ -43,10 +50,26 @@ const properties: INodeProperties[] = [
 		displayOptions: {
 			show: {
 				proposalSource: ['field'],
+				'@version': [{ _cnd: { lt: 3 } }],
 			},
 		},
 		description:
 			'Name of the input field holding the proposal; dot paths such as "message.content" or "choices[0].message.content" work, and an empty value uses the whole input item. The value may be the proposal object, a JSON string, JSON in a ```json code block, or a chat-completion response (OpenAI, Anthropic, n8n AI node output).',
+	},
+	{
+		displayName: 'Proposal Field',
+		name: 'proposalField',
+		type: 'string',
+		default: AI_OUTPUT_FIELD,
+		placeholder: 'text',
+		displayOptions: {
+			show: {
+				proposalSource: ['field'],
+				'@version': [{ _cnd: { gte: 3 } }],
+			},
+		},
+		description:
+			"Name of the input field holding the proposal. The default picks the field n8n's AI nodes answer in: text (Basic LLM Chain), output (AI Agent, OpenAI node), message.content (OpenAI node v1) or choices[0].message.content (a raw chat completion). Dot paths work; an empty value uses the whole input item. The value may be the proposal object, a JSON string or JSON in a ```json code block.",
 	},
 	{
 		displayName: 'Proposal JSON',
@@ -85,6 +108,16 @@ const properties: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to only read the page and output what would change (before and after) without updating it',
+		displayOptions: { show: { '@version': [{ _cnd: { lt: 3 } }] } },
+	},
+	{
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to only read the page and show what would change without updating it. The input item is passed through with the changes under "dryRun", so an Apply Proposal after it reads the same proposal.',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 	},
 ];
 
@@ -97,7 +130,10 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | INodeExecutionData[]> {
 	const urlOverride = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex, true), true);
 	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
 	const { proposal, ignoredKeys } = readProposal(this, itemIndex, urlOverride);
@@ -105,13 +141,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	if (dryRun) {
 		const page = await readPageByUrl.call(this, proposal.url, itemIndex);
-		return {
-			dryRun: true,
+		const preview: IDataObject = {
 			url: proposal.url,
 			changes: contentChanges(page, proposal),
 			wouldSend: proposal as unknown as IDataObject,
 			...extra,
 		};
+		if (!aiNodesVersion(this)) return { dryRun: true, ...preview };
+		// The input goes on (the model's answer included), so an Apply after the review reads it as is.
+		const input = this.getInputData()[itemIndex];
+		return [{ json: { ...input.json, dryRun: preview }, ...(input.binary ? { binary: input.binary } : {}) }];
 	}
 
 	const response = await tenantApiRequest.call(
@@ -123,6 +162,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		response !== null && typeof response === 'object' && !Array.isArray(response)
 			? (response as IDataObject)
 			: { url: proposal.url, response: (response ?? null) as IDataObject };
+	if (runsAsTool(this)) {
+		// A model needs to know it worked, not the page it just wrote.
+		const page = (answer.page ?? {}) as IDataObject;
+		return { message: answer.message ?? 'Content updated.', url: proposal.url, updated_at: page.updated_at ?? null, ...extra };
+	}
 	// Version 3: the updated page (plus ignoredFields); versions 1 and 2: the answer `{message, page}`.
 	return { ...recordOf(this, answer, 'page'), ...extra };
 }

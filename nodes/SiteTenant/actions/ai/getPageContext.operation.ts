@@ -1,6 +1,7 @@
 /**
  * AI > Get Page Context: reads a page and hands out its fields and content plus `prompt_context`,
- * a compact text rendering to put into an AI prompt.
+ * a compact text rendering to put into an AI prompt. Version 3 hands out `prompt` instead: the whole
+ * prompt (task, page, answer format and its JSON schema), so a chain's prompt is `{{ $json.prompt }}`.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -8,7 +9,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readPageByUrl } from '../page/readPage';
 import { readPagePath } from './pagePath';
-import { renderPromptContext } from './promptContext';
+import { renderPrompt, renderPromptContext } from './promptContext';
+import { aiNodesVersion, runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
 	...pageParameter(
@@ -29,7 +31,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to end the prompt context with a line telling the model to answer with only a JSON object {"url", "templates", "banner"}, the shape AI > Apply Proposal accepts',
+			'Whether to end the prompt with a line telling the model to answer with only a JSON object {"url", "templates", "banner"}, the shape AI > Apply Proposal accepts (from version 3 with its JSON schema)',
 	},
 ];
 
@@ -46,6 +48,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const url = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex));
 	const includeInstructions = this.getNodeParameter('includeInstructions', itemIndex, true) as boolean;
 	const page = await readPageByUrl.call(this, url, itemIndex);
+	const withInstructions = includeInstructions !== false;
+	// For a model, the prompt alone holds the page (fields, blocks, banner) and the answer's schema.
+	if (runsAsTool(this)) return { url: (page.url as string) ?? url, prompt: renderPrompt(page, withInstructions) };
 
 	return {
 		url: (page.url as string) ?? url,
@@ -57,6 +62,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		templates: Array.isArray(page.templates) ? page.templates : [],
 		banner: page.banner ?? null,
 		updated_at: page.updated_at ?? null,
-		prompt_context: renderPromptContext(page, includeInstructions !== false),
+		...(aiNodesVersion(this)
+			? { prompt: renderPrompt(page, withInstructions) }
+			: { prompt_context: renderPromptContext(page, withInstructions) }),
 	};
 }

@@ -1,6 +1,7 @@
 /**
  * A compact text rendering of a page for an AI prompt: the page fields, each template block
  * numbered with its JSON, the banner, and optionally the line that tells the model how to answer.
+ * `renderPrompt` (version 3) is a whole prompt: a task line, the page, and the answer's JSON schema.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -36,4 +37,39 @@ export function renderPromptContext(page: IDataObject, includeInstructions: bool
 
 	if (includeInstructions) lines.push('', answerInstruction(url));
 	return lines.join('\n');
+}
+
+/** The JSON schema of a proposal for the page at `url`: what AI > Apply Proposal accepts. */
+export function proposalJsonSchema(url: string): IDataObject {
+	return {
+		type: 'object',
+		properties: {
+			url: { type: 'string', const: url, description: 'The page path, unchanged' },
+			templates: {
+				type: 'array',
+				items: { type: 'object' },
+				description: 'Every content block of the page in order, changed and unchanged, same block types',
+			},
+			banner: { type: ['object', 'null'], description: 'The page banner, or null for none' },
+		},
+		required: ['url', 'templates', 'banner'],
+		additionalProperties: false,
+	};
+}
+
+/**
+ * The whole prompt for a model: what to do, the page (fields, templates, banner) and, with
+ * instructions, how to answer and the answer's JSON schema.
+ */
+export function renderPrompt(page: IDataObject, includeInstructions: boolean): string {
+	const url = String(page.url ?? '');
+	const parts = [
+		`Improve the content of the web page ${url}: clearer and friendlier, keeping its facts.`,
+		'',
+		renderPromptContext(page, includeInstructions),
+	];
+	if (includeInstructions) {
+		parts.push('', `JSON schema of the answer: ${JSON.stringify(proposalJsonSchema(url))}`);
+	}
+	return parts.join('\n');
 }
