@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 // (nodes, credentials, package.json) also by n8n's own community-nodes rules.
 export default tseslint.config(
 	{
-		ignores: ['**/dist/**', 'node_modules/**', 'n8n-runtime/**', 'coverage/**', '.data/**', 'examples/**'],
+		ignores: ['**/dist/**', 'node_modules/**', 'n8n-runtime/**', 'n8n1-runtime/**', 'test-install/tools/**', 'coverage/**', '.data/**', 'examples/**'],
 	},
 	{
 		files: ['**/*.ts'],
@@ -27,11 +27,11 @@ export default tseslint.config(
 		languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
 	},
 	{
-		files: ['eslint.config.mjs'],
+		files: ['eslint.config.mjs', 'test-install/**/*.mjs'],
 		languageOptions: { sourceType: 'module' },
 	},
 	{
-		files: ['test-n8n/**/*.js', 'test-queue/**/*.js', 'test-ui/**/*.js'],
+		files: ['test-n8n/**/*.js', 'test-queue/**/*.js', 'test-install/**/*.js', 'test-ui/**/*.js'],
 		languageOptions: { globals: { ...globals.jest } },
 	},
 	{

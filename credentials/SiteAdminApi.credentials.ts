@@ -2,15 +2,31 @@ import type { ICredentialTestRequest, ICredentialType, Icon, INodeProperties } f
 
 import { bearerTokenAuth } from './shared';
 
+const NOT_THE_SERVICE = 'No Site Management central surface at this base URL (POST /api/tenant/token did not answer as the service does)';
+
 /**
- * HTTP statuses that make the credential test fail. The central surface has no read-only call, so
- * the test asks for a token with an invalid (empty) tenant id: a good admin token gets
- * `400 validation_failed` (nothing is created), a bad one `401`, a tenant token `403`. n8n treats
- * every non-2xx as a failure, so the request ignores HTTP errors except these, and 400 passes.
+ * The central surface has no read-only call, so the test asks for a token with an invalid (empty)
+ * tenant id: a good admin token gets `400 validation_failed` (nothing is created), a bad one
+ * `401 unauthorized`, a tenant token `403 forbidden`.
+ *
+ * Every status comes back (`ignoreHttpStatusErrors: true`) and the rules judge the answer's `error`
+ * field: anything but `validation_failed` fails, and so does an answer without one (another server at
+ * that URL). Rules on the status code would need the object form `{ ignore, except }` to let only the
+ * failing statuses throw; n8n 1.x reads that as plain `true` and would pass every token.
  */
-const FAILING_STATUSES = Array.from({ length: 500 }, (_, offset) => 100 + offset).filter(
-	(status) => status !== 400 && (status < 200 || status > 299),
-);
+const FAILING_ERRORS: Array<[code: string | undefined, message: string]> = [
+	['unauthorized', 'The admin token was not accepted (unknown or revoked)'],
+	['forbidden', 'This token is not an admin token (a tenant token cannot use the central surface)'],
+	['not_found', NOT_THE_SERVICE],
+	[undefined, NOT_THE_SERVICE],
+	['invalid_json', NOT_THE_SERVICE],
+	['unsupported_media_type', NOT_THE_SERVICE],
+	['payload_too_large', NOT_THE_SERVICE],
+	['conflict', NOT_THE_SERVICE],
+	['rate_limited', 'The service is rate limiting this client (HTTP 429): try the test again later'],
+	['internal', 'The service failed to answer (HTTP 5xx): try the test again later'],
+	['unavailable', 'The service is unavailable (HTTP 503): try the test again later'],
+];
 
 export class SiteAdminApi implements ICredentialType {
 	name = 'siteAdminApi';
@@ -53,27 +69,11 @@ export class SiteAdminApi implements ICredentialType {
 			// An id the service rejects as malformed: answered before anything is issued.
 			body: { id: '' },
 			json: true,
-			ignoreHttpStatusErrors: { ignore: true, except: FAILING_STATUSES },
+			ignoreHttpStatusErrors: true,
 		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The admin token was not accepted (unknown or revoked)' },
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'This token is not an admin token (a tenant token cannot use the central surface)',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message: 'No Site Management central surface at this base URL (POST /api/tenant/token not found)',
-				},
-			},
-		],
+		rules: FAILING_ERRORS.map(([code, message]) => ({
+			type: 'responseSuccessBody' as const,
+			properties: { key: 'error', value: code, message },
+		})),
 	};
 }

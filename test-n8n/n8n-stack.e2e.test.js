@@ -502,6 +502,34 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 	});
 });
 
+describe('credential test in n8n (the editor\'s Test button: POST /rest/credentials/test)', () => {
+	test('Admin API credential: passes with the admin token, fails with a wrong token, a tenant token or a URL that is not the service', async () => {
+		const owner = { email: 'owner@e2e.example.com', firstName: 'E2E', lastName: 'Owner', password: `E2e-${require('node:crypto').randomBytes(12).toString('base64url')}` };
+		await runtime.setupOwner(ctx.n8nUrl, owner);
+		const cookie = await runtime.login(ctx.n8nUrl, owner);
+		const testAdmin = async (data) => {
+			const response = await fetch(`${ctx.n8nUrl}/rest/credentials/test`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', cookie, 'browser-id': 'site-management-start' },
+				body: JSON.stringify({ credentials: { ...stack.CREDENTIALS.admin, data } }),
+			});
+			const body = await response.json();
+			expect(response.status).toBe(200);
+			return body.data ?? body;
+		};
+
+		expect(await testAdmin({ baseUrl: ctx.server.url, token: ctx.server.adminToken })).toMatchObject({ status: 'OK' });
+		expect(await testAdmin({ baseUrl: ctx.server.url, token: 'sat_not-the-admin-token-at-all' })).toEqual(
+			expect.objectContaining({ status: 'Error', message: expect.stringMatching(/admin token was not accepted/) }),
+		);
+		expect(await testAdmin({ baseUrl: ctx.server.url, token: ctx.demoToken })).toEqual(
+			expect.objectContaining({ status: 'Error', message: expect.stringMatching(/not an admin token/) }),
+		);
+		// n8n's own address: a web server, but not the service.
+		expect(await testAdmin({ baseUrl: ctx.n8nUrl, token: ctx.server.adminToken })).toMatchObject({ status: 'Error' });
+	});
+});
+
 describe('repeated deliveries in a real n8n (the site holds the claim; webhook() writes no static data)', () => {
 	const delivery = (submissionId, fields) =>
 		JSON.stringify({ submission_id: submissionId, tenant_id: DEMO_TENANT, form: 'contact', submitted_at: new Date().toISOString(), fields });

@@ -4,6 +4,8 @@
  */
 import axios from 'axios';
 import { createHash } from 'crypto';
+import http from 'http';
+import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { SiteAdminApi } from '../credentials/SiteAdminApi.credentials';
@@ -56,6 +58,18 @@ describe('credential tests (as n8n runs them)', () => {
 
 		const unreachable = await testCredential(ctx.runner, adminType, add({ baseUrl: 'http://127.0.0.1:1', token: ctx.site.adminToken }));
 		expect(unreachable.status).toBe('Error');
+		// Another web server at the URL (its own 404 page, or a catch-all 200): not the service.
+		for (const status of [404, 200]) {
+			const other = http.createServer((_request, response) => response.writeHead(status, { 'content-type': 'text/html' }).end('<h1>Hello</h1>'));
+			await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+			try {
+				const { port } = other.address() as AddressInfo;
+				const result = await testCredential(ctx.runner, adminType, add({ baseUrl: `http://127.0.0.1:${port}`, token: ctx.site.adminToken }));
+				expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/No Site Management central surface/) });
+			} finally {
+				await new Promise((resolve) => other.close(resolve));
+			}
+		}
 	});
 
 	test('Tenant API: a good tenant token passes; a wrong, a revoked and an admin token fail', async () => {
@@ -114,7 +128,7 @@ describe('managed tenant credential in workflows', () => {
 
 	test('mints one token for many requests and across executions, with the configured lifetime', async () => {
 		const tenant = await ctx.site.createTenant('managed-once');
-		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedData('managed-once', { tokenLifetime: 3600 }));
+		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedData('managed-once', { lifetime: 3600 }));
 		const id = credentialId(credentials);
 
 		// One item after the other: the first request mints, the others reuse the stored token.
@@ -153,6 +167,17 @@ describe('managed tenant credential in workflows', () => {
 		expectNoSecrets([first.run, second.run], [minted, ctx.site.adminToken]);
 		// The pages really are the tenant's.
 		expect((await listPages(tenant.client)).map((page) => page.url).sort()).toEqual(['/a', '/b', '/c', '/d', '/e', '/f']);
+	});
+
+	test('a credential saved by 0.1.0 (lifetime in the old field tokenLifetime) keeps its lifetime', async () => {
+		await ctx.site.createTenant('managed-old-field');
+		const { lifetime: _default, ...data } = managedData('managed-old-field');
+		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', { ...data, tokenLifetime: 7200 });
+		expect((await createPages(credentials, ['/old'])).error).toBeUndefined();
+		const record = tokenRecord(ctx.runner.credentials.read(credentialId(credentials)).accessToken as string);
+		const lifetime = Date.parse(record!.expires_at!) - Date.now();
+		expect(lifetime).toBeGreaterThan(7100_000);
+		expect(lifetime).toBeLessThanOrEqual(7200_000);
 	});
 
 	test('after its token is revoked (rotation on the admin surface) the next run mints again and succeeds', async () => {

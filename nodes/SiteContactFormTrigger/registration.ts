@@ -8,8 +8,8 @@
  * test URL displaces whatever was configured before; that previous setting is remembered with the
  * test registration and put back when the editor stops listening.
  */
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { SiteCredentialType } from '../shared/transport';
 import { siteApiRequest } from '../shared/transport';
@@ -123,9 +123,9 @@ export async function readWebhookSettings(ctx: IHookFunctions): Promise<WebhookS
 			);
 			return undefined;
 		}
-		// The transport throws NodeApiError (the server's message, no token): pass it on unchanged.
-		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- already a NodeApiError
-		throw error;
+		// The transport throws NodeApiError (the server's message, no token): pass it on unchanged;
+		// anything else (not expected) is wrapped so the node still fails with a node error.
+		throw error instanceof NodeApiError ? error : new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
 	const body = isObject(response) ? response : {};
 	const settings = isObject(body.settings) ? body.settings : body;

@@ -58,7 +58,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Page',
 				value: 'page',
-				description: 'A page of the site, identified by its url',
+				description: 'A page of the site, identified by its URL',
 			},
 			{
 				name: 'Setting',

@@ -11,8 +11,8 @@ import type {
 
 import type { TenantAuthentication } from './tenantRequest';
 
-const TENANT_TOKEN: TenantAuthentication = 'tenantToken';
-const MANAGED_TENANT: TenantAuthentication = 'managedTenant';
+export const TENANT_TOKEN: TenantAuthentication = 'tenantToken';
+export const MANAGED_TENANT: TenantAuthentication = 'managedTenant';
 
 /** The Authentication parameter; `displayOptions` when it only applies to some settings of the node. */
 export function tenantAuthenticationProperty(displayOptions?: IDisplayOptions): INodeProperties {

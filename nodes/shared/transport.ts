@@ -229,9 +229,10 @@ async function sendRequest(
 			json: request.json ?? true,
 			timeout,
 			returnFullResponse: true,
-			// 401 must throw: that is what makes n8n re-run preAuthentication (a fresh managed token)
-			// and retry once. Every other status comes back to be judged here.
-			ignoreHttpStatusErrors: { ignore: true, except: [401] },
+			// No ignoreHttpStatusErrors: every non-2xx throws and is read in the catch below. A 401 must
+			// throw, as that is what makes n8n re-run preAuthentication (a fresh managed token) and retry
+			// once; the object form `{ ignore: true, except: [401] }` would do it on n8n 2.x, but n8n 1.x
+			// reads any object as `true` and then never refreshes the token.
 		};
 		if (requestOptions.qs === undefined) delete requestOptions.qs;
 		if (requestOptions.body === undefined) delete requestOptions.body;

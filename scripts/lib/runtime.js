@@ -10,6 +10,10 @@
  * fetches the Node 24 binary package), then `npm rebuild sqlite3 isolated-vm` under Node 24 with
  * Node 24's own headers (shipped in the binary package), so nothing is downloaded from outside the
  * npm registry. The other native modules stay unbuilt; only nodes this project does not use need them.
+ *
+ * SITE_N8N_RUNTIME_DIR=n8n1-runtime selects the n8n 1.x runtime instead (RUNTIMES below): n8n 1.x on
+ * the machine's own Node 20, `npm rebuild sqlite3` against that Node's headers, and the legacy
+ * expression engine (isolated-vm is not built).
  */
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -20,11 +24,41 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-// SITE_N8N_RUNTIME_DIR: another runtime folder (a copy of n8n-runtime/), e.g. to try the installer.
-const RUNTIME_DIR = process.env.SITE_N8N_RUNTIME_DIR ? path.resolve(process.env.SITE_N8N_RUNTIME_DIR) : path.join(ROOT, 'n8n-runtime');
+// SITE_N8N_RUNTIME_DIR: another runtime folder (n8n1-runtime/, or a copy of n8n-runtime/ to try the installer).
+const RUNTIME_DIR = process.env.SITE_N8N_RUNTIME_DIR ? path.resolve(ROOT, process.env.SITE_N8N_RUNTIME_DIR) : path.join(ROOT, 'n8n-runtime');
 const RUNTIME_MODULES = path.join(RUNTIME_DIR, 'node_modules');
-const NODE_BIN_DIR = path.join(RUNTIME_MODULES, 'node', 'bin');
-const NODE24 = path.join(NODE_BIN_DIR, 'node');
+
+/** The install command: exactly the lockfile's packages (`npm ci` refuses a lockfile out of step with package.json). */
+const INSTALL_ARGS = ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'];
+
+/**
+ * What differs between the runtime folders. `bundledNode`: n8n runs on the Node of the registry's
+ * `node` package (installed into the folder), else on the Node running this script. `rebuild`: the
+ * native modules built after the install. `installArgs`: the npm command (n8n1-runtime/ keeps `npm install`, as its lockfile was made and
+ * tested that way). `env`: added to every n8n process. `publish`: the CLI
+ * command that makes a workflow active from the next start (n8n 1.x has no publish:workflow).
+ */
+const RUNTIMES = {
+	'n8n-runtime': {
+		bundledNode: true,
+		installArgs: INSTALL_ARGS,
+		rebuild: ['sqlite3', 'isolated-vm'],
+		env: {},
+		publish: (id) => ['publish:workflow', `--id=${id}`],
+	},
+	'n8n1-runtime': {
+		bundledNode: false,
+		installArgs: ['install', ...INSTALL_ARGS.slice(1)],
+		rebuild: ['sqlite3'],
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+		publish: (id) => ['update:workflow', `--id=${id}`, '--active=true'],
+	},
+};
+// A copy of n8n-runtime/ under another name behaves like n8n-runtime/.
+const RUNTIME = RUNTIMES[path.basename(RUNTIME_DIR)] ?? RUNTIMES['n8n-runtime'];
+const NODE_BIN_DIR = RUNTIME.bundledNode ? path.join(RUNTIME_MODULES, 'node', 'bin') : path.dirname(process.execPath);
+// The Node that runs n8n (Node 24 for n8n-runtime/; the name is kept from when there was one runtime).
+const NODE24 = RUNTIME.bundledNode ? path.join(NODE_BIN_DIR, 'node') : process.execPath;
 const NODE24_PACKAGE = path.join(RUNTIME_MODULES, 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
 const N8N_BIN = path.join(RUNTIME_MODULES, 'n8n', 'bin', 'n8n');
 const MARKER = path.join(RUNTIME_MODULES, '.site-runtime.json');
@@ -33,8 +67,6 @@ const PACKAGE_NAME = 'n8n-nodes-site-management';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The install command: exactly the lockfile's packages (`npm ci` refuses a lockfile out of step with package.json). */
-const INSTALL_ARGS = ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'];
 
 function readLock(dir = RUNTIME_DIR) {
 	return JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
@@ -86,7 +118,7 @@ function runtimeStatus() {
 	} catch {
 		return { ready: false, reason: 'install marker unreadable' };
 	}
-	if (!markerMatches(marker)) return { ready: false, reason: 'n8n-runtime/package-lock.json changed' };
+	if (!markerMatches(marker)) return { ready: false, reason: `${path.basename(RUNTIME_DIR)}/package-lock.json changed` };
 	if (!fs.existsSync(NODE24) || !fs.existsSync(N8N_BIN)) return { ready: false, reason: 'files missing' };
 	return { ready: true, marker };
 }
@@ -155,33 +187,40 @@ async function ensureRuntime({ log = console.log, force = false } = {}) {
 	const status = runtimeStatus();
 	if (status.ready && !force) return status.marker;
 	const started = Date.now();
-	log(`n8n runtime: ${force ? 'reinstalling' : status.reason}; installing n8n and Node 24 into n8n-runtime/node_modules`);
-	log('  (the first time takes about 5 to 7 minutes and 3 GB; the log goes to n8n-runtime/install.log)');
+	const folder = path.basename(RUNTIME_DIR);
+	log(`n8n runtime: ${force ? 'reinstalling' : status.reason}; installing n8n${RUNTIME.bundledNode ? ' and Node 24' : ''} into ${folder}/node_modules`);
+	log(`  (the first time takes about 5 to 7 minutes and 3 GB; the log goes to ${folder}/install.log)`);
 	fs.writeFileSync(INSTALL_LOG, `n8n runtime install, ${new Date().toISOString()}\n`);
 	fs.rmSync(MARKER, { force: true });
 	const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 	// `npm ci`: the lockfile's packages and nothing else, the same on every machine. (Four optional
 	// @msgpackr-extract prebuilds for other platforms exist in this registry only up to 3.0.4; the
 	// overrides in n8n-runtime/package.json pin them there so the lockfile lists them, as npm ci needs.)
-	log('[1/3] npm ci --ignore-scripts, from n8n-runtime/package-lock.json (n8n and its ~2,350 packages)');
+	// n8n1-runtime/ keeps `npm install` (RUNTIMES): its lockfile was made and tested that way.
+	log(`[1/3] npm ${RUNTIME.installArgs[0]} --ignore-scripts, from ${folder}/package-lock.json (n8n and its ~2,000 packages)`);
 	await runLogged(
 		'packages',
 		'npm',
-		INSTALL_ARGS,
+		RUNTIME.installArgs,
 		{ cwd: RUNTIME_DIR, env: baseEnv, log, progress: () => `${countFetches()} package downloads so far, ${countEntries(RUNTIME_MODULES)} folders` },
 	);
 
-	log('[2/3] Node 24 binary (the npm registry\'s `node` package)');
-	await runLogged('node@24', 'npm', ['rebuild', 'node', '--foreground-scripts'], { cwd: RUNTIME_DIR, env: baseEnv, log });
-	if (!fs.existsSync(NODE24)) throw new Error(`the node package did not provide ${NODE24}`);
+	if (RUNTIME.bundledNode) {
+		log('[2/3] Node 24 binary (the npm registry\'s `node` package)');
+		await runLogged('node@24', 'npm', ['rebuild', 'node', '--foreground-scripts'], { cwd: RUNTIME_DIR, env: baseEnv, log });
+		if (!fs.existsSync(NODE24)) throw new Error(`the node package did not provide ${NODE24}`);
+	} else {
+		log(`[2/3] n8n runs on this machine's Node ${process.version} (${NODE24})`);
+	}
 
-	log('[3/3] native modules sqlite3 and isolated-vm, built for Node 24 (sqlite3 compiles: about 2 minutes)');
+	log(`[3/3] native modules ${RUNTIME.rebuild.join(' and ')}, built for Node ${RUNTIME.bundledNode ? '24' : process.version} (sqlite3 compiles: about 2 minutes)`);
 	const nativeEnv = {
 		...baseEnv,
 		PATH: `${NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
-		npm_config_nodedir: NODE24_PACKAGE,
+		npm_config_nodedir: RUNTIME.bundledNode ? NODE24_PACKAGE : systemNodeDir(),
 	};
-	await runLogged('native modules', 'npm', ['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts'], {
+	if (!nativeEnv.npm_config_nodedir) delete nativeEnv.npm_config_nodedir;
+	await runLogged('native modules', 'npm', ['rebuild', ...RUNTIME.rebuild, '--foreground-scripts'], {
 		cwd: RUNTIME_DIR,
 		env: nativeEnv,
 		log,
@@ -191,12 +230,21 @@ async function ensureRuntime({ log = console.log, force = false } = {}) {
 		cwd: path.join(RUNTIME_MODULES, 'n8n'),
 		timeoutMs: 60000,
 	});
-	if (check.code !== 0) throw new Error(`sqlite3 does not load under Node 24:\n${check.stderr}`);
+	if (check.code !== 0) throw new Error(`sqlite3 does not load under ${NODE24}:\n${check.stderr}`);
 	const n8nVersion = JSON.parse(fs.readFileSync(path.join(RUNTIME_MODULES, 'n8n', 'package.json'), 'utf8')).version;
 	const marker = { treeHash: installTreeHash(), node: check.stdout.trim(), n8n: n8nVersion, installedAt: new Date().toISOString() };
 	fs.writeFileSync(MARKER, `${JSON.stringify(marker, null, 2)}\n`);
 	log(`n8n runtime ready: n8n ${n8nVersion} on Node ${marker.node} (${formatSeconds(Date.now() - started)})`);
 	return marker;
+}
+
+/**
+ * The headers of the Node running this script, for node-gyp, when they are installed next to it
+ * (e.g. /usr/include/node of Debian's nodejs): node-gyp would otherwise download them.
+ */
+function systemNodeDir() {
+	const prefix = path.resolve(path.dirname(process.execPath), '..');
+	return fs.existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined;
 }
 
 /** Runs a command and collects its output. */
@@ -305,6 +353,7 @@ function n8nEnv({ userFolder, port = 5678, brokerPort = 5679, logLevel = 'info',
 		DB_TYPE: 'sqlite',
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
+		...RUNTIME.env,
 		...extra,
 	});
 	return env;
@@ -494,6 +543,7 @@ async function login(baseUrl, { email, password }) {
 module.exports = {
 	ROOT,
 	RUNTIME_DIR,
+	RUNTIME,
 	RUNTIME_MODULES,
 	NODE24,
 	N8N_BIN,

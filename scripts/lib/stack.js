@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 
-const { ROOT, n8nCliOk, n8nFolder } = require('./runtime');
+const { ROOT, RUNTIME, n8nCliOk, n8nFolder } = require('./runtime');
 
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 
@@ -53,7 +53,7 @@ function credentialsFor({ serverUrl, adminToken, tenantToken, managedTenantId = 
 			adminToken,
 			tenantId: managedTenantId,
 			baseUrl: serverUrl,
-			tokenLifetime: 900,
+			lifetime: 900,
 			accessToken: '',
 		}),
 		entry('ai', { apiKey: aiApiKey, organizationId: '', url: aiBaseUrl(aiUrl ?? 'https://api.openai.com/v1'), header: false }),
@@ -90,9 +90,9 @@ async function importWorkflows(env, userFolder, files) {
 	}
 }
 
-/** `n8n publish:workflow --id=…`: the workflow is active from the next `n8n start` on. */
+/** `n8n publish:workflow --id=…` (1.x: update:workflow --active=true): active from the next `n8n start` on. */
 async function publishWorkflow(env, id) {
-	return await n8nCliOk(['publish:workflow', `--id=${id}`], { env });
+	return await n8nCliOk(RUNTIME.publish(id), { env });
 }
 
 /** A small JSON client for the reference server; never throws on a status. */

@@ -3,7 +3,8 @@
  * throwaway node type whose one property routes the test request, run by n8n-core's RoutingNode with
  * the decrypted credential, and the outcome judged by the same rules: a `responseCode` rule matching
  * the failed status gives its message, any other non-2xx the status text, a network failure its code,
- * anything else the error message; no error means success.
+ * anything else the error message; with no error, the first `responseSuccessBody` rule whose `key`
+ * in the answer's body equals its `value` gives its message (a dotted path, read as n8n's lodash `get` does), else success.
  */
 import { ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
@@ -55,6 +56,16 @@ interface ErrorWithCause {
 
 let testCount = 0;
 
+/** `a.b.c` of a value, undefined where the path ends early (lodash `get` for dotted keys). */
+function get(value: unknown, key: string): unknown {
+	let current = value;
+	for (const part of key.split('.')) {
+		if (current === null || current === undefined || typeof current !== 'object') return undefined;
+		current = (current as Record<string, unknown>)[part];
+	}
+	return current;
+}
+
 export async function testCredential(
 	runner: WorkflowRunner,
 	credential: ICredentialType,
@@ -82,8 +93,9 @@ export async function testCredential(
 	const context = new ExecuteContext(workflow, node, additionalData, 'internal', runExecutionData, 0, [], inputData, executeData, []);
 	const routingNode = new RoutingNode(context, probe, { id: details.id, name: details.name ?? '', type: credential.name, data });
 
+	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
-		await routingNode.runNode();
+		response = await routingNode.runNode();
 	} catch (thrown) {
 		const error = thrown as ErrorWithCause;
 		const response = error.cause?.response;
@@ -101,6 +113,12 @@ export async function testCredential(
 			return { status: 'Error', message: error.cause.code };
 		}
 		return { status: 'Error', message: String(error.message) };
+	}
+	for (const rule of credential.test?.rules ?? []) {
+		if (rule.type === 'responseSuccessBody') {
+			const body = response?.[0]?.[0]?.json;
+			if (get(body, rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

@@ -85,7 +85,7 @@ export function managedCredentialData(
 		adminToken: site.adminToken,
 		tenantId,
 		baseUrl: site.url,
-		tokenLifetime: 900,
+		lifetime: 900,
 		accessToken: '',
 		...overrides,
 	};

@@ -53,8 +53,7 @@ const properties: INodeProperties[] = [
 				'@version': [{ _cnd: { lt: 3 } }],
 			},
 		},
-		description:
-			'Name of the input field holding the proposal; dot paths such as "message.content" or "choices[0].message.content" work, and an empty value uses the whole input item. The value may be the proposal object, a JSON string, JSON in a ```json code block, or a chat-completion response (OpenAI, Anthropic, n8n AI node output).',
+		description: 'Name of the input field holding the proposal; dot paths such as "message.content" or "choices[0].message.content" work, and an empty value uses the whole input item. The value may be the proposal object, a JSON string, JSON in a fenced JSON code block, or a chat-completion response (OpenAI, Anthropic, n8n AI node output).',
 	},
 	{
 		displayName: 'Proposal Field',
@@ -82,8 +81,7 @@ const properties: INodeProperties[] = [
 				proposalSource: ['json'],
 			},
 		},
-		description:
-			'The proposal: {"url", "templates", "banner"?}, or text/model output containing it',
+		description: 'The proposal (the page path, its templates and optionally a banner, as AI > Get Page Context asks for), or text/model output containing it',
 	},
 	...pageParameter(
 		{

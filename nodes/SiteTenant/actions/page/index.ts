@@ -17,26 +17,25 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create a page with a name, url and locale (content is set with Content > Update)',
+				description: 'Create a page with a name, URL and locale (content is set with Content > Update)',
 				action: 'Create a page',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				description:
-					'Delete a page by url (default: archived on the service; or permanently). Outputs the page as it was before the delete.',
+				description: 'Delete a page by URL (default: archived on the service; or permanently). Outputs the page as it was before the delete.',
 				action: 'Delete a page',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get one page by its url, with its content (templates and banner)',
+				description: 'Get one page by its URL, with its content (templates and banner)',
 				action: 'Get a page',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List pages, optionally filtered by locale, draft state or url',
+				description: 'List pages, optionally filtered by locale, draft state or URL',
 				action: 'Get many pages',
 			},
 		],

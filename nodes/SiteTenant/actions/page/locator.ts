@@ -21,7 +21,7 @@ export const pageLocatorField: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The page: pick it from the list (search by name or url) or give its url',
+	description: 'The page: pick it from the list (search by name or URL) or give its URL',
 	modes: [
 		{
 			displayName: 'From List',
