@@ -31,7 +31,7 @@ export default tseslint.config(
 		languageOptions: { sourceType: 'module' },
 	},
 	{
-		files: ['test-n8n/**/*.js', 'test-install/**/*.js', 'test-ui/**/*.js'],
+		files: ['test-n8n/**/*.js', 'test-queue/**/*.js', 'test-install/**/*.js', 'test-ui/**/*.js'],
 		languageOptions: { globals: { ...globals.jest } },
 	},
 	{

@@ -30,6 +30,7 @@ const path = require('node:path');
 const runtime = require('./lib/runtime');
 const stack = require('./lib/stack');
 const { startAiStandIn } = require('./lib/ai-stand-in');
+const { startQueueMode } = require('./lib/queue/start');
 
 const ROOT = runtime.ROOT;
 // SITE_START_DATA: another folder for everything (the browser test starts a stack of its own there).
@@ -45,6 +46,8 @@ const BROKER_PORT = Number(process.env.N8N_RUNNERS_BROKER_PORT || N8N_PORT + 1);
 const SERVER_PORT = Number(process.env.SITE_SERVER_PORT || 4010);
 const AI_PORT = Number(process.env.SITE_AI_PORT || 4011);
 const DEMO_TENANT = 'demo';
+// --queue: n8n in queue mode (Redis, PostgreSQL, main + 2 workers + 2 webhook processors), see lib/queue/start.js.
+const QUEUE = process.argv.slice(2).includes('--queue');
 const DEMO_PAGES = [
 	{ name: 'Home', url: '/', locale: 'en', templates: [{ type: 'hero', title: 'Welcome to the demo site', text: 'Built with the Site Management nodes.' }] },
 	{ name: 'About us', url: '/about-us', locale: 'en', templates: [{ type: 'heading', text: 'About us' }, { type: 'text', body: 'We are a small team that builds websites.' }] },
@@ -144,6 +147,58 @@ async function ensureDemoSite(serverUrl, adminToken, state) {
 	return { created: created.status === 200, tokenChanged };
 }
 
+/** One n8n process (regular mode) with the package, the credentials and the example workflows; resolves with its URL. */
+async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutdown }) {
+	runtime.stagePackage(USER_FOLDER);
+	const env = runtime.n8nEnv({
+		userFolder: USER_FOLDER,
+		port: N8N_PORT,
+		brokerPort: BROKER_PORT,
+		extra: process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {},
+	});
+
+	if (!state.credentialsImported) {
+		say('importing the credentials into n8n (n8n import:credentials)');
+		await stack.importCredentials(
+			env,
+			USER_FOLDER,
+			stack.credentialsFor({
+				serverUrl,
+				adminToken: state.adminToken,
+				tenantToken: state.demoToken,
+				aiUrl,
+				...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
+			}),
+		);
+		Object.assign(state, { credentialsImported: true, aiUrl, aiKeyHash });
+		saveState(state);
+	}
+	// The example IDs imported so far; `true` was recorded before the AI examples moved to n8n's AI
+	// nodes, so of those only the onboarding and contact-form ones are current.
+	const imported = Array.isArray(state.workflowsImported)
+		? state.workflowsImported
+		: state.workflowsImported === true
+			? [stack.WORKFLOWS.onboarding.id, stack.WORKFLOWS.contactForm.id]
+			: [];
+	const examples = Object.values(stack.WORKFLOWS).filter((workflow) => !imported.includes(workflow.id));
+	if (examples.length > 0) {
+		say(`importing the example workflows (n8n import:workflow): ${examples.map((workflow) => workflow.file).join(', ')}`);
+		await stack.importWorkflows(env, USER_FOLDER, examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)));
+		if (examples.includes(stack.WORKFLOWS.contactForm)) {
+			say('publishing the contact-form workflow');
+			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
+		}
+	}
+	state.workflowsImported = Object.values(stack.WORKFLOWS).map((workflow) => workflow.id);
+	saveState(state);
+
+	say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
+	const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
+	children.push({ name: 'n8n', stop: n8n.stop, process: n8n.process });
+	n8n.exitPromise.then((exit) => void shutdown(1, `n8n exited unexpectedly (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, N8N_LOG)}`));
+	return n8n.url;
+}
+
 async function main() {
 	if (process.env.SITE_START_SKIP_BUILD !== '1') {
 		say('building the package (npm run build)');
@@ -229,58 +284,18 @@ async function main() {
 		const aiKeyHash = crypto.createHash('sha256').update(process.env.SITE_AI_KEY ?? '').digest('hex');
 		if (state.aiUrl !== aiUrl || state.aiKeyHash !== aiKeyHash) delete state.credentialsImported;
 
-		runtime.stagePackage(USER_FOLDER);
-		const env = runtime.n8nEnv({
-			userFolder: USER_FOLDER,
-			port: N8N_PORT,
-			brokerPort: BROKER_PORT,
-			extra: process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {},
-		});
-
-		if (!state.credentialsImported) {
-			say('importing the credentials into n8n (n8n import:credentials)');
-			await stack.importCredentials(
-				env,
-				USER_FOLDER,
-				stack.credentialsFor({
-					serverUrl: server.url,
-					adminToken: state.adminToken,
-					tenantToken: state.demoToken,
-					aiUrl,
-					...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
-				}),
-			);
-			Object.assign(state, { credentialsImported: true, aiUrl, aiKeyHash });
-			saveState(state);
+		let n8nUrl;
+		let queueLines = [];
+		if (QUEUE) {
+			({ url: n8nUrl, lines: queueLines } = await startQueueMode({ serverUrl: server.url, state, aiUrl, mainPort: N8N_PORT, children, say }));
+		} else {
+			n8nUrl = await startOneN8n({ serverUrl: server.url, state, aiUrl, aiKeyHash, children, shutdown });
 		}
-		// The example IDs imported so far; `true` was recorded before the AI examples moved to n8n's AI
-		// nodes, so of those only the onboarding and contact-form ones are current.
-		const imported = Array.isArray(state.workflowsImported)
-			? state.workflowsImported
-			: state.workflowsImported === true
-				? [stack.WORKFLOWS.onboarding.id, stack.WORKFLOWS.contactForm.id]
-				: [];
-		const examples = Object.values(stack.WORKFLOWS).filter((workflow) => !imported.includes(workflow.id));
-		if (examples.length > 0) {
-			say(`importing the example workflows (n8n import:workflow): ${examples.map((workflow) => workflow.file).join(', ')}`);
-			await stack.importWorkflows(env, USER_FOLDER, examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)));
-			if (examples.includes(stack.WORKFLOWS.contactForm)) {
-				say('publishing the contact-form workflow');
-				await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
-			}
-		}
-		state.workflowsImported = Object.values(stack.WORKFLOWS).map((workflow) => workflow.id);
-		saveState(state);
 
-		say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
-		const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
-		children.push({ name: 'n8n', stop: n8n.stop, process: n8n.process });
-		n8n.exitPromise.then((exit) => void shutdown(1, `n8n exited unexpectedly (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, N8N_LOG)}`));
-
-		const owner = await runtime.setupOwner(n8n.url, state.owner);
+		const owner = await runtime.setupOwner(n8nUrl, state.owner);
 		let ownerNote = owner.created ? 'set up now' : 'set up earlier';
 		try {
-			await runtime.login(n8n.url, state.owner);
+			await runtime.login(n8nUrl, state.owner);
 		} catch {
 			ownerNote = 'an owner exists whose password is not the one in .data/stack.json; reset it with the n8n CLI (user-management:reset) or remove .data/n8n';
 		}
@@ -301,8 +316,9 @@ async function main() {
 			'',
 			'Site Management stack is running (127.0.0.1 only):',
 			'',
-			`  n8n               ${n8n.url}`,
+			`  n8n               ${n8nUrl}`,
 			`    owner login     ${state.owner.email}  /  ${state.owner.password}   (${ownerNote})`,
+			...queueLines,
 			`  reference server  ${server.url}   (API document: ${server.url}/openapi.json)`,
 			`    admin token     in .data/stack.json and in the n8n credential "${stack.CREDENTIALS.admin.name}"`,
 			`  demo site         tenant "${DEMO_TENANT}", pages / /about-us /contact; its token is in the credential "${stack.CREDENTIALS.tenant.name}"`,

@@ -585,7 +585,7 @@ describe('test URL (listening in the editor)', () => {
 	});
 });
 
-test('the node describes itself as a trigger with one POST webhook answered on receipt', () => {
+test('the node describes itself as a trigger with one POST webhook, answered on receipt unless Acknowledge Delivery says when finished', () => {
 	const { description, webhookMethods } = new SiteContactFormTrigger();
 	expect(description).toMatchObject({
 		name: 'siteContactFormTrigger',
@@ -595,7 +595,17 @@ test('the node describes itself as a trigger with one POST webhook answered on r
 		outputs: ['main'],
 	});
 	expect(description.webhooks).toEqual([
-		expect.objectContaining({ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', isFullPath: false }),
+		expect.objectContaining({ name: 'default', httpMethod: 'POST', responseData: 'noData', isFullPath: false }),
 	]);
 	expect(Object.keys(webhookMethods.default).sort()).toEqual(['checkExists', 'create', 'delete']);
+	// n8n evaluates responseMode per request from the node's parameters.
+	const expression = String(description.webhooks?.[0].responseMode);
+	expect(expression).toMatch(/^=\{\{.*\}\}$/);
+	const responseMode = (options: IDataObject) =>
+		new Function('$parameter', `return ${expression.slice(3, -2)}`)({ options }) as string;
+	expect(responseMode({})).toBe('onReceived');
+	expect(responseMode({ acknowledge: 'onReceived' })).toBe('onReceived');
+	expect(responseMode({ acknowledge: 'lastNode' })).toBe('lastNode');
+	const option = description.properties.find((p) => p.name === 'options')?.options?.find((o) => 'name' in o && o.name === 'acknowledge');
+	expect(option).toMatchObject({ default: 'onReceived', options: [{ value: 'onReceived' }, { value: 'lastNode' }] });
 });

@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { acknowledgeOption, acknowledgeResponseMode } from './acknowledge';
 import { MANAGED_TENANT, TENANT_TOKEN, tenantAuthenticationProperty } from '../shared/authentication';
 import { acceptedSecretHashes, credentialTypeOf, register, registrationExists, unregister } from './registration';
 import { claimSubmission } from './repeats';
@@ -76,7 +77,8 @@ export class SiteContactFormTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				responseMode: 'onReceived',
+				// On receipt (default) or when the workflow has finished: the Acknowledge Delivery option.
+				responseMode: acknowledgeResponseMode,
 				// The site needs a 2xx, nothing more: an empty one. (Left out, n8n sends its default,
 				// the literal text "firstEntryJson".) Repeats get the node's small JSON acknowledgement.
 				responseData: 'noData',
@@ -153,6 +155,7 @@ export class SiteContactFormTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
+					acknowledgeOption,
 					{
 						displayName: 'Include Request Headers',
 						name: 'includeHeaders',

@@ -463,16 +463,17 @@ function httpGet(url, timeoutMs = 5000) {
 }
 
 /**
- * Starts `n8n start` and resolves once `/healthz/readiness` answers 200. Its output goes to
+ * Starts `n8n start` (or `command`: `worker`, `webhook`, with `args`) and resolves once
+ * `/healthz/readiness` answers 200 on `port` (a worker answers on its health port). Its output goes to
  * `logFile` (and to `echo`, a function taking lines, when given). Returns {process, url, stop()}.
  * With `detached`, n8n runs in its own process group (a terminal's Ctrl-C does not reach it).
  */
-async function startN8n({ env, port, logFile, echo, timeoutMs = 240000, detached = false }) {
+async function startN8n({ env, port, logFile, echo, timeoutMs = 240000, detached = false, command = 'start', args = [] }) {
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
 	const out = fs.createWriteStream(logFile, { flags: 'a' });
-	out.write(`\n==== n8n start, ${new Date().toISOString()}\n`);
+	out.write(`\n==== n8n ${command}, ${new Date().toISOString()}\n`);
 	// detached: its own process group, so a terminal's Ctrl-C reaches only the caller, which stops it in order.
-	const child = spawn(NODE24, [N8N_BIN, 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached });
+	const child = spawn(NODE24, [N8N_BIN, command, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached });
 	let recent = [];
 	const onData = (chunk) => {
 		out.write(chunk);

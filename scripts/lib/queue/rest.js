@@ -1,0 +1,74 @@
+'use strict';
+/**
+ * n8n's REST API as the editor uses it, for a queue-mode stack: `n8n execute` does not use the queue
+ * (it falls back to regular mode), so workflows are run with `POST /rest/workflows/:id/run` after the
+ * owner has logged in; with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS the run goes to a worker.
+ */
+const path = require('node:path');
+
+const runtime = require('../runtime');
+
+// The cookie is bound to this browser id (n8n checks it on every /rest call).
+const BROWSER_ID = 'site-management-start';
+
+function parseFlatted(text) {
+	const { parse } = require(path.join(runtime.RUNTIME_MODULES, 'flatted'));
+	return parse(text);
+}
+
+/** Sets up the owner (once) and logs in; returns a client bound to main's URL and the cookie. */
+async function restClient(mainUrl, owner) {
+	await runtime.setupOwner(mainUrl, owner);
+	const cookie = await runtime.login(mainUrl, owner);
+	const call = async (method, urlPath, body) => {
+		const response = await fetch(`${mainUrl}/rest${urlPath}`, {
+			method,
+			headers: { cookie, 'browser-id': BROWSER_ID, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+			body: body !== undefined ? JSON.stringify(body) : undefined,
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`n8n ${method} /rest${urlPath}: HTTP ${response.status} ${text.slice(0, 500)}`);
+		return text ? JSON.parse(text).data : undefined;
+	};
+
+	/** Starts a manual run from the trigger `trigger`; resolves with the execution id. */
+	const runWorkflow = async (workflowId, trigger = 'Start') => {
+		const result = await call('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
+		if (!result?.executionId) throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(result)}`);
+		return String(result.executionId);
+	};
+
+	/** The execution once it has ended: {id, status, run} (run: the IRun data with resultData). */
+	const waitForExecution = async (executionId, { timeoutMs = 120000 } = {}) => {
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			const execution = await call('GET', `/executions/${executionId}`);
+			if (execution && !['new', 'running', 'waiting', 'unknown'].includes(execution.status)) {
+				const data = typeof execution.data === 'string' ? parseFlatted(execution.data) : execution.data;
+				return { id: String(execution.id), status: execution.status, run: { data } };
+			}
+			await runtime.sleep(250);
+		}
+		throw new Error(`execution ${executionId} did not end within ${timeoutMs} ms`);
+	};
+
+	/** Runs a workflow and waits for it; throws with the node's error when it did not succeed. */
+	const runAndWait = async (workflowId, options) => {
+		const execution = await waitForExecution(await runWorkflow(workflowId, options?.trigger), options);
+		if (execution.status !== 'success') {
+			const error = execution.run.data?.resultData?.error;
+			throw new Error(`execution ${execution.id} of ${workflowId} ended ${execution.status}: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}`);
+		}
+		return execution;
+	};
+
+	/** Activates (publishes) a workflow as the editor does; main registers its triggers. */
+	const activateWorkflow = async (workflowId) => {
+		const { versionId } = await call('GET', `/workflows/${workflowId}`);
+		return await call('POST', `/workflows/${workflowId}/activate`, { versionId });
+	};
+
+	return { call, runWorkflow, waitForExecution, runAndWait, activateWorkflow };
+}
+
+module.exports = { restClient };
