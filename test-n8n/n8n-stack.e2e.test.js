@@ -407,9 +407,20 @@ describe('AI: n8n\'s own AI nodes on an OpenAI credential pointed at the stand-i
 		expect(one(run, 'Site editor agent').output).toMatch(/^Done: /);
 	});
 
-	test('agent: an invalid proposal comes back to the model as a readable tool error, and the run goes on', async () => {
+	const invalidProposalTest = runtime.RUNTIME.agentReturnsToolErrors
+		? 'agent: an invalid proposal comes back to the model as a readable tool error, and the run goes on'
+		: 'agent (n8n 1.x): an invalid proposal stops the run with the node\'s readable error, and nothing is applied';
+	test(invalidProposalTest, async () => {
 		await ctx.demo('PUT', '/api/content', ABOUT_US);
 		const requestsBefore = ctx.ai.requests.length;
+		if (!runtime.RUNTIME.agentReturnsToolErrors) {
+			await expect(execute(DERIVED_WORKFLOWS.agentInvalidFirst.id)).rejects.toThrow(
+				'apply_proposal: No usable proposal in the parameter "Proposal JSON": Proposal templates must be an array, got a string',
+			);
+			expect(ctx.ai.requests.length - requestsBefore).toBeGreaterThanOrEqual(2); // the context, then the bad apply
+			expect((await aboutUs()).templates).toEqual(ABOUT_US.templates);
+			return;
+		}
 		const run = await execute(DERIVED_WORKFLOWS.agentInvalidFirst.id);
 
 		const calls = modelToolCalls(requestsBefore);
@@ -579,7 +590,8 @@ describe('repeated deliveries in a real n8n (the site holds the claim; webhook()
 
 describe('no token outside credentials', () => {
 	test('no token in what the model was sent', async () => {
-		expect(ctx.ai.requests.length).toBeGreaterThanOrEqual(10);
+		// Every model request of the AI tests above (fewer on n8n 1.x, whose agent stops at a tool error).
+		expect(ctx.ai.requests.length).toBeGreaterThanOrEqual(runtime.RUNTIME.agentReturnsToolErrors ? 10 : 8);
 		expect(leaks(JSON.stringify(ctx.ai.requests))).toEqual([]);
 	});
 

@@ -45,6 +45,8 @@ const RUNTIMES = {
 		rebuild: ['sqlite3', 'isolated-vm'],
 		env: {},
 		publish: (id) => ['publish:workflow', `--id=${id}`],
+		// The AI Agent hands a tool's error back to the model (n8n 2.x).
+		agentReturnsToolErrors: true,
 	},
 	'n8n1-runtime': {
 		bundledNode: false,
@@ -52,6 +54,8 @@ const RUNTIMES = {
 		rebuild: ['sqlite3'],
 		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
 		publish: (id) => ['update:workflow', `--id=${id}`, '--active=true'],
+		// n8n 1.123's AI Agent stops the run at a tool's error instead of handing it to the model.
+		agentReturnsToolErrors: false,
 	},
 };
 // A copy of n8n-runtime/ under another name behaves like n8n-runtime/.

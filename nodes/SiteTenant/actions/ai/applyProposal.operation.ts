@@ -68,7 +68,7 @@ const properties: INodeProperties[] = [
 			},
 		},
 		description:
-			"Name of the input field holding the proposal. The default picks the field n8n's AI nodes answer in: text (Basic LLM Chain), output (AI Agent, OpenAI node), message.content (OpenAI node v1) or choices[0].message.content (a raw chat completion). Dot paths work; an empty value uses the whole input item. The value may be the proposal object, a JSON string or JSON in a ```json code block.",
+			"Name of the input field holding the proposal. The default picks the field n8n's AI nodes answer in: text (Basic LLM Chain), output (AI Agent, OpenAI node), message.content (OpenAI node v1) or choices[0].message.content (a raw chat completion). Dot paths work; an empty value uses the whole input item. The value may be the proposal object, a JSON string or JSON in a fenced code block.",
 	},
 	{
 		displayName: 'Proposal JSON',
