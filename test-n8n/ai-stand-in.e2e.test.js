@@ -8,20 +8,22 @@ const path = require('node:path');
 const runtime = require('../scripts/lib/runtime');
 const { startAiStandIn } = require('../scripts/lib/ai-stand-in');
 
-const OpenAI = require(path.join(runtime.RUNTIME_MODULES, 'openai')).default;
-
 const TOOLS = [
 	['get_page_context', { page: { type: 'string' } }],
 	['apply_proposal', { page: { type: 'string' }, proposal: { type: 'string' } }],
 	['notify_site_owner', { page: { type: 'string' }, message: { type: 'string' } }],
 ].map(([name, properties]) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object', properties } } }));
 
+let OpenAI;
 let ai;
 let client;
 beforeAll(async () => {
+	// On a fresh machine this file may run before the stack test has installed the runtime.
+	await runtime.ensureRuntime({ log: (line) => console.log(`[ai stand-in] ${line}`) });
+	OpenAI = require(path.join(runtime.RUNTIME_MODULES, 'openai')).default;
 	ai = await startAiStandIn({ apiKey: 'stand-in-test-key' });
 	client = new OpenAI({ apiKey: 'stand-in-test-key', baseURL: ai.baseUrl, maxRetries: 0 });
-});
+}, runtime.INSTALL_TIMEOUT_MS);
 afterAll(async () => ai?.close());
 
 /** A streamed completion put back together the way a client does: content, tool calls, finish reason. */

@@ -194,7 +194,7 @@ beforeAll(async () => {
 	];
 	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
 	say(`${files.length} workflows imported (n8n import:workflow)`);
-}, 30 * 60 * 1000);
+}, runtime.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
 	if (ctx.n8n) await ctx.n8n.stop();

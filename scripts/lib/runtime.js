@@ -186,6 +186,9 @@ function runLogged(label, command, args, { cwd, env, log, progress, everyMs = 15
 	});
 }
 
+/** How long a test's beforeAll may wait for ensureRuntime on a fresh machine. */
+const INSTALL_TIMEOUT_MS = 30 * 60 * 1000;
+
 /** Installs the runtime when it is missing or out of date. Prints progress through `log`. */
 async function ensureRuntime({ log = console.log, force = false } = {}) {
 	const status = runtimeStatus();
@@ -560,6 +563,7 @@ module.exports = {
 	sleep,
 	formatSeconds,
 	runtimeStatus,
+	INSTALL_TIMEOUT_MS,
 	ensureRuntime,
 	runCapture,
 	freePort,
