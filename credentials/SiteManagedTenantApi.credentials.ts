@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
+import { joinUrl } from '../nodes/shared/url';
 import { bearerTokenAuth, tenantSurfaceTest } from './shared';
 
 /**
@@ -17,10 +18,6 @@ import { bearerTokenAuth, tenantSurfaceTest } from './shared';
  * unreachable or answered 429/5xx, so sending the request again (which mints again) may succeed.
  */
 export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
-
-function joinUrl(baseUrl: unknown, path: string): string {
-	return `${String(baseUrl ?? '').trim().replace(/\/+$/, '')}${path}`;
-}
 
 function serverMessage(body: unknown): string | undefined {
 	if (typeof body === 'object' && body !== null && typeof (body as IDataObject).message === 'string') {

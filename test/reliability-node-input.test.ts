@@ -10,7 +10,7 @@ import type { AddressInfo } from 'net';
 import fc from 'fast-check';
 import type { IDataObject, INodeCredentials, INodeParameters } from 'n8n-workflow';
 
-import { isValidMimeType } from '../nodes/shared/multipart';
+import { isValidMimeType } from '../nodes/SiteTenant/actions/asset/multipart';
 
 import type { WorkflowRunner } from './harness/workflow-runner';
 import { report } from './helpers/fault-counter';

@@ -2,8 +2,8 @@
 import { apiPathProblem } from '../nodes/SiteTenant/actions/customApiCall/apiPath';
 import { stableStringify } from '../nodes/SiteTenant/actions/ai/diff';
 import { formatDetails, readErrorBody } from '../nodes/shared/errors';
-import { buildMultipartEnvelope, escapeQuotedParameter, isValidMimeType, multipartBuffer, multipartChunks } from '../nodes/shared/multipart';
-import { extractJsonFromText, getByPath, parseProposal, ProposalError } from '../nodes/shared/proposal';
+import { buildMultipartEnvelope, escapeQuotedParameter, isValidMimeType, multipartBuffer, multipartChunks } from '../nodes/SiteTenant/actions/asset/multipart';
+import { extractJsonFromText, getByPath, parseProposal, ProposalError } from '../nodes/SiteTenant/actions/ai/proposal';
 import {
 	backoffDelay,
 	isRetryableNetworkError,

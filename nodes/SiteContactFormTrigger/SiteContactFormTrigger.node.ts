@@ -12,8 +12,8 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { acknowledgeOption, acknowledgeResponseMode } from './acknowledge';
-import { MANAGED_TENANT, TENANT_TOKEN, tenantAuthenticationProperty } from '../shared/authentication';
-import { acceptedSecretHashes, credentialTypeOf, register, registrationExists, unregister } from './registration';
+import { MANAGED_TENANT, TENANT_TOKEN, tenantAuthenticationProperty, tenantCredentialType } from '../shared/authentication';
+import { acceptedSecretHashes, register, registrationExists, unregister } from './registration';
 import { claimSubmission } from './repeats';
 import {
 	AUTOMATIC_SECRET_HEADER,
@@ -251,7 +251,7 @@ export class SiteContactFormTrigger implements INodeType {
 		if (identity.kind === 'id' && (this.getNodeParameter('ignoreRepeats', true) as boolean)) {
 			let isNew: boolean;
 			try {
-				isNew = await claimSubmission(this, identity.key, registration === 'automatic' ? credentialTypeOf(this) : undefined);
+				isNew = await claimSubmission(this, identity.key, registration === 'automatic' ? tenantCredentialType(this) : undefined);
 			} catch (error) {
 				// Not knowing whether it is a repeat, start nothing: the site delivers again later.
 				this.logger.warn('Site Management Contact Form Trigger could not claim a submission on the site', {

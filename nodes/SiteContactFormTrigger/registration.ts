@@ -11,7 +11,8 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { SiteCredentialType } from '../shared/transport';
+import { tenantCredentialType } from '../shared/authentication';
+import { headerValue, isPlainObject } from '../shared/json';
 import { siteApiRequest } from '../shared/transport';
 import { AUTOMATIC_SECRET_HEADER, generateSecret, hashSecret, secretMatchesHash } from './secret';
 
@@ -74,11 +75,6 @@ function storeRegistrations(ctx: IHookFunctions, registrations: Record<string, R
 	staticData(ctx).registrations = registrations;
 }
 
-export function credentialTypeOf(ctx: IHookFunctions | IWebhookFunctions): SiteCredentialType {
-	const authentication = ctx.getNodeParameter('authentication', 'tenantToken') as string;
-	return authentication === 'managedTenant' ? 'siteManagedTenantApi' : 'siteTenantApi';
-}
-
 export function webhookUrlOf(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
@@ -87,17 +83,6 @@ export function webhookUrlOf(ctx: IHookFunctions): string {
 		});
 	}
 	return url;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Header lookup by case-insensitive name. */
-function headerValue(headers: IDataObject | null, name: string): unknown {
-	if (!headers) return undefined;
-	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-	return key === undefined ? undefined : headers[key];
 }
 
 /**
@@ -110,7 +95,7 @@ export async function readWebhookSettings(ctx: IHookFunctions): Promise<WebhookS
 	try {
 		response = await siteApiRequest.call(
 			ctx,
-			credentialTypeOf(ctx),
+			tenantCredentialType(ctx),
 			{ method: 'GET', path: SETTINGS_PATH },
 			{ itemIndex: 0 },
 		);
@@ -127,20 +112,20 @@ export async function readWebhookSettings(ctx: IHookFunctions): Promise<WebhookS
 		// anything else (not expected) is wrapped so the node still fails with a node error.
 		throw error instanceof NodeApiError ? error : new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
-	const body = isObject(response) ? response : {};
-	const settings = isObject(body.settings) ? body.settings : body;
+	const body = isPlainObject(response) ? response : {};
+	const settings = isPlainObject(body.settings) ? body.settings : body;
 	const url = settings.contact_form_webhook_url;
 	const headers = settings.contact_form_webhook_headers;
 	return {
 		url: typeof url === 'string' && url !== '' ? url : null,
-		headers: isObject(headers) ? headers : null,
+		headers: isPlainObject(headers) ? headers : null,
 	};
 }
 
 async function saveWebhookSettings(ctx: IHookFunctions, settings: WebhookSettings): Promise<void> {
 	await siteApiRequest.call(
 		ctx,
-		credentialTypeOf(ctx),
+		tenantCredentialType(ctx),
 		{
 			method: 'POST',
 			path: SETTINGS_PATH,

@@ -3,6 +3,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../shared/json';
 import { setOwn } from '../shared/objects';
 
 /** The longest submission_id accepted (the site's are UUIDs, 36 characters). */
@@ -10,16 +11,6 @@ export const MAX_SUBMISSION_ID_LENGTH = 200;
 
 /** The keys of a submission as the contract defines it, in output order. */
 const SUBMISSION_KEYS = ['submission_id', 'tenant_id', 'form', 'submitted_at'] as const;
-
-export function isJsonObject(value: unknown): value is IDataObject {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		!Array.isArray(value) &&
-		!Buffer.isBuffer(value) &&
-		(Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)
-	);
-}
 
 /**
  * Whether the Content-Type is `application/json` (parameters such as charset allowed). n8n parses a
@@ -44,10 +35,10 @@ export function requestJsonObject(request: { body?: unknown; rawBody?: unknown }
 			// Not JSON at all (or empty): not a submission.
 			return undefined;
 		}
-		if (!isJsonObject(parsed)) return undefined;
-		return isJsonObject(body) ? body : parsed;
+		if (!isPlainObject(parsed)) return undefined;
+		return isPlainObject(body) ? body : parsed;
 	}
-	return isJsonObject(body) ? body : undefined;
+	return isPlainObject(body) ? body : undefined;
 }
 
 /** What a body's submission_id says: none, one (with the key repeats are told by), or a bad one. */
@@ -82,7 +73,7 @@ export interface OutputOptions {
  * the submission keys; a field whose name is already taken there stays under `fields`.
  */
 export function submissionItem(body: IDataObject, { liftFields, headers }: OutputOptions): IDataObject {
-	const fields = isJsonObject(body.fields) ? body.fields : {};
+	const fields = isPlainObject(body.fields) ? body.fields : {};
 	const item: IDataObject = {};
 	for (const key of SUBMISSION_KEYS) setOwn(item, key, body[key] ?? null);
 	const extraKeys = Object.keys(body).filter(

@@ -7,14 +7,12 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { isRecord } from './json';
+
 export interface ServerErrorBody {
 	error?: string;
 	message?: string;
 	details?: unknown;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Renders `details` (array of `{field, problem}` or an object of field to problem) as `field: problem` lines. */
@@ -22,7 +20,7 @@ export function formatDetails(details: unknown): string | undefined {
 	if (details === undefined || details === null) return undefined;
 	if (Array.isArray(details)) {
 		const lines = details.map((entry) => {
-			if (isObject(entry)) {
+			if (isRecord(entry)) {
 				const field = entry.field ?? entry.path ?? entry.name;
 				const problem = entry.problem ?? entry.message ?? entry.error;
 				if (field !== undefined && problem !== undefined) return `${String(field)}: ${String(problem)}`;
@@ -32,7 +30,7 @@ export function formatDetails(details: unknown): string | undefined {
 		});
 		return lines.length ? lines.join('\n') : undefined;
 	}
-	if (isObject(details)) {
+	if (isRecord(details)) {
 		const lines = Object.entries(details).map(
 			([field, problem]) =>
 				`${field}: ${typeof problem === 'string' ? problem : JSON.stringify(problem)}`,
@@ -55,7 +53,7 @@ export function readErrorBody(body: unknown): ServerErrorBody | undefined {
 			return text ? { message: text.slice(0, 500) } : undefined;
 		}
 	}
-	return isObject(value) ? (value as ServerErrorBody) : undefined;
+	return isRecord(value) ? (value as ServerErrorBody) : undefined;
 }
 
 /** The error for an HTTP answer the server gave with a non-success status. */
@@ -128,7 +126,7 @@ export interface ThrownRequestFailure {
 export function readThrownRequestError(error: unknown): ThrownRequestFailure {
 	const candidates: IDataObject[] = [];
 	let current: unknown = error;
-	for (let depth = 0; depth < 4 && isObject(current); depth++) {
+	for (let depth = 0; depth < 4 && isRecord(current); depth++) {
 		candidates.push(current);
 		current = (current as IDataObject).cause;
 	}
@@ -137,7 +135,7 @@ export function readThrownRequestError(error: unknown): ThrownRequestFailure {
 	};
 	for (const candidate of candidates) {
 		const response = candidate.response as IDataObject | undefined;
-		if (failure.status === undefined && isObject(response) && typeof response.status === 'number') {
+		if (failure.status === undefined && isRecord(response) && typeof response.status === 'number') {
 			failure.status = response.status;
 			failure.body = response.data;
 			failure.headers = response.headers as IDataObject;

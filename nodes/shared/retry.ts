@@ -4,6 +4,7 @@
  * The contract says: retry 429 and 5xx (transient) and network failures with exponential backoff and
  * jitter, honour `Retry-After`, never retry any other 4xx as it is.
  */
+import { TOKEN_MINT_UNAVAILABLE } from '../../credentials/SiteManagedTenantApi.credentials';
 
 export const RETRY_BASE_DELAY_MS = 250;
 export const RETRY_MAX_DELAY_MS = 10_000;
@@ -27,7 +28,7 @@ const RETRYABLE_NETWORK_CODES = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	// Set by the managed tenant credential when minting a token failed transiently (central surface
 	// unreachable, 429 or 5xx): sending the request again mints again.
-	'SITE_TOKEN_MINT_UNAVAILABLE',
+	TOKEN_MINT_UNAVAILABLE,
 ]);
 
 const RETRYABLE_NETWORK_MESSAGES = ['socket hang up', 'network error', 'timeout of'];

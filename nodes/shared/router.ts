@@ -10,6 +10,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { isRecord } from './json';
 import { positiveInteger, readConcurrency, runWindow, throwFirstFailure } from './window';
 
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
@@ -26,12 +27,11 @@ export type ResourceHandlers = Record<string, OperationHandlers>;
 const EXECUTION_DATA_KEYS = new Set(['json', 'binary', 'pairedItem', 'error']);
 
 function isExecutionData(value: unknown): value is INodeExecutionData {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-	const record = value as IDataObject;
+	if (!isRecord(value)) return false;
 	return (
-		typeof record.json === 'object' &&
-		record.json !== null &&
-		Object.keys(record).every((key) => EXECUTION_DATA_KEYS.has(key))
+		typeof value.json === 'object' &&
+		value.json !== null &&
+		Object.keys(value).every((key) => EXECUTION_DATA_KEYS.has(key))
 	);
 }
 

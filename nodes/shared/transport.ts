@@ -21,6 +21,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { headerValue, isPlainObject } from './json';
 import { networkError, readThrownRequestError, requestFailedError, serverError } from './errors';
 import {
 	backoffDelay,
@@ -90,19 +91,8 @@ function isStream(body: unknown): boolean {
 	);
 }
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		!Array.isArray(value) &&
-		!Buffer.isBuffer(value) &&
-		!isStream(value) &&
-		Object.getPrototypeOf(value) === Object.prototype
-	);
-}
-
 function hasHeader(headers: IDataObject, name: string): boolean {
-	return Object.keys(headers).some((key) => key.toLowerCase() === name.toLowerCase());
+	return headerValue(headers, name) !== undefined;
 }
 
 /** The node's Options > Timeout for this item, if the node has that option. */

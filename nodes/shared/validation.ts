@@ -5,11 +5,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-export type JsonShape = 'array' | 'object';
+import { isPlainObject } from './json';
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export type JsonShape = 'array' | 'object';
 
 /** "templates" -> "Templates", "bannerJson" -> "Banner Json": a readable fallback label. */
 function labelFromName(name: string): string {
@@ -142,4 +140,10 @@ export function requireString(
 		throw new NodeOperationError(ctx.getNode(), `${label} is required`, { itemIndex });
 	}
 	return value;
+}
+
+/** A trimmed string parameter; empty means "not given". */
+export function optionalString(ctx: IExecuteFunctions, name: string, itemIndex: number): string | undefined {
+	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	return value || undefined;
 }

@@ -4,6 +4,8 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { objectOr } from './json';
+
 /** From this version every operation of a resource outputs the record itself (plus named extras). */
 export const RECORD_OUTPUT_VERSION = 3;
 
@@ -23,8 +25,7 @@ export function outputsRecords(ctx: { getNode(): INode }): boolean {
 export function recordOf(ctx: { getNode(): INode }, response: unknown, key: string): IDataObject {
 	const answer = (response ?? {}) as IDataObject;
 	if (!outputsRecords(ctx)) return answer;
-	const record = answer[key];
-	return typeof record === 'object' && record !== null && !Array.isArray(record) ? (record as IDataObject) : answer;
+	return objectOr(answer[key], answer);
 }
 
 /** displayOptions that show a property only before `version` (the saved shape) or from it on. */

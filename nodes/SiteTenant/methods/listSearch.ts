@@ -4,7 +4,7 @@
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../shared/tenantRequest';
+import { tenantApiRequest } from '../transport';
 import { unwrapList } from '../../shared/transport';
 
 /** Pages per list page: the editor asks for the next one as the user scrolls. */

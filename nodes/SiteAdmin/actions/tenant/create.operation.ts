@@ -2,9 +2,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireString } from '../../../shared/validation';
+import { objectOr } from '../../../shared/json';
+import { optionalString, requireString } from '../../../shared/validation';
 import { outputsRecords } from '../../../shared/version';
-import { adminApiRequest, optionalString } from '../adminRequest';
+import { adminApiRequest } from '../../transport';
 import { fqdnField, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -21,7 +22,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const body: IDataObject = { id, ...(fqdn ? { fqdn } : {}) };
-	const response = await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body }, itemIndex);
+	const response = objectOr(await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body }, { itemIndex }));
 	// Version 3: the tenant record {id, fqdn} (null when none), with the service's confirmation.
 	if (outputsRecords(this)) return { id, fqdn: fqdn || null, ...response };
 	return { ...response, id, ...(fqdn ? { fqdn } : {}) };

@@ -2,9 +2,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { objectOr } from '../../../shared/json';
 import { requireString } from '../../../shared/validation';
 import { outputsRecords } from '../../../shared/version';
-import { adminApiRequest } from '../adminRequest';
+import { adminApiRequest } from '../../transport';
 import { tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -21,10 +22,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
-	const response = await adminApiRequest.call(
-		this,
-		{ method: 'DELETE', path: '/api/tenant', body: { id } },
-		itemIndex,
+	const response = objectOr(
+		await adminApiRequest.call(this, { method: 'DELETE', path: '/api/tenant', body: { id } }, { itemIndex }),
 	);
 	// Version 3: the tenant, what happened to it, and the service's confirmation.
 	if (outputsRecords(this)) return { id, deleted: true, ...response };

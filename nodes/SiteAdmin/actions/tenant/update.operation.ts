@@ -5,8 +5,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireString } from '../../../shared/validation';
-import { adminApiRequest, optionalString } from '../adminRequest';
+import { objectOr } from '../../../shared/json';
+import { optionalString, requireString } from '../../../shared/validation';
+import { adminApiRequest } from '../../transport';
 import { fqdnField, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -37,6 +38,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireString(this, 'id', itemIndex, 'New Tenant ID');
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const body: IDataObject = { old_id: oldId, id, ...(fqdn ? { fqdn } : {}) };
-	const response = await adminApiRequest.call(this, { method: 'PUT', path: '/api/tenant', body }, itemIndex);
+	const response = objectOr(await adminApiRequest.call(this, { method: 'PUT', path: '/api/tenant', body }, { itemIndex }));
 	return { ...response, id, old_id: oldId, ...(fqdn ? { fqdn } : {}) };
 }

@@ -5,8 +5,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { objectOr } from '../../../shared/json';
 import { requireString } from '../../../shared/validation';
-import { adminApiRequest } from '../adminRequest';
+import { adminApiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -54,5 +55,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const revokePrevious = this.getNodeParameter('revokePrevious', itemIndex, false) as boolean;
 	const body: IDataObject = { id: tenantId, revoke_previous: revokePrevious };
 	if (expiresIn > 0) body.expires_in = expiresIn;
-	return await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant/token', body }, itemIndex);
+	return objectOr(await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant/token', body }, { itemIndex }));
 }

@@ -12,12 +12,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { objectOr } from '../../../shared/json';
+import { tenantApiRequest } from '../../transport';
 import { recordOf } from '../../../shared/version';
 import { pageParameter, readPageUrl } from '../page/locator';
-import { readPageByUrl } from '../page/readPage';
+import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { contentChanges } from './diff';
-import { readPagePath } from './pagePath';
+import { readPagePath } from './readPagePath';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
 import { aiNodesVersion, runsAsTool } from './version';
 
@@ -156,10 +157,7 @@ export async function execute(
 		{ method: 'PUT', path: '/api/content', body: proposal as unknown as IDataObject },
 		{ itemIndex },
 	);
-	const answer =
-		response !== null && typeof response === 'object' && !Array.isArray(response)
-			? (response as IDataObject)
-			: { url: proposal.url, response: (response ?? null) as IDataObject };
+	const answer = objectOr(response, { url: proposal.url, response: (response ?? null) as IDataObject });
 	if (runsAsTool(this)) {
 		// A model needs to know it worked, not the page it just wrote.
 		const page = (answer.page ?? {}) as IDataObject;

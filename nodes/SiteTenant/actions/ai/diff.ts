@@ -1,7 +1,7 @@
 /** Before/after of the two parts of page content a proposal replaces. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Proposal } from '../../../shared/proposal';
+import type { Proposal } from './proposal';
 
 /** JSON text with object keys sorted, so key order does not count as a change. */
 export function stableStringify(value: unknown): string {

@@ -7,8 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pageParameter, readPageUrl } from '../page/locator';
-import { readPageByUrl } from '../page/readPage';
-import { readPagePath } from './pagePath';
+import { readPageByUrl } from '../../helpers/readPageByUrl';
+import { readPagePath } from './readPagePath';
 import { renderPrompt, renderPromptContext } from './promptContext';
 import { aiNodesVersion, runsAsTool } from './version';
 

@@ -7,8 +7,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ParsedProposal } from '../../../shared/proposal';
-import { getByPath, parseProposal, ProposalError } from '../../../shared/proposal';
+import type { ParsedProposal } from './proposal';
+import { getByPath, parseProposal, ProposalError } from './proposal';
 import { aiNodesVersion } from './version';
 
 export type ProposalSource = 'field' | 'json';

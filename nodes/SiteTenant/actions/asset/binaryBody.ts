@@ -8,13 +8,13 @@
  */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import type { MultipartEnvelope } from '../../../shared/multipart';
+import type { MultipartEnvelope } from './multipart';
 import {
 	multipartBuffer,
 	multipartChunks,
 	multipartLength,
 	readableLike,
-} from '../../../shared/multipart';
+} from './multipart';
 import type { RequestBody } from '../../../shared/transport';
 
 export interface UploadBody {

@@ -5,9 +5,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { buildMultipartEnvelope, isValidMimeType } from '../../../shared/multipart';
-import { tenantApiRequest, tenantCredentialType } from '../../../shared/tenantRequest';
+import { tenantCredentialType } from '../../../shared/authentication';
+import { objectOr } from '../../../shared/json';
+import { tenantApiRequest } from '../../transport';
 import { createUploadBody } from './binaryBody';
+import { buildMultipartEnvelope, isValidMimeType } from './multipart';
 
 const properties: INodeProperties[] = [
 	{
@@ -140,8 +142,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		upload.dispose();
 	}
 
-	if (response !== null && typeof response === 'object' && !Array.isArray(response)) {
-		return response as IDataObject;
-	}
-	return { response: (response ?? null) as IDataObject };
+	return objectOr(response, { response: (response ?? null) as IDataObject });
 }

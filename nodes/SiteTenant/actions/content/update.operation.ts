@@ -5,12 +5,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { tenantApiRequest } from '../../transport';
 import { parseJsonParameter, requireString } from '../../../shared/validation';
 import { recordOf } from '../../../shared/version';
 import { pageUrlField } from '../page/fields';
 import { pageParameter, readPageUrl } from '../page/locator';
-import { readBannerChange } from './banner';
+import { readBannerChange } from './readBannerChange';
 
 const properties: INodeProperties[] = [
 	...pageParameter(

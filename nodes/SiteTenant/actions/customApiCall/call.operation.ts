@@ -6,7 +6,8 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequestFull } from '../../../shared/tenantRequest';
+import { objectOr } from '../../../shared/json';
+import { tenantApiRequestFull } from '../../transport';
 import { parseJsonValue } from '../../../shared/validation';
 import { readApiPath } from './apiPath';
 
@@ -105,9 +106,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const result = response.body;
 	if (Array.isArray(result)) {
-		return result.map((entry) =>
-			typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry },
-		);
+		return result.map((entry) => objectOr(entry, { value: entry }));
 	}
 	if (typeof result === 'object' && result !== null) return result as IDataObject;
 	// No JSON object in the answer (empty body, text): keep what there is, with the status.

@@ -7,12 +7,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { tenantApiRequest } from '../../transport';
 import { requireString } from '../../../shared/validation';
 import { pageUrlField } from './fields';
 import { outputsRecords } from '../../../shared/version';
 import { pageParameter, readPageUrl } from './locator';
-import { readPageByUrl } from './readPage';
+import { readPageByUrl } from '../../helpers/readPageByUrl';
 
 const properties: INodeProperties[] = [
 	...pageParameter(

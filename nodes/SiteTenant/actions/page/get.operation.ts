@@ -5,7 +5,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { requireString } from '../../../shared/validation';
 import { pageUrlField } from './fields';
 import { pageParameter, readPageUrl } from './locator';
-import { readPageByUrl } from './readPage';
+import { readPageByUrl } from '../../helpers/readPageByUrl';
 
 const properties: INodeProperties[] = pageParameter(
 	{ ...pageUrlField, description: 'Url of the page to read, e.g. "/about-us"' },

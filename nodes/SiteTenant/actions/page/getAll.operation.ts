@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequestAllItems } from '../../../shared/tenantRequest';
+import { tenantApiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{

@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { recordOf } from '../../../shared/version';
-import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { tenantApiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{

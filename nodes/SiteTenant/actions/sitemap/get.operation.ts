@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { tenantApiRequest } from '../../transport';
 import { unwrapList } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [

@@ -2,7 +2,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { objectOr } from '../../../shared/json';
+import { tenantApiRequest } from '../../transport';
 import { outputsRecords } from '../../../shared/version';
 import { readVariableKey, variableParameter } from './locator';
 
@@ -15,12 +16,10 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const key = readVariableKey(this, itemIndex);
-	const response = (await tenantApiRequest.call(
-		this,
-		{ method: 'DELETE', path: '/api/variables', body: { key } },
-		{ itemIndex },
-	)) as IDataObject | undefined;
+	const response = objectOr(
+		await tenantApiRequest.call(this, { method: 'DELETE', path: '/api/variables', body: { key } }, { itemIndex }),
+	);
 	// Version 3: what is left of the record, and what happened to it.
 	if (outputsRecords(this)) return { key, deleted: true };
-	return { ...(response ?? {}), key, deleted: true };
+	return { ...response, key, deleted: true };
 }

@@ -1,7 +1,7 @@
 /** Variable > Get Many: `GET /api/variables`, one item per variable `{key, value}`. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { tenantApiRequest } from '../../transport';
 import { unwrapList } from '../../../shared/transport';
 
 export const description: INodeProperties[] = [];

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../../shared/tenantRequest';
+import { tenantApiRequest } from '../../transport';
 import { requireString } from '../../../shared/validation';
 import { recordOf } from '../../../shared/version';
 import { variableKeyField } from './fields';

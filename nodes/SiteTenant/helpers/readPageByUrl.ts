@@ -7,15 +7,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../../shared/tenantRequest';
-import { unwrapList } from '../../../shared/transport';
+import { isPlainObject } from '../../shared/json';
+import { tenantApiRequest } from '../transport';
+import { unwrapList } from '../../shared/transport';
 
 const withoutTrailingSlash = (value: string) => (value.length > 1 ? value.replace(/\/+$/, '') : value);
 
 function pagesOf(response: unknown): IDataObject[] {
-	const isSinglePage =
-		response !== null && typeof response === 'object' && !Array.isArray(response) && 'url' in response;
-	return isSinglePage ? [response as IDataObject] : unwrapList(response);
+	return isPlainObject(response) && 'url' in response ? [response] : unwrapList(response);
 }
 
 export async function readPageByUrl(this: IExecuteFunctions, url: string, itemIndex: number): Promise<IDataObject> {

@@ -13,6 +13,7 @@
  *   OpenAI Responses `{output:[{type:"message", content:[{type:"output_text", text}]}]}`,
  *   Gemini `{candidates:[{content:{parts:[{text}]}}]}`.
  */
+import { isPlainObject, isRecord } from '../../../shared/json';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -49,12 +50,6 @@ export class ProposalError extends Error {
 const PROPOSAL_KEYS = ['url', 'templates', 'banner'];
 const MAX_DEPTH = 8;
 
-export function isPlainObject(value: unknown): value is JsonObject {
-	if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-	const proto = Object.getPrototypeOf(value) as unknown;
-	return proto === Object.prototype || proto === null;
-}
-
 function describe(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
@@ -74,9 +69,9 @@ export function getByPath(source: unknown, path: string): unknown {
 	for (const step of steps) {
 		if (Array.isArray(current) && /^\d+$/.test(step)) {
 			current = current[Number(step)];
-		} else if (current !== null && typeof current === 'object' && !Array.isArray(current)) {
+		} else if (isRecord(current)) {
 			if (!Object.prototype.hasOwnProperty.call(current, step)) return undefined;
-			current = (current as JsonObject)[step];
+			current = current[step];
 		} else {
 			return undefined;
 		}
