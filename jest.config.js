@@ -22,7 +22,7 @@ module.exports = {
 			displayName: 'nodes',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
 			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/'],
-			setupFilesAfterEnv: ['<rootDir>/test/setup-env.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/harness/setup-env.ts'],
 		},
 	],
 	testTimeout: 60000,

@@ -1,6 +1,6 @@
 /**
  * n8n-core reads its settings from the environment when it is first loaded and writes a config file
- * into its user folder (the same as test/setup-env.ts does for jest). Import this module before
+ * into its user folder (the same as test/harness/setup-env.ts does for jest). Import this module before
  * anything that loads n8n-core.
  */
 import { mkdtempSync, rmSync } from 'fs';

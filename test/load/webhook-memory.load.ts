@@ -24,7 +24,7 @@ function ask<T>(message: string): Promise<T> {
 }
 
 beforeAll(async () => {
-	child = fork(join(__dirname, 'helpers', 'server-process.js'), [], { env: { ...process.env, ADMIN_TOKEN: adminToken }, stdio: 'inherit' });
+	child = fork(join(__dirname, '..', 'harness', 'server-process.js'), [], { env: { ...process.env, ADMIN_TOKEN: adminToken }, stdio: 'inherit' });
 	base = await new Promise<string>((resolve) => child.once('message', (m) => resolve((m as { url: string }).url)));
 });
 

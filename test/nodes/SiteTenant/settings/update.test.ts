@@ -1,0 +1,70 @@
+/** Tenant node, Settings > Update. */
+import { useNodeTestContext } from '../../../harness/nodes';
+
+const ctx = useNodeTestContext();
+
+describe('Settings > Update', () => {
+	test('sends only the given fields; the others keep their value', async () => {
+		const tenant = await ctx.tenant('settings');
+		const settings = async () => (await tenant.client.get('/api/settings')).data.settings;
+
+		const first = await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: {
+				googleCode: 'G-ABC123',
+				noindex: true,
+				contactFormWebhookUrl: 'https://hooks.example.com/contact',
+				contactFormWebhookHeaders: { header: [{ name: 'X-Form-Secret', value: 's3cret' }, { name: 'X-Site', value: 'acme' }] },
+			},
+		});
+		expect(first.error).toBeUndefined();
+		expect(first.items[0].json).toMatchObject({ message: 'Settings saved successfully.' });
+		expect(await settings()).toEqual({
+			google_code: 'G-ABC123',
+			noindex: 1,
+			statistics_iframe: null,
+			contact_form_webhook_url: 'https://hooks.example.com/contact',
+			contact_form_webhook_headers: { 'X-Form-Secret': 's3cret', 'X-Site': 'acme' },
+		});
+
+		const second = await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { statisticsIframe: '<iframe src="https://stats.example.com"></iframe>', noindex: false },
+		});
+		expect(second.error).toBeUndefined();
+		expect(await settings()).toEqual({
+			google_code: 'G-ABC123',
+			noindex: 0,
+			statistics_iframe: '<iframe src="https://stats.example.com"></iframe>',
+			contact_form_webhook_url: 'https://hooks.example.com/contact',
+			contact_form_webhook_headers: { 'X-Form-Secret': 's3cret', 'X-Site': 'acme' },
+		});
+
+		// An empty webhook URL clears it.
+		expect((await tenant.run({ resource: 'settings', operation: 'update', updateFields: { contactFormWebhookUrl: '' } })).error).toBeUndefined();
+		expect((await settings()).contact_form_webhook_url).toBeNull();
+	});
+
+	test('no field chosen fails before sending; server-side problems come back with every field named', async () => {
+		const tenant = await ctx.tenant('settings-bad');
+		const empty = await tenant.run({ resource: 'settings', operation: 'update', updateFields: {} });
+		expect(empty.error?.message).toBe('Add at least one setting to update');
+
+		const invalid = await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: {
+				googleCode: 'G-NEW',
+				contactFormWebhookUrl: 'ftp://not-http.example.com',
+				contactFormWebhookHeaders: { header: [{ name: 'Content-Type', value: 'text/plain' }] },
+			},
+		});
+		expect(invalid.error?.httpCode).toBe('400');
+		expect(invalid.error?.description).toContain('contact_form_webhook_url: must be an http(s) URL');
+		expect(invalid.error?.description).toContain('contact_form_webhook_headers.Content-Type: is set by the server');
+		// Rejected as a whole: the valid field was not saved either.
+		expect((await tenant.client.get('/api/settings')).data.settings.google_code).toBeNull();
+	});
+});

@@ -1,0 +1,127 @@
+/**
+ * No node or credential keeps state in module scope between executions. In queue mode every worker
+ * and webhook process loads the package on its own: what one process keeps in a module variable the
+ * others never see, and it survives from one execution to the next in the same process. State that
+ * must outlive an execution belongs on the site (or in n8n's stores), not in a module.
+ *
+ * A static rule over the sources (TypeScript's parser): at the top level of a module, no `let` or
+ * `var`, and no `const` holding a container (Map, Set, array, object) that the module changes (a
+ * WeakMap keyed by a node run's context dies with it and is allowed). Two
+ * modules are known exceptions, each with the reason it is not state between executions (or why it
+ * is kept): any new one fails here.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+const EXCEPTIONS: Record<string, { name: string; why: string }> = {
+	'credentials/SiteManagedTenantApi.credentials.ts': {
+		name: 'mintsInFlight',
+		why: 'holds a mint only while it is in flight (shared by requests sent at once) and drops it when it settles',
+	},
+	'nodes/SiteContactFormTrigger/recentSubmissions.ts': {
+		name: 'recent',
+		why: 'issue 12: the best-effort repeat memory of manual registration (no site API to claim on), documented as per process',
+	},
+};
+
+const MUTATING_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'set', 'add', 'delete', 'clear']);
+
+function sourceFiles(dir: string): string[] {
+	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+		const relative = path.posix.join(dir, entry.name);
+		if (entry.isDirectory()) return sourceFiles(relative);
+		return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [relative] : [];
+	});
+}
+
+function isContainer(node: ts.Expression | undefined): boolean {
+	if (!node) return false;
+	while (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) node = node.expression;
+	if (ts.isArrayLiteralExpression(node) || ts.isObjectLiteralExpression(node)) return true;
+	// A WeakMap is not listed: its entries live only as long as their keys (e.g. one node run's context).
+	return ts.isNewExpression(node) && ts.isIdentifier(node.expression) && ['Map', 'Set', 'Array', 'Object'].includes(node.expression.text);
+}
+
+/** Top-level names a module declares with let/var, and top-level const containers it changes. */
+export function moduleState(fileName: string, text: string): string[] {
+	const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true);
+	const found: string[] = [];
+	const containers = new Set<string>();
+	for (const statement of source.statements) {
+		if (!ts.isVariableStatement(statement)) continue;
+		const list = statement.declarationList;
+		const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
+		for (const declaration of list.declarations) {
+			if (!ts.isIdentifier(declaration.name)) continue;
+			if (!isConst) found.push(`${declaration.name.text} (let/var)`);
+			else if (isContainer(declaration.initializer)) containers.add(declaration.name.text);
+		}
+	}
+	const changed = new Set<string>();
+	const rootName = (node: ts.Expression): string | undefined => {
+		while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) node = node.expression;
+		return ts.isIdentifier(node) ? node.text : undefined;
+	};
+	const visit = (node: ts.Node) => {
+		if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && MUTATING_METHODS.has(node.expression.name.text)) {
+			const name = rootName(node.expression.expression);
+			if (name && containers.has(name)) changed.add(name);
+		}
+		if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+			const target = node.left;
+			if (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) {
+				const name = rootName(target);
+				if (name && containers.has(name)) changed.add(name);
+			}
+		}
+		if (ts.isDeleteExpression(node)) {
+			const name = rootName(node.expression);
+			if (name && containers.has(name)) changed.add(name);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return [...found, ...[...changed].map((name) => `${name} (changed at run time)`)];
+}
+
+describe('no module-scope state in nodes and credentials', () => {
+	const files = [...sourceFiles('nodes'), ...sourceFiles('credentials')];
+
+	test('the rule finds state: let/var, and const containers that are changed', () => {
+		const sample = [
+			'let counter = 0;',
+			'var legacy;',
+			'const cache = new Map<string, string>();',
+			'const seen: string[] = [];',
+			'const table = { a: 1 };',
+			'const fixed = [1, 2] as const;',
+			'const settings = { b: 2 };',
+			'const perRun = new WeakMap<object, string>();',
+			'export function run(key: string) { perRun.set({}, key); cache.set(key, key); seen.push(key); table.a += 1; delete settings.b; return fixed[0]; }',
+		].join('\n');
+		expect(moduleState('sample.ts', sample).sort()).toEqual(
+			['cache (changed at run time)', 'counter (let/var)', 'legacy (let/var)', 'seen (changed at run time)', 'settings (changed at run time)', 'table (changed at run time)'].sort(),
+		);
+	});
+
+	test('nodes and credentials keep none, apart from the listed exceptions', () => {
+		expect(files.length).toBeGreaterThan(20);
+		const found: Record<string, string[]> = {};
+		for (const file of files) {
+			const state = moduleState(file, fs.readFileSync(path.join(ROOT, file), 'utf8'));
+			const allowed = EXCEPTIONS[file] ? `${EXCEPTIONS[file].name} (changed at run time)` : undefined;
+			const rest = state.filter((entry) => entry !== allowed);
+			if (rest.length > 0) found[file] = rest;
+		}
+		expect(found).toEqual({});
+	});
+
+	test('each exception still exists as described (a stale entry would hide nothing and mislead)', () => {
+		for (const [file, { name }] of Object.entries(EXCEPTIONS)) {
+			expect(moduleState(file, fs.readFileSync(path.join(ROOT, file), 'utf8'))).toContain(`${name} (changed at run time)`);
+		}
+	});
+});
