@@ -100,19 +100,15 @@ async function startReferenceServer(adminToken) {
 		{ cwd: ROOT, env: { ...process.env, ADMIN_TOKEN: adminToken }, stdio: ['ignore', out, out], detached: true },
 	);
 	fs.closeSync(out);
-	let exited = null;
-	const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+	const { exited, exitPromise, stop: stopChild } = runtime.watchExit(child);
 	const url = `http://127.0.0.1:${SERVER_PORT}`;
 	const deadline = Date.now() + 60000;
 	while (Date.now() < deadline) {
-		if (exited) throw new Error(`the reference server exited (${exited.signal ?? `exit ${exited.code}`}); see ${path.relative(ROOT, SERVER_LOG)}`);
+		const exit = exited();
+		if (exit) throw new Error(`the reference server exited (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, SERVER_LOG)}`);
 		if ((await runtime.httpGet(`${url}/health`)) === 200) {
 			const stop = async () => {
-				if (exited) return;
-				child.kill('SIGTERM');
-				const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
-				await exitPromise;
-				clearTimeout(timer);
+				await stopChild(15000);
 			};
 			return { url, child, stop, exitPromise };
 		}

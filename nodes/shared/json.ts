@@ -28,3 +28,11 @@ export function headerValue(headers: IDataObject | null | undefined, name: strin
 	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
 	return key === undefined ? undefined : headers[key];
 }
+
+/** A value's JSON type for an error message: "null", "an array", "an object", "a string", "a number"… */
+export function describeType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	return `a ${typeof value}`;
+}

@@ -5,9 +5,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isPlainObject } from './json';
+import { describeType, isPlainObject } from './json';
 
 export type JsonShape = 'array' | 'object';
+
+/** What a JSON parameter of that shape holds once checked. */
+export type JsonOf<Shape extends JsonShape> = Shape extends 'array' ? IDataObject[] : IDataObject;
 
 /** "templates" -> "Templates", "bannerJson" -> "Banner Json": a readable fallback label. */
 function labelFromName(name: string): string {
@@ -19,34 +22,13 @@ function labelFromName(name: string): string {
  * Parses a value that is JSON text or already an object/array. `label` names it in errors
  * ("Templates must be a JSON array of objects").
  */
-export function parseJsonValue(
+export function parseJsonValue<Shape extends JsonShape>(
 	ctx: IExecuteFunctions,
 	value: unknown,
 	label: string,
-	shape: 'array',
+	shape: Shape,
 	itemIndex: number,
-): IDataObject[];
-export function parseJsonValue(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	shape: 'object',
-	itemIndex: number,
-): IDataObject;
-export function parseJsonValue(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	shape: JsonShape,
-	itemIndex: number,
-): IDataObject[] | IDataObject;
-export function parseJsonValue(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	shape: JsonShape,
-	itemIndex: number,
-): IDataObject[] | IDataObject {
+): JsonOf<Shape> {
 	const expected = shape === 'array' ? 'a JSON array of objects' : 'a JSON object';
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
@@ -80,7 +62,7 @@ export function parseJsonValue(
 				description: `Entry ${badIndex} is ${describeType(parsed[badIndex])}.`,
 			});
 		}
-		return parsed as IDataObject[];
+		return parsed as JsonOf<Shape>;
 	}
 	if (!isPlainObject(parsed)) {
 		throw new NodeOperationError(ctx.getNode(), `${label} must be ${expected}`, {
@@ -88,44 +70,22 @@ export function parseJsonValue(
 			description: `Got ${describeType(parsed)}.`,
 		});
 	}
-	return parsed;
+	return parsed as JsonOf<Shape>;
 }
 
 /**
  * Reads a JSON parameter (a string typed in the editor, or an object/array from an expression) and
  * checks its shape.
  */
-export function parseJsonParameter(
+export function parseJsonParameter<Shape extends JsonShape>(
 	ctx: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
-	shape: 'array',
+	shape: Shape,
 	label?: string,
-): IDataObject[];
-export function parseJsonParameter(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	shape: 'object',
-	label?: string,
-): IDataObject;
-export function parseJsonParameter(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	shape: JsonShape,
-	label?: string,
-): IDataObject[] | IDataObject {
+): JsonOf<Shape> {
 	const value = ctx.getNodeParameter(name, itemIndex) as unknown;
 	return parseJsonValue(ctx, value, label ?? labelFromName(name), shape, itemIndex);
-}
-
-export function describeType(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string') return 'a string';
-	return `a ${typeof value}`;
 }
 
 /** A required string parameter, trimmed; empty fails the item naming the parameter. */

@@ -475,6 +475,25 @@ function httpGet(url, timeoutMs = 5000) {
  * `logFile` (and to `echo`, a function taking lines, when given). Returns {process, url, stop()}.
  * With `detached`, n8n runs in its own process group (a terminal's Ctrl-C does not reach it).
  */
+/**
+ * Follows a child process to its exit: `exited()` is `{code, signal}` once it has exited (else null),
+ * `exitPromise` resolves with it, and `stop(graceMs)` sends SIGTERM, then SIGKILL after `graceMs`, and
+ * waits for the exit.
+ */
+function watchExit(child) {
+	let exited = null;
+	const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+	const stop = async (graceMs) => {
+		if (exited) return exited;
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		const result = await exitPromise;
+		clearTimeout(timer);
+		return result;
+	};
+	return { exited: () => exited, exitPromise, stop };
+}
+
 async function startN8n({ env, port, logFile, echo, timeoutMs = 240000, detached = false, command = 'start', args = [] }) {
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
 	const out = fs.createWriteStream(logFile, { flags: 'a' });
@@ -490,28 +509,16 @@ async function startN8n({ env, port, logFile, echo, timeoutMs = 240000, detached
 	};
 	child.stdout.on('data', onData);
 	child.stderr.on('data', onData);
-	let exited = null;
-	const exitPromise = new Promise((resolve) => {
-		child.on('exit', (code, signal) => {
-			exited = { code, signal };
-			resolve(exited);
-		});
-	});
+	const { exited, exitPromise, stop: stopChild } = watchExit(child);
 	exitPromise.then(() => out.end());
 
 	const url = `http://127.0.0.1:${port}`;
-	const stop = async (graceMs = 30000) => {
-		if (exited) return exited;
-		child.kill('SIGTERM');
-		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-		const result = await exitPromise;
-		clearTimeout(timer);
-		return result;
-	};
+	const stop = async (graceMs = 30000) => await stopChild(graceMs);
 
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (exited) throw new Error(`n8n exited during start-up (${exited.signal ?? `exit ${exited.code}`}):\n${recent.join('\n')}`);
+		const exit = exited();
+		if (exit) throw new Error(`n8n exited during start-up (${exit.signal ?? `exit ${exit.code}`}):\n${recent.join('\n')}`);
 		if ((await httpGet(`${url}/healthz/readiness`)) === 200) return { process: child, url, stop, exitPromise, recentLines: () => recent };
 		await sleep(500);
 	}
@@ -548,6 +555,7 @@ async function login(baseUrl, { email, password }) {
 }
 
 module.exports = {
+	watchExit,
 	ROOT,
 	RUNTIME_DIR,
 	RUNTIME,

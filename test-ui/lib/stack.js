@@ -32,24 +32,19 @@ async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 		stdio: ['ignore', out, out],
 	});
 	fs.closeSync(out);
-	let exited = null;
-	const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
-
+	const { exited, stop: stopChild } = runtime.watchExit(child);
 	const stop = async () => {
-		if (exited) return;
-		child.kill('SIGTERM');
-		const timer = setTimeout(() => child.kill('SIGKILL'), 60000);
-		await exitPromise;
-		clearTimeout(timer);
+		await stopChild(60000);
 	};
 
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const text = fs.readFileSync(logFile, 'utf8');
 		if (text.includes(READY_LINE)) break;
-		if (exited || Date.now() > deadline) {
+		const exit = exited();
+		if (exit || Date.now() > deadline) {
 			await stop();
-			throw new Error(`npm start did not come up (${exited ? `exit ${exited.code}` : 'timeout'}):\n${text.slice(-3000)}`);
+			throw new Error(`npm start did not come up (${exit ? `exit ${exit.code}` : 'timeout'}):\n${text.slice(-3000)}`);
 		}
 		await runtime.sleep(500);
 	}

@@ -6,6 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { pageUrlField } from '../page/fields';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { readPagePath } from './readPagePath';
@@ -14,15 +15,7 @@ import { aiNodesVersion, runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
 	...pageParameter(
-		{
-			displayName: 'Page URL',
-			name: 'url',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: '/about-us',
-			description: 'Path of the page whose context to read, e.g. /about-us (the page key)',
-		},
+		{ ...pageUrlField, description: 'Path of the page whose context to read, e.g. /about-us (the page key)' },
 		{ description: 'The page whose context to read: pick it from the list or give its url' },
 	),
 	{

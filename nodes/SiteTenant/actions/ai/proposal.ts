@@ -13,7 +13,7 @@
  *   OpenAI Responses `{output:[{type:"message", content:[{type:"output_text", text}]}]}`,
  *   Gemini `{candidates:[{content:{parts:[{text}]}}]}`.
  */
-import { isPlainObject, isRecord } from '../../../shared/json';
+import { describeType, isPlainObject, isRecord } from '../../../shared/json';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -49,13 +49,6 @@ export class ProposalError extends Error {
 
 const PROPOSAL_KEYS = ['url', 'templates', 'banner'];
 const MAX_DEPTH = 8;
-
-function describe(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	if (typeof value === 'object') return 'an object';
-	return `a ${typeof value}`;
-}
 
 /** Reads `a.b.c` (also `a[0].b` and `a.0.b`) from an object; undefined when any step is missing. */
 export function getByPath(source: unknown, path: string): unknown {
@@ -265,7 +258,7 @@ export function unwrap(value: unknown, depth = 0): unknown {
 /** Checks a candidate against `{url, templates, banner?}`; lists every problem found. */
 export function validateProposal(value: unknown, options: ParseProposalOptions = {}): ParsedProposal {
 	if (!isPlainObject(value)) {
-		throw new ProposalError(`Proposal must be a JSON object, got ${describe(value)}`);
+		throw new ProposalError(`Proposal must be a JSON object, got ${describeType(value)}`);
 	}
 	const problems: string[] = [];
 
@@ -276,7 +269,7 @@ export function validateProposal(value: unknown, options: ParseProposalOptions =
 	}
 	if (url !== undefined && url !== null && url !== '') {
 		if (typeof url !== 'string') {
-			problems.push(`Proposal url must be a string, got ${describe(url)}`);
+			problems.push(`Proposal url must be a string, got ${describeType(url)}`);
 		} else if (!url.startsWith('/')) {
 			problems.push(`Proposal url must start with "/" (a site path such as /about-us), got "${url}"`);
 		} else if (options.url && url !== options.url) {
@@ -288,11 +281,11 @@ export function validateProposal(value: unknown, options: ParseProposalOptions =
 	if (templates === undefined) {
 		problems.push('Proposal is missing "templates" (an array of objects)');
 	} else if (!Array.isArray(templates)) {
-		problems.push(`Proposal templates must be an array, got ${describe(templates)}`);
+		problems.push(`Proposal templates must be an array, got ${describeType(templates)}`);
 	} else {
 		templates.forEach((template, index) => {
 			if (!isPlainObject(template)) {
-				problems.push(`Proposal templates[${index}] must be an object, got ${describe(template)}`);
+				problems.push(`Proposal templates[${index}] must be an object, got ${describeType(template)}`);
 			}
 		});
 	}
@@ -300,7 +293,7 @@ export function validateProposal(value: unknown, options: ParseProposalOptions =
 	const hasBanner = Object.prototype.hasOwnProperty.call(value, 'banner');
 	const banner = value.banner;
 	if (hasBanner && banner !== null && banner !== undefined && !isPlainObject(banner)) {
-		problems.push(`Proposal banner must be an object or null, got ${describe(banner)}`);
+		problems.push(`Proposal banner must be an object or null, got ${describeType(banner)}`);
 	}
 
 	if (problems.length > 0) throw new ProposalError(problems.join('; '), problems);
