@@ -5,8 +5,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { requireString } from '../../../shared/validation';
-import { adminApiRequest, optionalString } from '../adminRequest';
+import { objectOr } from '../../../shared/json';
+import { optionalString, requireString } from '../../../shared/validation';
+import { adminApiRequest } from '../../transport';
 import { fqdnField, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -19,13 +20,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const withDomain = fqdn ? { fqdn } : {};
 	try {
-		const response = await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body: { id, ...withDomain } }, itemIndex);
+		const body: IDataObject = { id, ...withDomain };
+		const response = objectOr(await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body }, { itemIndex }));
 		return { id, fqdn: fqdn || null, created: true, ...response };
 	} catch (error) {
 		// The transport throws NodeApiError; only "that ID exists" (409) turns into an update.
@@ -33,7 +34,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		if (apiError.httpCode !== '409') throw apiError;
 	}
 	const body: IDataObject = { old_id: id, id, ...withDomain };
-	const response = await adminApiRequest.call(this, { method: 'PUT', path: '/api/tenant', body }, itemIndex);
+	const response = objectOr(await adminApiRequest.call(this, { method: 'PUT', path: '/api/tenant', body }, { itemIndex }));
 	// Without a new domain the tenant keeps the one it has, which the service does not return.
 	return { id, ...withDomain, created: false, ...response };
 }
