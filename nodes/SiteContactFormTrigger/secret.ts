@@ -4,7 +4,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { setOwn } from '../shared/objects';
+import { setOwn } from './objects';
 
 /** The header an automatic registration asks the site to send the secret in. */
 export const AUTOMATIC_SECRET_HEADER = 'X-Site-Webhook-Secret';

@@ -4,7 +4,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/json';
-import { setOwn } from '../shared/objects';
+import { setOwn } from './objects';
 
 /** The longest submission_id accepted (the site's are UUIDs, 36 characters). */
 export const MAX_SUBMISSION_ID_LENGTH = 200;

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readLocatorValue, versionedParameter } from '../../../shared/locator';
+import { readLocatorValue, versionedParameter } from '../../helpers/locator';
 import { RECORD_OUTPUT_VERSION } from '../../../shared/version';
 import { PAGE_URL_PATTERN, sitePath } from './sitePath';
 

@@ -5,7 +5,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readLocatorValue, versionedParameter } from '../../../shared/locator';
+import { readLocatorValue, versionedParameter } from '../../helpers/locator';
 import { requireString } from '../../../shared/validation';
 import { RECORD_OUTPUT_VERSION } from '../../../shared/version';
 import { variableKeyField } from './fields';

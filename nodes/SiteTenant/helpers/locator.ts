@@ -5,7 +5,8 @@
  */
 import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 
-import { beforeVersion, fromVersion } from './version';
+import { isRecord } from '../../shared/json';
+import { beforeVersion, fromVersion } from '../../shared/version';
 
 export function versionedParameter(legacy: INodeProperties, locator: INodeProperties, version: number): INodeProperties[] {
 	return [
@@ -15,7 +16,7 @@ export function versionedParameter(legacy: INodeProperties, locator: INodeProper
 }
 
 function isLocator(value: unknown): value is INodeParameterResourceLocator {
-	return typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
+	return isRecord(value) && value.__rl === true;
 }
 
 /**
