@@ -6,16 +6,7 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
 
 import { SiteContactFormTrigger } from '../../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node';
-import {
-	deliveryOf,
-	postTo,
-	readSettings,
-	submissionBody,
-	submit,
-	useContactFormContext,
-	waitForDelivery,
-	writeSettings,
-} from '../../harness/contact-form';
+import { deliveryOf, postTo, readSettings, submissionBody, submit, useContactFormContext, waitForDelivery, writeSettings } from '../../harness/contact-form';
 
 const ctx = useContactFormContext();
 const SECRET = 'a-long-manual-secret-0123456789abcdef';

@@ -7,19 +7,7 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SiteContactFormTrigger } from '../../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node';
-import {
-	SECRET_HEADER,
-	closedPortUrl,
-	deliveryOf,
-	postTo,
-	readSettings,
-	submissionBody,
-	submit,
-	useContactFormContext,
-	waitForDelivery,
-	writeSettings,
-	type TenantWithCredential,
-} from '../../harness/contact-form';
+import { SECRET_HEADER, closedPortUrl, deliveryOf, postTo, readSettings, submissionBody, submit, useContactFormContext, waitForDelivery, writeSettings, type TenantWithCredential } from '../../harness/contact-form';
 import { managedCredentialData } from '../../harness/reference-server';
 import type { TriggerWorkflow, WebhookCall } from '../../harness/webhook-context';
 
