@@ -5,6 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { objectOr } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
 import { unwrapList } from '../../../shared/transport';
 
@@ -42,9 +43,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ itemIndex },
 	);
 
-	const sitemap: IDataObject = Array.isArray(response)
-		? { pages: response }
-		: ((response ?? {}) as IDataObject);
+	const sitemap: IDataObject = Array.isArray(response) ? { pages: response } : objectOr(response);
 	if (!splitIntoItems) return sitemap;
 
 	// The pages may come as `pages`, or (another deployment) as a bare list or in `data`.
