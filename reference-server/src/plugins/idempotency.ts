@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from './errors';
+import { ApiError } from '../errors/api-error';
 import type { InFlightReservation } from '../db/idempotency';
 import { addRouteHook, routeMethods } from './route-hooks';
 

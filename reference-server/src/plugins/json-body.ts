@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUtf8 } from 'node:buffer';
-import { ApiError } from './errors';
+import { ApiError } from '../errors/api-error';
 import { HEAVY_BODY_BYTES, heavyWork } from './heavy-work';
 
 /**

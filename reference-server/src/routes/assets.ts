@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
-import { ApiError, notFound, validationFailed } from '../plugins/errors';
+import { ApiError, notFound, validationFailed } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { errorResponses, tenantSecurity } from '../schemas/common';
 

@@ -1,5 +1,5 @@
 import type { TenantRepository, TenantRow } from '../db/tenants';
-import { notFound } from '../plugins/errors';
+import { notFound } from '../errors/api-error';
 import { adminSecurity } from '../schemas/common';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { ApiError, notFound } from '../plugins/errors';
+import { ApiError, notFound } from '../errors/api-error';
 import { DELIVERY_MARK_HEADER } from '../delivery/worker';
 import type { DeliveryState } from '../db/contact-form';
 import { tenantOf } from '../context';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HEAVY_BODY_BYTES, heavyWork } from '../plugins/heavy-work';
-import { notFound } from '../plugins/errors';
+import { notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { bannerSchema, errorResponses, pageSchema, pageUrlSchema, templatesSchema, tenantSecurity } from '../schemas/common';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { validationFailed } from '../plugins/errors';
+import { validationFailed } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { errorResponses, tenantSecurity } from '../schemas/common';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { conflict, notFound } from '../plugins/errors';
+import { conflict, notFound } from '../errors/api-error';
 import type { PageFilter } from '../db/pages';
 import { tenantOf } from '../context';
 import {

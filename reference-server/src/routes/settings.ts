@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type FieldProblem, validationFailed } from '../plugins/errors';
+import { type FieldProblem, validationFailed } from '../errors/api-error';
 import type { Settings } from '../db/settings';
 import { tenantOf } from '../context';
 import { errorResponses, flagSchema, tenantSecurity } from '../schemas/common';

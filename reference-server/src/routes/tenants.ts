@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { conflict } from '../plugins/errors';
+import { conflict } from '../errors/api-error';
 import { errorResponses, fqdnSchema, messageBody, tenantIdSchema } from '../schemas/common';
 import { centralSchema, existingTenant } from './central';
 

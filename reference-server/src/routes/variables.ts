@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notFound } from '../plugins/errors';
+import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { errorResponses, messageBody, tenantSecurity } from '../schemas/common';
 
