@@ -144,7 +144,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 				.send({ error: badUrl ? 'bad_request' : 'validation_failed', message: badUrl ? 'The request URL is not valid.' : 'The request is not valid.' });
 		},
 		bodyLimit: Math.max(1, Math.floor(config.maxBodyMb * MB)),
-		// Asset URLs end in a file name of up to 120 characters (routes/assets.ts); Fastify's default
+		// Asset URLs end in a file name of up to 120 characters (storage/asset-upload.ts); Fastify's default
 		// limit of 100 would answer such a URL 414.
 		routerOptions: { maxParamLength: 256 },
 		ajv: {
