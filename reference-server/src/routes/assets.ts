@@ -1,22 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Multipart } from '@fastify/multipart';
 import { ApiError, notFound } from '../errors/api-error';
 import { AssetUploads } from '../storage/asset-upload';
 import { tenantOf } from '../context';
-import { errorResponses, tenantSecurity } from '../schemas/common';
+import { tenantSecurity } from '../schemas/common';
+import { downloadParams, downloadResponses, uploadResponses } from '../schemas/assets';
 
-const assetResponse = {
-	type: 'object',
-	required: ['url', 'name', 'size', 'mime_type'],
-	properties: {
-		url: { type: 'string', description: 'absolute URL; serves the file without a token' },
-		name: { type: 'string' },
-		size: { type: 'integer', description: 'bytes' },
-		mime_type: { type: 'string' },
-	},
-} as const;
-
-export default async function assetRoutes(app: FastifyInstance) {
+const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, assets, config } = app.site;
 	const maxUploadBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
 	const uploads = new AssetUploads(assets, store.assets, config.maxUploadMb);
@@ -30,7 +20,7 @@ export default async function assetRoutes(app: FastifyInstance) {
 				summary: 'Upload a media asset (multipart: part file, optional text part name)',
 				tags: ['tenant'],
 				security: tenantSecurity,
-				response: { 201: assetResponse, ...errorResponses },
+				response: uploadResponses,
 			},
 		},
 		async (request, reply) => {
@@ -44,7 +34,7 @@ export default async function assetRoutes(app: FastifyInstance) {
 		},
 	);
 
-	app.get<{ Params: { assetId: string; fileName: string } }>(
+	app.get(
 		'/assets/:assetId/:fileName',
 		{
 			schema: {
@@ -52,16 +42,9 @@ export default async function assetRoutes(app: FastifyInstance) {
 				description: 'The id decides; the file name segment is cosmetic. Asset URLs survive a tenant rename.',
 				tags: ['public'],
 				'x-extension': true,
-				params: {
-					type: 'object',
-					required: ['assetId', 'fileName'],
-					properties: { assetId: { type: 'string', maxLength: 64 }, fileName: { type: 'string', maxLength: 255 } },
-				},
-				response: {
-					200: { description: 'the file, with its stored content type', type: 'string', contentEncoding: 'binary' },
-					...errorResponses,
-				},
-			} as Record<string, unknown>,
+				params: downloadParams,
+				response: downloadResponses,
+			},
 		},
 		async (request, reply) => {
 			const { assetId } = request.params;
@@ -78,4 +61,6 @@ export default async function assetRoutes(app: FastifyInstance) {
 				.send(file.stream);
 		},
 	);
-}
+};
+
+export default assetRoutes;

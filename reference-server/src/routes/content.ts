@@ -1,19 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HEAVY_BODY_BYTES, heavyWork } from '../plugins/heavy-work';
 import { notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
-import { bannerSchema, errorResponses, pageSchema, pageUrlSchema, templatesSchema, tenantSecurity } from '../schemas/common';
+import { tenantSecurity } from '../schemas/common';
+import { contentBody, contentResponses } from '../schemas/content';
 
-interface ContentBody {
-	url: string;
-	templates: Record<string, unknown>[];
-	banner?: Record<string, unknown> | null;
-}
-
-export default async function contentRoutes(app: FastifyInstance) {
+const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store } = app.site;
 
-	app.put<{ Body: ContentBody }>(
+	app.put(
 		'/api/content',
 		{
 			onRequest: app.requireTenant,
@@ -22,20 +17,8 @@ export default async function contentRoutes(app: FastifyInstance) {
 				description: 'banner absent keeps the current banner; null removes it.',
 				tags: ['tenant'],
 				security: tenantSecurity,
-				body: {
-					type: 'object',
-					required: ['url', 'templates'],
-					additionalProperties: false,
-					properties: { url: pageUrlSchema, templates: templatesSchema, banner: bannerSchema },
-				},
-				response: {
-					200: {
-						type: 'object',
-						required: ['message', 'page'],
-						properties: { message: { type: 'string' }, page: pageSchema },
-					},
-					...errorResponses,
-				},
+				body: contentBody,
+				response: contentResponses,
 			},
 		},
 		async (request, reply) => {
@@ -51,4 +34,6 @@ export default async function contentRoutes(app: FastifyInstance) {
 			return reply.type('application/json; charset=utf-8').send(body);
 		},
 	);
-}
+};
+
+export default contentRoutes;
