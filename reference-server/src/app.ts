@@ -196,9 +196,15 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		}
 		done();
 	});
+	// Plugin order matters: hooks of one kind run in the order they were added, and @fastify/swagger
+	// sees only the routes registered after it.
+	// 1. Early answers first: its onSend holds back any answer decided before the body arrived.
 	app.register(earlyAnswersPlugin);
+	// 2. The error handler, which every later plugin's ApiError relies on (their `dependencies`).
 	app.register(errorsPlugin);
+	// 3. The OpenAPI document, before any route, so it collects them all.
 	app.register(openapiPlugin);
+	// 4. Body parsers and limits from the ecosystem: multipart (the upload) and the rate limiter.
 	app.register(multipart, {
 		// Stream mode; a file over the limit is truncated and the route answers 413 after draining the request.
 		throwFileSizeLimit: false,
@@ -210,13 +216,18 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		errorResponseBuilder: (_request, context) =>
 			new ApiError(429, 'rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`),
 	});
+	// 5. Our request hooks: tokens (requireAdmin / requireTenant), query coercion and the JSON-only
+	//    rule, then the JSON body checks and parser.
 	app.register(authPlugin);
 	app.register(requestShapePlugin);
 	app.register(jsonBodyPlugin);
+	// 6. Answer hooks, in this order on every route: the answer is stored for replay (idempotency), then
+	//    committed (commit), then possibly dropped on purpose (faults), as a real lost answer would be.
 	app.register(idempotencyPlugin);
 	app.register(commitPlugin);
 	app.register(faultsPlugin);
 
+	// 7. The routes, one plugin per resource; their schemas are in schemas/<resource>.ts.
 	app.register(healthRoutes);
 	app.register(tenantRoutes);
 	app.register(tokenRoutes);

@@ -136,6 +136,15 @@ export const paginationMeta = {
 	},
 } as const;
 
+/** A listing's answer: one page of `items` and where it stands. */
+export function paginatedList<T extends Record<string, unknown>>(items: T) {
+	return {
+		type: 'object',
+		required: ['data', 'meta'],
+		properties: { data: { type: 'array', items }, meta: paginationMeta },
+	} as const;
+}
+
 export function paginationMetaFor(page: number, perPage: number, total: number) {
 	return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
 }

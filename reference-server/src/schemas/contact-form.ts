@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { DeliveryState } from '../db/contact-form';
 import type { ServerConfig } from '../types';
-import { errorResponses, paginationMeta, paginationQueryProperties } from './common';
+import { errorResponses, paginatedList, paginationQueryProperties } from './common';
 
 const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 
@@ -47,10 +47,6 @@ export const deliveriesQuery = Type.Object({
 });
 
 export const deliveriesResponses = {
-	200: {
-		type: 'object',
-		required: ['data', 'meta'],
-		properties: { data: { type: 'array', items: deliverySchema }, meta: paginationMeta },
-	},
+	200: paginatedList(deliverySchema),
 	...errorResponses,
 } as const;

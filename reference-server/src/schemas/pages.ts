@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, flagSchema, localeSchema, messageBody, pageSchema, pageUrlSchema, paginationMeta, paginationQueryProperties } from './common';
+import { errorResponses, flagSchema, localeSchema, messageBody, pageSchema, pageUrlSchema, paginatedList, paginationQueryProperties } from './common';
 
 // Unknown query parameters are ignored (bodies, in contrast, reject unknown fields).
 export const listPagesQuery = Type.Object({
@@ -17,11 +17,7 @@ export const listPagesQuery = Type.Object({
 });
 
 export const listPagesResponses = {
-	200: {
-		type: 'object',
-		required: ['data', 'meta'],
-		properties: { data: { type: 'array', items: pageSchema }, meta: paginationMeta },
-	},
+	200: paginatedList(pageSchema),
 	...errorResponses,
 } as const;
 
