@@ -32,8 +32,8 @@ async function put(site: Site, token: string, body: string) {
 		body,
 	});
 	// Read as bytes, not parsed: this process also times the probes, and must not stall on its side.
-	await response.arrayBuffer();
-	if (response.status !== 200) throw new Error(`PUT /api/content: HTTP ${response.status}`);
+	const answer = Buffer.from(await response.arrayBuffer());
+	if (response.status !== 200) throw new Error(`PUT /api/content: HTTP ${response.status}: ${answer.subarray(0, 500).toString()}`);
 }
 
 /** Probes /health every PROBE_EVERY_MS until `until` settles; returns each probe's latency. */

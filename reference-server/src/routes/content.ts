@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HEAVY_BODY_BYTES, heavyWork } from '../plugins/heavy-work';
+import { jsonFieldText } from '../plugins/json-body';
 import { notFound } from '../plugins/errors';
 import { tenantOf } from '../context';
 import { bannerSchema, errorResponses, pageSchema, pageUrlSchema, templatesSchema, tenantSecurity } from '../schemas/common';
@@ -17,6 +18,8 @@ export default async function contentRoutes(app: FastifyInstance) {
 		'/api/content',
 		{
 			onRequest: app.requireTenant,
+			// A large body's templates are serialised by the JSON worker, off the event loop (plugins/json-body.ts).
+			config: { jsonTextFields: ['templates'] },
 			schema: {
 				summary: "Replace a page's content (templates, and the banner when given)",
 				description: 'banner absent keeps the current banner; null removes it.',
@@ -40,8 +43,8 @@ export default async function contentRoutes(app: FastifyInstance) {
 		},
 		async (request, reply) => {
 			const { url, templates, banner } = request.body;
-			const update = () => store.pages.updateContent(tenantOf(request).pk, url, templates, banner);
-			// Serialising and storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
+			const update = () => store.pages.updateContent(tenantOf(request).pk, url, jsonFieldText(request, 'templates', templates), banner);
+			// Storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
 			const large = Number(request.headers['content-length']) >= HEAVY_BODY_BYTES;
 			const updated = large ? await heavyWork.run(update) : update();
 			if (!updated) throw notFound(`Page "${url}" not found.`);
