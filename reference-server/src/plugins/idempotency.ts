@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from './errors';
+import { HEAVY_BODY_BYTES, heavyWork } from './heavy-work';
 import type { InFlightReservation } from '../db/idempotency';
 import { requestHash, stableJson } from './request-hash';
 import { addRouteHook, routeMethods } from './route-hooks';
@@ -80,8 +81,11 @@ export default fp(
 			reservation.settled = true;
 			if (reply.statusCode < 500 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
 				const contentType = reply.getHeader('content-type');
+				const body = payload.toString();
 				// Waits for the commit (grouped with the request's own writes, db/group-commit.ts).
-				await repository.complete(reservation.held, reply.statusCode, contentType === undefined ? null : String(contentType), payload.toString());
+				const complete = () => repository.complete(reservation.held, reply.statusCode, contentType === undefined ? null : String(contentType), body);
+				// Storing an answer of megabytes is a long step: in a turn of its own, not right after the handler's.
+				await (body.length >= HEAVY_BODY_BYTES ? heavyWork.run(complete) : complete());
 			} else {
 				repository.release(reservation.held);
 			}
