@@ -125,10 +125,9 @@ async function startReferenceServer(adminToken) {
 /** The demo tenant, a working token for it (reused when it still works) and its pages. */
 async function ensureDemoSite(serverUrl, adminToken, state) {
 	const admin = stack.siteClient(serverUrl, adminToken);
-	const created = await admin('POST', '/api/tenant', { id: DEMO_TENANT, fqdn: 'demo.example.com' });
-	if (created.status !== 200 && created.status !== 409) {
-		throw new Error(`could not create the demo tenant: HTTP ${created.status} ${JSON.stringify(created.data)}`);
-	}
+	const created = await stack.ensureTenant(serverUrl, adminToken, { id: DEMO_TENANT, fqdn: 'demo.example.com' });
+	// The onboarding example's tenant, empty: its Managed Tenant credential works before the example runs.
+	await stack.ensureTenant(serverUrl, adminToken, { id: stack.ONBOARDING_TENANT });
 	let tokenChanged = false;
 	if (!state.demoToken || (await stack.siteClient(serverUrl, state.demoToken)('GET', '/api/pages?per_page=1')).status !== 200) {
 		const issued = await admin('POST', '/api/tenant/token', { id: DEMO_TENANT });
@@ -144,7 +143,7 @@ async function ensureDemoSite(serverUrl, adminToken, state) {
 		await demo('POST', '/api/page', { ...fields, draft: false });
 		await demo('PUT', '/api/content', { url: page.url, templates });
 	}
-	return { created: created.status === 200, tokenChanged };
+	return { created, tokenChanged };
 }
 
 /** One n8n process (regular mode) with the package, the credentials and the example workflows; resolves with its URL. */

@@ -207,9 +207,11 @@ afterAll(async () => {
 
 describe('examples and operations, run with n8n execute', () => {
 	test('tenant onboarding example: tenant, token, pages with content, settings, sitemap, notification (managed credential mints inside n8n)', async () => {
+		// As `npm start` does: the tenant exists, empty, before the example runs; the example updates it.
+		expect(await stack.ensureTenant(ctx.server.url, ctx.server.adminToken, { id: stack.ONBOARDING_TENANT })).toBe(true);
 		const run = await execute(stack.WORKFLOWS.onboarding.id);
 
-		expect(one(run, 'Create tenant')).toMatchObject({ message: 'Tenant created successfully.', id: 'acme', fqdn: 'acme.example.com' });
+		expect(one(run, 'Create or update tenant')).toMatchObject({ message: 'Tenant updated successfully.', id: 'acme', fqdn: 'acme.example.com', created: false });
 		const token = one(run, 'Issue tenant token');
 		expect(token).toMatchObject({ token_type: 'Bearer', tenant_id: 'acme' });
 		expect(token.token).toMatch(/^stt_/);

@@ -182,3 +182,15 @@ step('5. every example workflow and each of its nodes opens without an error or 
 		say(`${workflow.file}: ${count} nodes opened, no issues`);
 	}
 });
+
+step('6. the demo\'s credentials, opened as they come from `npm start`, each pass their connection test', async () => {
+	for (const credential of Object.values(stackLib.CREDENTIALS)) {
+		await page.goto(`${ctx.stack.n8nUrl}/home/credentials/${credential.id}`);
+		const tested = page.getByText('Connection tested successfully');
+		await tested.waitFor();
+		await screenshot(`6-credential-${credential.id}`);
+		say(`${credential.name}: connection tested successfully`);
+		await page.keyboard.press('Escape');
+		await tested.waitFor({ state: 'hidden' });
+	}
+});

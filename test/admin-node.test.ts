@@ -212,3 +212,29 @@ describe('version 3: one output shape for the tenant', () => {
 		expect(oldDelete.items[0].json).toEqual({ message: 'Tenant deleted successfully.', id: 'shape-v2' });
 	});
 });
+
+describe('Tenant > Create or Update', () => {
+	test('creates a missing tenant; for an existing one sets its domain; without a domain keeps it', async () => {
+		const created = await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'upsert-me', fqdn: 'www.first.example' });
+		expect(created.error).toBeUndefined();
+		expect(created.items[0].json).toEqual({ id: 'upsert-me', fqdn: 'www.first.example', created: true, message: 'Tenant created successfully.' });
+		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.first.example' });
+
+		const updated = await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'upsert-me', fqdn: 'www.second.example' });
+		expect(updated.error).toBeUndefined();
+		expect(updated.items[0].json).toEqual({ id: 'upsert-me', fqdn: 'www.second.example', created: false, message: 'Tenant updated successfully.' });
+		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.second.example' });
+
+		const kept = await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'upsert-me' });
+		expect(kept.items[0].json).toEqual({ id: 'upsert-me', created: false, message: 'Tenant updated successfully.' });
+		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.second.example' });
+	});
+
+	test('an error other than "already exists" fails the item as Create does, naming the field', async () => {
+		const invalid = await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'Not Valid!' });
+		expect(invalid.items).toHaveLength(0);
+		expect(invalid.error?.httpCode).toBe('400');
+		expect(invalid.error?.message).toMatch(/\bid\b/);
+		expect(storedTenant('Not Valid!')).toBeUndefined();
+	});
+});

@@ -117,6 +117,19 @@ function siteClient(baseUrl, token) {
 	};
 }
 
+/**
+ * Creates the tenant unless it exists (409 is fine). `npm start` and the end-to-end tests prepare the
+ * onboarding tenant this way, so the Managed Tenant credential that names it works from the first look.
+ * Resolves with whether it was created.
+ */
+async function ensureTenant(serverUrl, adminToken, body) {
+	const created = await siteClient(serverUrl, adminToken)('POST', '/api/tenant', body);
+	if (created.status !== 200 && created.status !== 409) {
+		throw new Error(`could not create the tenant "${body.id}": HTTP ${created.status} ${JSON.stringify(created.data)}`);
+	}
+	return created.status === 200;
+}
+
 /** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
 async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
 	const deadline = Date.now() + timeoutMs;
@@ -138,6 +151,7 @@ module.exports = {
 	WORKFLOWS,
 	CREDENTIALS,
 	ONBOARDING_TENANT,
+	ensureTenant,
 	aiBaseUrl,
 	credentialsFor,
 	importCredentials,

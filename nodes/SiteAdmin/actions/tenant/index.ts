@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationHandlers } from '../../../shared/router';
 import * as create from './create.operation';
+import * as createOrUpdate from './createOrUpdate.operation';
 import * as del from './delete.operation';
 import * as update from './update.operation';
 
@@ -20,6 +21,12 @@ export const description: INodeProperties[] = [
 				action: 'Create a tenant',
 			},
 			{
+				name: 'Create or Update',
+				value: 'createOrUpdate',
+				description: 'Create a tenant, or set the domain of the tenant with this ID if it exists',
+				action: 'Create or update a tenant',
+			},
+			{
 				name: 'Delete',
 				value: 'delete',
 				description: 'Delete a tenant with all its pages, settings and tokens',
@@ -35,12 +42,14 @@ export const description: INodeProperties[] = [
 		default: 'create',
 	},
 	...create.description,
+	...createOrUpdate.description,
 	...update.description,
 	...del.description,
 ];
 
 export const handlers: OperationHandlers = {
 	create: create.execute,
+	createOrUpdate: createOrUpdate.execute,
 	update: update.execute,
 	delete: del.execute,
 };
