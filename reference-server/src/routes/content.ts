@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HEAVY_BODY_BYTES, heavyWork } from '../plugins/heavy-work';
 import { notFound } from '../errors/api-error';
+import { jsonFieldText } from '../plugins/json-body';
 import { tenantOf } from '../context';
 import { tenantSecurity } from '../schemas/common';
 import { contentBody, contentResponses } from '../schemas/content';
@@ -12,6 +13,8 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/content',
 		{
 			onRequest: app.requireTenant,
+			// A large body's templates are serialised by the JSON worker, off the event loop (plugins/json-body.ts).
+			config: { jsonTextFields: ['templates'] },
 			schema: {
 				summary: "Replace a page's content (templates, and the banner when given)",
 				description: 'banner absent keeps the current banner; null removes it.',
@@ -23,8 +26,8 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request, reply) => {
 			const { url, templates, banner } = request.body;
-			const update = () => store.pages.updateContent(tenantOf(request).pk, url, templates, banner);
-			// Serialising and storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
+			const update = () => store.pages.updateContent(tenantOf(request).pk, url, jsonFieldText(request, 'templates', templates), banner);
+			// Storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
 			const large = Number(request.headers['content-length']) >= HEAVY_BODY_BYTES;
 			const updated = large ? await heavyWork.run(update) : update();
 			if (!updated) throw notFound(`Page "${url}" not found.`);
