@@ -12,7 +12,8 @@ import { DeliveryWorker } from './delivery/worker';
 import { AssetStore } from './storage/asset-store';
 import type { SiteContext } from './context';
 import type { ServerConfig } from './types';
-import errorsPlugin, { ApiError } from './plugins/errors';
+import { ApiError } from './errors/api-error';
+import errorsPlugin from './plugins/errors';
 import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
 import jsonBodyPlugin from './plugins/json-body';
@@ -143,7 +144,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 				.send({ error: badUrl ? 'bad_request' : 'validation_failed', message: badUrl ? 'The request URL is not valid.' : 'The request is not valid.' });
 		},
 		bodyLimit: Math.max(1, Math.floor(config.maxBodyMb * MB)),
-		// Asset URLs end in a file name of up to 120 characters (routes/assets.ts); Fastify's default
+		// Asset URLs end in a file name of up to 120 characters (storage/asset-upload.ts); Fastify's default
 		// limit of 100 would answer such a URL 414.
 		routerOptions: { maxParamLength: 256 },
 		ajv: {
@@ -195,9 +196,15 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		}
 		done();
 	});
+	// Plugin order matters: hooks of one kind run in the order they were added, and @fastify/swagger
+	// sees only the routes registered after it.
+	// 1. Early answers first: its onSend holds back any answer decided before the body arrived.
 	app.register(earlyAnswersPlugin);
+	// 2. The error handler, which every later plugin's ApiError relies on (their `dependencies`).
 	app.register(errorsPlugin);
+	// 3. The OpenAPI document, before any route, so it collects them all.
 	app.register(openapiPlugin);
+	// 4. Body parsers and limits from the ecosystem: multipart (the upload) and the rate limiter.
 	app.register(multipart, {
 		// Stream mode; a file over the limit is truncated and the route answers 413 after draining the request.
 		throwFileSizeLimit: false,
@@ -209,13 +216,18 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		errorResponseBuilder: (_request, context) =>
 			new ApiError(429, 'rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`),
 	});
+	// 5. Our request hooks: tokens (requireAdmin / requireTenant), query coercion and the JSON-only
+	//    rule, then the JSON body checks and parser.
 	app.register(authPlugin);
 	app.register(requestShapePlugin);
 	app.register(jsonBodyPlugin);
+	// 6. Answer hooks, in this order on every route: the answer is stored for replay (idempotency), then
+	//    committed (commit), then possibly dropped on purpose (faults), as a real lost answer would be.
 	app.register(idempotencyPlugin);
 	app.register(commitPlugin);
 	app.register(faultsPlugin);
 
+	// 7. The routes, one plugin per resource; their schemas are in schemas/<resource>.ts.
 	app.register(healthRoutes);
 	app.register(tenantRoutes);
 	app.register(tokenRoutes);

@@ -290,12 +290,12 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 		},
 		/**
 		 * banner undefined keeps the current banner. Returns undefined for an unknown or deleted page,
-		 * else the page without its templates and the templates as the JSON text stored: a large body is
-		 * serialised once, and neither the old nor the new templates are read back and parsed.
+		 * else the page without its templates and the templates as the JSON text stored. The caller
+		 * passes the templates as JSON text (a large body's is serialised by a JSON worker), and neither
+		 * the old nor the new templates are read back and parsed.
 		 */
-		updateContent(tenantPk: number, url: string, templates: unknown[], banner: unknown): { page: Omit<Page, 'templates'>; templatesJson: string } | undefined {
+		updateContent(tenantPk: number, url: string, templatesJson: string, banner: unknown): { page: Omit<Page, 'templates'>; templatesJson: string } | undefined {
 			changed(tenantPk);
-			const templatesJson = JSON.stringify(templates);
 			const bannerJson = banner === undefined || banner === null ? null : JSON.stringify(banner);
 			// IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the read, so a checkpoint
 			// between the read and the write cannot fail the transaction with SQLITE_BUSY.

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from './errors';
+import { ApiError } from '../errors/api-error';
 import type { Caller } from '../context';
 
 export function sha256Hex(value: string): string {

@@ -1,34 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IncomingMessage } from 'node:http';
-
-export interface FieldProblem {
-	field: string;
-	problem: string;
-}
-
-/** The one error type routes throw; the handler below turns it into `{error, message, details?}`. */
-export class ApiError extends Error {
-	constructor(
-		readonly status: number,
-		readonly code: string,
-		message: string,
-		readonly details?: unknown,
-	) {
-		super(message);
-		this.name = 'ApiError';
-	}
-}
-
-export const notFound = (message: string) => new ApiError(404, 'not_found', message);
-export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const validationFailed = (details: FieldProblem[]) =>
-	new ApiError(400, 'validation_failed', describeProblems(details), details);
-
-function describeProblems(details: FieldProblem[]): string {
-	const fields = details.map((d) => d.field);
-	return fields.length === 1 ? `The field ${fields[0]} is invalid.` : `These fields are invalid: ${fields.join(', ')}.`;
-}
+import { ApiError, describeProblems, type FieldProblem } from '../errors/api-error';
 
 interface AjvError {
 	keyword: string;

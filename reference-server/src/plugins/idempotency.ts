@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from './errors';
+import { ApiError } from '../errors/api-error';
+import { HEAVY_BODY_BYTES, heavyWork } from './heavy-work';
 import type { InFlightReservation } from '../db/idempotency';
+import { requestHash, stableJson } from './request-hash';
 import { addRouteHook, routeMethods } from './route-hooks';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -19,24 +20,15 @@ declare module 'fastify' {
 	}
 }
 
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` count as the same request. */
-function stableJson(value: unknown): string {
-	if (value === undefined) return '';
-	if (value === null || typeof value !== 'object') return JSON.stringify(value);
-	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-	const entries = Object.keys(value as object)
-		.sort()
-		.map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`);
-	return `{${entries.join(',')}}`;
-}
-
 /**
  * What makes two requests "the same". A multipart body is streamed by its handler and not available
- * here, so for uploads only the declared length is compared (documented limitation).
+ * here, so for uploads only the declared length is compared (documented limitation). A large JSON
+ * body's hash was computed by the JSON worker along with its parse (plugins/json-body.ts).
  */
-function requestHash(request: FastifyRequest): string {
+function hashOf(request: FastifyRequest): string {
+	if (request.offThreadJson) return request.offThreadJson.hash;
 	const body = request.isMultipart() ? `multipart:${request.headers['content-length'] ?? ''}` : stableJson(request.body);
-	return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
+	return requestHash(request.method, request.url, body);
 }
 
 /** A reservation older than this belongs to a request that died without an answer; it may be taken over. */
@@ -63,7 +55,7 @@ export default fp(
 				]);
 			}
 			const scope = request.caller.kind === 'admin' ? 'admin' : `tenant:${request.caller.pk}`;
-			const hash = requestHash(request);
+			const hash = hashOf(request);
 			const result = repository.reserve(scope, key, hash, STALE_IN_FLIGHT_MS);
 			if (result.kind === 'reserved') {
 				request.idempotency = { held: result.reservation, settled: false };
@@ -89,8 +81,11 @@ export default fp(
 			reservation.settled = true;
 			if (reply.statusCode < 500 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
 				const contentType = reply.getHeader('content-type');
+				const body = payload.toString();
 				// Waits for the commit (grouped with the request's own writes, db/group-commit.ts).
-				await repository.complete(reservation.held, reply.statusCode, contentType === undefined ? null : String(contentType), payload.toString());
+				const complete = () => repository.complete(reservation.held, reply.statusCode, contentType === undefined ? null : String(contentType), body);
+				// Storing an answer of megabytes is a long step: in a turn of its own, not right after the handler's.
+				await (body.length >= HEAVY_BODY_BYTES ? heavyWork.run(complete) : complete());
 			} else {
 				repository.release(reservation.held);
 			}

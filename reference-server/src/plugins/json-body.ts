@@ -1,74 +1,76 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUtf8 } from 'node:buffer';
-import { ApiError } from './errors';
-import { HEAVY_BODY_BYTES, heavyWork } from './heavy-work';
+import { availableParallelism } from 'node:os';
+import { ApiError } from '../errors/api-error';
+import { JsonWorkerPool } from '../json-workers/pool';
+import type { JsonOutcome, JsonRefusal } from '../json-workers/protocol';
+import { HEAVY_BODY_BYTES } from './heavy-work';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
-/**
- * Deepest nesting of objects and arrays a JSON body may have. Storing a body serialises it
- * recursively: past ~4,500 levels that overflowed the stack (a 500); no real content nests near this.
- */
-export const MAX_JSON_DEPTH = 1000;
+export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACKET = 0x5d;
-const CLOSE_BRACE = 0x7d;
-
-/**
- * Whether the JSON text nests deeper than maxDepth, counted over its bytes without parsing (strings
- * skipped; in UTF-8 no byte of a multi-byte character is an ASCII bracket or quote).
- */
-export function nestsDeeperThan(bytes: Buffer, maxDepth: number): boolean {
-	let depth = 0;
-	let inString = false;
-	for (let i = 0; i < bytes.length; i += 1) {
-		const byte = bytes[i];
-		if (inString) {
-			if (byte === BACKSLASH) i += 1;
-			else if (byte === QUOTE) inString = false;
-		} else if (byte === QUOTE) inString = true;
-		else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
-			depth += 1;
-			if (depth > maxDepth) return true;
-		} else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth -= 1;
+declare module 'fastify' {
+	interface FastifyRequest {
+		/** Set for a large JSON body parsed by a JSON worker: what the worker computed besides the body. */
+		offThreadJson: { hash: string; texts: Record<string, string> } | null;
 	}
-	return false;
+	interface FastifyContextConfig {
+		/**
+		 * Top-level body fields (arrays of objects) the route stores as JSON text. For a large body the
+		 * JSON worker serialises them and leaves an empty array in the body; the route takes the text
+		 * from `request.offThreadJson.texts` (jsonFieldText).
+		 */
+		jsonTextFields?: string[];
+	}
+}
+
+/** The JSON text of a body field: serialised by the JSON worker for a large body, here otherwise. */
+export function jsonFieldText(request: FastifyRequest, field: string, value: unknown): string {
+	return request.offThreadJson?.texts[field] ?? JSON.stringify(value);
+}
+
+/**
+ * Threads for large bodies: one, or two where the machine has cores to spare; the event loop keeps
+ * a core for itself.
+ */
+const JSON_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
+
+function refusal(reason: JsonRefusal): Error {
+	if (reason === 'utf8') return new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.');
+	if (reason === 'depth') return new ApiError(400, 'invalid_json', `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`);
+	// What Fastify's own parser gives for bad JSON and for a `__proto__` key.
+	return new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
 }
 
 /**
  * JSON bodies, checked before they are parsed: valid UTF-8 (a bad byte would silently become U+FFFD
  * in stored text) and nested at most MAX_JSON_DEPTH levels; then Fastify's own parser (which refuses
- * `__proto__` keys).
+ * `__proto__` keys). A large body (HEAVY_BODY_BYTES and more) goes through all of that in a worker
+ * thread (json-workers/), so other requests are answered meanwhile.
  */
 export default fp(
 	async function jsonBodyPlugin(app: FastifyInstance) {
 		const parseJson = app.getDefaultJsonParser('error', 'ignore');
+		const workers = new JsonWorkerPool(JSON_WORKERS);
+		app.addHook('onClose', () => workers.close());
+		app.decorateRequest('offThreadJson', null);
 		app.removeContentTypeParser('application/json');
 		app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
-			const check = () => {
-				if (!isUtf8(body)) throw new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.');
-				if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
-					throw new ApiError(400, 'invalid_json', `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`);
-				}
-				return body.toString('utf8');
-			};
 			if (body.length < HEAVY_BODY_BYTES) {
-				let text: string;
-				try {
-					text = check();
-				} catch (error) {
-					return done(error as Error, undefined);
-				}
-				return parseJson(request, text, done);
+				if (!isUtf8(body)) return done(refusal('utf8'), undefined);
+				if (nestsDeeperThan(body, MAX_JSON_DEPTH)) return done(refusal('depth'), undefined);
+				return parseJson(request, body.toString('utf8'), done);
 			}
-			// A large body: the check and the parse each in a turn of their own, one body at a time.
-			heavyWork
-				.run(check)
-				.then((text) => heavyWork.run(() => parseJson(request, text, done)))
-				.catch((error: Error) => done(error, undefined));
+			const textFields = request.routeOptions.config.jsonTextFields ?? [];
+			workers.run({ bytes: body, method: request.method, url: request.url, textFields }).then(
+				(outcome: JsonOutcome) => {
+					if (outcome.refused) return done(refusal(outcome.refused), undefined);
+					request.offThreadJson = { hash: outcome.hash, texts: outcome.texts };
+					done(null, outcome.body);
+				},
+				(error: Error) => done(error, undefined),
+			);
 		});
 	},
 	{ name: 'site-json-body', dependencies: ['site-errors'] },

@@ -2,6 +2,15 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+declare module 'fastify' {
+	interface FastifySchema {
+		/** Beyond service-api.md: kept in the OpenAPI document, ignored by validation. */
+		'x-extension'?: boolean;
+		/** Left open by service-api.md and decided by docs/api-contract.md. */
+		'x-contract-decided'?: boolean;
+	}
+}
+
 const EXTENSIONS = [
 	'GET /health',
 	'GET /openapi.json',

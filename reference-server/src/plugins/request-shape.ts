@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from './errors';
+import { ApiError } from '../errors/api-error';
 import { addRouteHook } from './route-hooks';
 
 interface PropertySchema {

@@ -1,32 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
 import { createContactFormClaimRepository } from '../db/contact-form-claims';
-import { errorResponses, tenantSecurity } from '../schemas/common';
-
-const claimBody = {
-	type: 'object',
-	required: ['consumer', 'key'],
-	additionalProperties: false,
-	properties: {
-		consumer: { type: 'string', minLength: 1, maxLength: 200, description: 'who consumes the submissions, e.g. an n8n workflow and node' },
-		key: { type: 'string', minLength: 1, maxLength: 300, description: 'what is claimed, e.g. a submission_id as JSON text' },
-	},
-} as const;
-
-interface ClaimBody {
-	consumer: string;
-	key: string;
-}
+import { tenantSecurity } from '../schemas/common';
+import { claimBody, claimResponses, releaseResponses } from '../schemas/contact-form-claims';
 
 /**
  * Extension: receivers of contact-form deliveries claim each submission here before starting work,
  * so a delivery that arrives twice (delivery is at least once) starts the work once, even when
  * several receiver processes share the load.
  */
-export default async function contactFormClaimRoutes(app: FastifyInstance) {
+const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const claims = createContactFormClaimRepository(app.site.store.db);
 
-	app.post<{ Body: ClaimBody }>(
+	app.post(
 		'/api/contact-form/claims',
 		{
 			onRequest: app.requireTenant,
@@ -36,12 +22,8 @@ export default async function contactFormClaimRoutes(app: FastifyInstance) {
 				security: tenantSecurity,
 				'x-extension': true,
 				body: claimBody,
-				response: {
-					200: claimAnswer(false),
-					201: claimAnswer(true),
-					...errorResponses,
-				},
-			} as Record<string, unknown>,
+				response: claimResponses,
+			},
 		},
 		async (request, reply) => {
 			const { consumer, key } = request.body;
@@ -50,7 +32,7 @@ export default async function contactFormClaimRoutes(app: FastifyInstance) {
 		},
 	);
 
-	app.delete<{ Body: ClaimBody }>(
+	app.delete(
 		'/api/contact-form/claims',
 		{
 			onRequest: app.requireTenant,
@@ -60,26 +42,14 @@ export default async function contactFormClaimRoutes(app: FastifyInstance) {
 				security: tenantSecurity,
 				'x-extension': true,
 				body: claimBody,
-				response: {
-					200: { type: 'object', required: ['released'], properties: { released: { type: 'boolean' } } },
-					...errorResponses,
-				},
-			} as Record<string, unknown>,
+				response: releaseResponses,
+			},
 		},
 		async (request) => {
 			const { consumer, key } = request.body;
 			return { released: claims.release(tenantOf(request).pk, consumer, key) };
 		},
 	);
-}
+};
 
-function claimAnswer(claimed: boolean) {
-	return {
-		type: 'object',
-		required: ['claimed', 'claimed_at'],
-		properties: {
-			claimed: { type: 'boolean', const: claimed },
-			claimed_at: { type: 'string', format: 'date-time', description: 'when the claim that holds the key was made' },
-		},
-	};
-}
+export default contactFormClaimRoutes;

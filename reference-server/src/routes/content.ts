@@ -1,47 +1,33 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HEAVY_BODY_BYTES, heavyWork } from '../plugins/heavy-work';
-import { notFound } from '../plugins/errors';
+import { notFound } from '../errors/api-error';
+import { jsonFieldText } from '../plugins/json-body';
 import { tenantOf } from '../context';
-import { bannerSchema, errorResponses, pageSchema, pageUrlSchema, templatesSchema, tenantSecurity } from '../schemas/common';
+import { tenantSecurity } from '../schemas/common';
+import { contentBody, contentResponses } from '../schemas/content';
 
-interface ContentBody {
-	url: string;
-	templates: Record<string, unknown>[];
-	banner?: Record<string, unknown> | null;
-}
-
-export default async function contentRoutes(app: FastifyInstance) {
+const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store } = app.site;
 
-	app.put<{ Body: ContentBody }>(
+	app.put(
 		'/api/content',
 		{
 			onRequest: app.requireTenant,
+			// A large body's templates are serialised by the JSON worker, off the event loop (plugins/json-body.ts).
+			config: { jsonTextFields: ['templates'] },
 			schema: {
 				summary: "Replace a page's content (templates, and the banner when given)",
 				description: 'banner absent keeps the current banner; null removes it.',
 				tags: ['tenant'],
 				security: tenantSecurity,
-				body: {
-					type: 'object',
-					required: ['url', 'templates'],
-					additionalProperties: false,
-					properties: { url: pageUrlSchema, templates: templatesSchema, banner: bannerSchema },
-				},
-				response: {
-					200: {
-						type: 'object',
-						required: ['message', 'page'],
-						properties: { message: { type: 'string' }, page: pageSchema },
-					},
-					...errorResponses,
-				},
+				body: contentBody,
+				response: contentResponses,
 			},
 		},
 		async (request, reply) => {
 			const { url, templates, banner } = request.body;
-			const update = () => store.pages.updateContent(tenantOf(request).pk, url, templates, banner);
-			// Serialising and storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
+			const update = () => store.pages.updateContent(tenantOf(request).pk, url, jsonFieldText(request, 'templates', templates), banner);
+			// Storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
 			const large = Number(request.headers['content-length']) >= HEAVY_BODY_BYTES;
 			const updated = large ? await heavyWork.run(update) : update();
 			if (!updated) throw notFound(`Page "${url}" not found.`);
@@ -51,4 +37,6 @@ export default async function contentRoutes(app: FastifyInstance) {
 			return reply.type('application/json; charset=utf-8').send(body);
 		},
 	);
-}
+};
+
+export default contentRoutes;

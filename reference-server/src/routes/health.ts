@@ -9,7 +9,7 @@ export default async function healthRoutes(app: FastifyInstance) {
 				tags: ['public'],
 				'x-extension': true,
 				response: { 200: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } },
-			} as Record<string, unknown>,
+			},
 		},
 		async () => ({ status: 'ok' }),
 	);

@@ -1,32 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import { validationFailed } from '../plugins/errors';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { validationFailed } from '../errors/api-error';
 import { tenantOf } from '../context';
-import { errorResponses, tenantSecurity } from '../schemas/common';
+import { tenantSecurity } from '../schemas/common';
+import { listNotificationsResponses, notificationBody, saveNotificationResponses } from '../schemas/notifications';
 
-const STATUSES = ['info', 'success', 'warning', 'error'];
-
-const notificationSchema = {
-	type: 'object',
-	required: ['id', 'message', 'status', 'created_at', 'updated_at'],
-	properties: {
-		id: { type: 'string' },
-		message: { type: 'string' },
-		status: { type: 'string', enum: STATUSES },
-		created_at: { type: 'string', format: 'date-time' },
-		updated_at: { type: 'string', format: 'date-time' },
-	},
-} as const;
-
-interface NotificationBody {
-	id: string | number;
-	message: string;
-	status: string;
-}
-
-export default async function notificationRoutes(app: FastifyInstance) {
+const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store } = app.site;
 
-	app.post<{ Body: NotificationBody }>(
+	app.post(
 		'/api/notifications',
 		{
 			onRequest: app.requireTenant,
@@ -34,24 +15,8 @@ export default async function notificationRoutes(app: FastifyInstance) {
 				summary: 'Show a status notification in the editor; the same id again replaces it',
 				tags: ['tenant'],
 				security: tenantSecurity,
-				body: {
-					type: 'object',
-					required: ['id', 'message', 'status'],
-					additionalProperties: false,
-					properties: {
-						id: { type: ['string', 'integer'], minLength: 1, maxLength: 200, description: 'string (integers are stored as strings)' },
-						message: { type: 'string', minLength: 1, maxLength: 2000 },
-						status: { type: 'string', enum: STATUSES },
-					},
-				},
-				response: {
-					200: {
-						type: 'object',
-						required: ['message', 'notification'],
-						properties: { message: { type: 'string' }, notification: notificationSchema },
-					},
-					...errorResponses,
-				},
+				body: notificationBody,
+				response: saveNotificationResponses,
 			},
 		},
 		async (request) => {
@@ -72,12 +37,11 @@ export default async function notificationRoutes(app: FastifyInstance) {
 				tags: ['tenant'],
 				security: tenantSecurity,
 				'x-extension': true,
-				response: {
-					200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: notificationSchema } } },
-					...errorResponses,
-				},
-			} as Record<string, unknown>,
+				response: listNotificationsResponses,
+			},
 		},
 		async (request) => ({ data: store.notifications.list(tenantOf(request).pk) }),
 	);
-}
+};
+
+export default notificationRoutes;

@@ -1,12 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
 import { nowIso } from '../clock';
-import { errorResponses, localeSchema, tenantSecurity } from '../schemas/common';
+import { tenantSecurity } from '../schemas/common';
+import { sitemapBody, sitemapResponses } from '../schemas/sitemap';
 
-export default async function sitemapRoutes(app: FastifyInstance) {
+const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store } = app.site;
 
-	app.post<{ Body: { locale?: string } }>(
+	app.post(
 		'/api/sitemap',
 		{
 			onRequest: app.requireTenant,
@@ -18,32 +19,12 @@ export default async function sitemapRoutes(app: FastifyInstance) {
 				summary: 'The sitemap: published pages (not draft, not deleted), ordered by url',
 				tags: ['tenant'],
 				security: tenantSecurity,
-				body: { type: 'object', additionalProperties: false, properties: { locale: localeSchema } },
-				response: {
-					200: {
-						type: 'object',
-						required: ['generated_at', 'pages'],
-						properties: {
-							generated_at: { type: 'string', format: 'date-time' },
-							pages: {
-								type: 'array',
-								items: {
-									type: 'object',
-									required: ['url', 'name', 'locale', 'updated_at'],
-									properties: {
-										url: { type: 'string' },
-										name: { type: 'string' },
-										locale: { type: 'string' },
-										updated_at: { type: 'string', format: 'date-time' },
-									},
-								},
-							},
-						},
-					},
-					...errorResponses,
-				},
+				body: sitemapBody,
+				response: sitemapResponses,
 			},
 		},
 		async (request) => ({ generated_at: nowIso(), pages: store.pages.sitemap(tenantOf(request).pk, request.body.locale) }),
 	);
-}
+};
+
+export default sitemapRoutes;

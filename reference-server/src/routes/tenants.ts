@@ -1,32 +1,18 @@
-import type { FastifyInstance } from 'fastify';
-import { conflict } from '../plugins/errors';
-import { errorResponses, fqdnSchema, messageBody, tenantIdSchema } from '../schemas/common';
-import { centralSchema, existingTenant } from './central';
-
-interface CreateBody {
-	id: string;
-	fqdn?: string | null;
-}
-interface UpdateBody {
-	old_id?: string;
-	id: string;
-	fqdn?: string | null;
-}
-interface DeleteBody {
-	id: string;
-}
-
-const okResponses = { 200: messageBody, ...errorResponses };
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { conflict } from '../errors/api-error';
+import { centralSchema } from '../schemas/central';
+import { createTenantBody, deleteTenantBody, tenantOkResponses as okResponses, updateTenantBody } from '../schemas/tenants';
+import { existingTenant } from './central';
 
 /** Central surface: tenant lifecycle. Renames keep everything (other tables reference the internal pk). */
-export default async function tenantRoutes(app: FastifyInstance) {
+const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, assets } = app.site;
 
-	app.post<{ Body: CreateBody }>(
+	app.post(
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: centralSchema({ summary: 'Create a tenant' }, { id: tenantIdSchema, fqdn: fqdnSchema }, okResponses),
+			schema: centralSchema({ summary: 'Create a tenant' }, createTenantBody, okResponses),
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
@@ -35,7 +21,7 @@ export default async function tenantRoutes(app: FastifyInstance) {
 		},
 	);
 
-	app.put<{ Body: UpdateBody }>(
+	app.put(
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
@@ -45,7 +31,7 @@ export default async function tenantRoutes(app: FastifyInstance) {
 					description:
 						'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, tokens, assets, variables and notifications follow a rename.',
 				},
-				{ old_id: tenantIdSchema, id: tenantIdSchema, fqdn: fqdnSchema },
+				updateTenantBody,
 				okResponses,
 			),
 		},
@@ -59,13 +45,13 @@ export default async function tenantRoutes(app: FastifyInstance) {
 		},
 	);
 
-	app.delete<{ Body: DeleteBody }>(
+	app.delete(
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
 			schema: centralSchema(
 				{ summary: 'Delete a tenant with all its data; its tokens stop working' },
-				{ id: tenantIdSchema },
+				deleteTenantBody,
 				okResponses,
 			),
 		},
@@ -77,4 +63,6 @@ export default async function tenantRoutes(app: FastifyInstance) {
 			return { message: 'Tenant deleted successfully.' };
 		},
 	);
-}
+};
+
+export default tenantRoutes;

@@ -1,24 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isoIn } from '../clock';
 import { sha256Hex } from '../plugins/auth';
-import { asBoolean, errorResponses, flagSchema, tenantIdSchema } from '../schemas/common';
-import { centralSchema, existingTenant } from './central';
+import { asBoolean } from '../schemas/common';
+import { centralSchema } from '../schemas/central';
+import { issueTokenBody, issueTokenResponses } from '../schemas/tokens';
+import { existingTenant } from './central';
 
-interface IssueBody {
-	id: string;
-	expires_in?: number;
-	revoke_previous?: boolean | 0 | 1;
-}
-
-const TEN_YEARS_SECONDS = 10 * 365 * 24 * 60 * 60;
 /** Recognisable in secret scanners and logs; the 32 random bytes after it are the secret. */
 const TENANT_TOKEN_PREFIX = 'stt_';
 
-export default async function tokenRoutes(app: FastifyInstance) {
+const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store } = app.site;
 
-	app.post<{ Body: IssueBody }>(
+	app.post(
 		'/api/tenant/token',
 		{
 			onRequest: app.requireAdmin,
@@ -29,30 +24,8 @@ export default async function tokenRoutes(app: FastifyInstance) {
 					summary: 'Issue a tenant token (shown once; stored only as a SHA-256 hash)',
 					description: 'Rotation: issue a new token with revoke_previous: true.',
 				},
-				{
-					id: tenantIdSchema,
-					expires_in: {
-						type: 'integer',
-						minimum: 1,
-						maximum: TEN_YEARS_SECONDS,
-						description: 'lifetime in seconds; absent = no expiry',
-						'x-extension': true,
-					},
-					revoke_previous: { ...flagSchema, description: 'revoke every earlier token of the tenant', 'x-extension': true },
-				},
-				{
-					200: {
-						type: 'object',
-						required: ['token', 'token_type', 'tenant_id', 'expires_at'],
-						properties: {
-							token: { type: 'string' },
-							token_type: { type: 'string', enum: ['Bearer'] },
-							tenant_id: { type: 'string' },
-							expires_at: { type: ['string', 'null'], format: 'date-time' },
-						},
-					},
-					...errorResponses,
-				},
+				issueTokenBody,
+				issueTokenResponses,
 			),
 		},
 		async (request) => {
@@ -64,4 +37,6 @@ export default async function tokenRoutes(app: FastifyInstance) {
 			return { token, token_type: 'Bearer', tenant_id: tenant.id, expires_at: expiresAt };
 		},
 	);
-}
+};
+
+export default tokenRoutes;

@@ -1,6 +1,14 @@
+import { Type } from '@sinclair/typebox';
+
 /**
  * Shared JSON Schemas. Bodies are validated strictly (no coercion, no unknown fields); `x-extension`
  * marks what goes beyond service-api.md (it is an annotation: ajv ignores it, the OpenAPI doc keeps it).
+ *
+ * What a request carries (body, query, params) is written with TypeBox: one definition is both the
+ * JSON Schema Fastify validates with and the TypeScript type of `request.body` (the routes use
+ * @fastify/type-provider-typebox). A schema TypeBox has no builder for (a type array such as
+ * `['string', 'null']`, kept so the OpenAPI document and ajv's messages stay as they are) is written
+ * as JSON Schema in `Type.Unsafe<T>`. Response schemas are plain JSON Schema: they only shape the answer.
  */
 
 export const errorBody = {
@@ -25,63 +33,61 @@ export const messageBody = {
 	properties: { message: { type: 'string' } },
 } as const;
 
-export const tenantIdSchema = {
-	type: 'string',
+/** A tenant id; the public form checks its path parameter against it before a lookup. */
+export const TENANT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
+
+export const tenantIdSchema = Type.String({
 	minLength: 1,
 	maxLength: 63,
-	pattern: '^[a-z0-9][a-z0-9_-]{0,62}$',
+	pattern: TENANT_ID_PATTERN,
 	description: '1 to 63 characters of a-z, 0-9, -, _, starting with a letter or digit',
 	'x-problem': 'must be 1 to 63 characters of a-z, 0-9, - and _, starting with a letter or digit',
-} as const;
+});
 
 /** Labels of 1-63 letters/digits/hyphens, not starting or ending with a hyphen; at least two labels; at most 253 characters. */
-export const fqdnSchema = {
+export const fqdnSchema = Type.Unsafe<string | null>({
 	type: ['string', 'null'],
 	maxLength: 253,
 	pattern: '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
 	description: 'a fully qualified domain name such as www.example.com; null for none',
 	'x-problem': 'must be a domain name such as www.example.com (or null)',
-} as const;
+});
 
 /**
  * A site path. `//host` and `/\\host` are refused (a site that renders the url as a link would send
  * visitors to another host: an open redirect), and so are control characters (NUL included) and the
  * invisible bidirectional marks and overrides that make a url read other than it is.
  */
-export const pageUrlSchema = {
-	type: 'string',
+export const pageUrlSchema = Type.String({
 	minLength: 1,
 	maxLength: 2048,
 	pattern: '^/(?![/\\\\])[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$',
 	description:
 		'site path, the page key: starts with a single / (not // or /\\), no whitespace, control or bidirectional-control characters, at most 2048 characters',
 	'x-problem': 'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control or bidirectional-control characters, at most 2048 characters',
-} as const;
+});
 
-export const localeSchema = {
-	type: 'string',
+export const localeSchema = Type.String({
 	maxLength: 35,
 	pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
 	description: 'language tag such as en or en-US',
 	'x-problem': 'must be a language tag such as en or en-US',
-} as const;
+});
 
-/** Booleans also arrive as 0/1 from clients that follow service-api.md's integer flags. */
-export const flagSchema = {
-	type: ['boolean', 'integer'],
-	enum: [true, false, 0, 1],
-} as const;
+/** A flag: booleans also arrive as 0/1 from clients that follow service-api.md's integer flags. */
+export const flagSchema = (description: string, annotations: Record<string, unknown> = {}) =>
+	Type.Unsafe<boolean | 0 | 1>({ type: ['boolean', 'integer'], enum: [true, false, 0, 1], description, ...annotations });
 
-export const templatesSchema = {
+export const templatesSchema = Type.Unsafe<Record<string, unknown>[]>({
 	type: 'array',
 	items: { type: 'object', additionalProperties: true },
 	description: 'content blocks, in order',
-} as const;
+});
 
-export const bannerSchema = {
+export const bannerSchema = Type.Unsafe<Record<string, unknown> | null>({
 	type: ['object', 'null'],
 	additionalProperties: true,
-} as const;
+});
 
 export const pageSchema = {
 	type: 'object',
@@ -100,11 +106,24 @@ export const pageSchema = {
 	},
 } as const;
 
+const PAGE_DEFAULT = 1;
+const PER_PAGE_DEFAULT = 20;
+
+/** Optional in the query; ajv fills in the defaults (useDefaults), so `pagination()` always finds them. */
 export const paginationQueryProperties = {
 	// A bound keeps (page - 1) * per_page a safe integer and a valid SQLite OFFSET.
-	page: { type: 'integer', minimum: 1, maximum: 1_000_000_000, default: 1, description: '1-based page number, at most 1,000,000,000' },
-	per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-} as const;
+	page: Type.Optional(
+		Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: PAGE_DEFAULT, description: '1-based page number, at most 1,000,000,000' }),
+	),
+	per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PER_PAGE_DEFAULT })),
+};
+
+/** The page asked for, its size and the rows to skip. */
+export function pagination(query: { page?: number; per_page?: number }) {
+	const page = query.page ?? PAGE_DEFAULT;
+	const perPage = query.per_page ?? PER_PAGE_DEFAULT;
+	return { page, perPage, offset: (page - 1) * perPage };
+}
 
 export const paginationMeta = {
 	type: 'object',
@@ -116,6 +135,15 @@ export const paginationMeta = {
 		last_page: { type: 'integer', description: 'max(1, ceil(total / per_page))' },
 	},
 } as const;
+
+/** A listing's answer: one page of `items` and where it stands. */
+export function paginatedList<T extends Record<string, unknown>>(items: T) {
+	return {
+		type: 'object',
+		required: ['data', 'meta'],
+		properties: { data: { type: 'array', items }, meta: paginationMeta },
+	} as const;
+}
 
 export function paginationMetaFor(page: number, perPage: number, total: number) {
 	return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };

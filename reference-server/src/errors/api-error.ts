@@ -1,0 +1,32 @@
+/**
+ * The one error type routes, plugins and services throw. The error-handler plugin (plugins/errors.ts)
+ * turns it into the contract's `{error, message, details?}` body.
+ */
+export class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		readonly code: string,
+		message: string,
+		readonly details?: unknown,
+	) {
+		super(message);
+		this.name = 'ApiError';
+	}
+}
+
+/** One bad field of a validation_failed answer. */
+export interface FieldProblem {
+	field: string;
+	problem: string;
+}
+
+export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+export const conflict = (message: string) => new ApiError(409, 'conflict', message);
+export const validationFailed = (details: FieldProblem[]) =>
+	new ApiError(400, 'validation_failed', describeProblems(details), details);
+
+/** The message of a validation_failed answer: the bad fields by name. */
+export function describeProblems(details: FieldProblem[]): string {
+	const fields = details.map((d) => d.field);
+	return fields.length === 1 ? `The field ${fields[0]} is invalid.` : `These fields are invalid: ${fields.join(', ')}.`;
+}

@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses, flagSchema, tenantIdSchema } from './common';
+
+const TEN_YEARS_SECONDS = 10 * 365 * 24 * 60 * 60;
+
+export const issueTokenBody = {
+	id: tenantIdSchema,
+	expires_in: Type.Optional(
+		Type.Integer({
+			minimum: 1,
+			maximum: TEN_YEARS_SECONDS,
+			description: 'lifetime in seconds; absent = no expiry',
+			'x-extension': true,
+		}),
+	),
+	revoke_previous: Type.Optional(flagSchema('revoke every earlier token of the tenant', { 'x-extension': true })),
+};
+
+export const issueTokenResponses = {
+	200: {
+		type: 'object',
+		required: ['token', 'token_type', 'tenant_id', 'expires_at'],
+		properties: {
+			token: { type: 'string' },
+			token_type: { type: 'string', enum: ['Bearer'] },
+			tenant_id: { type: 'string' },
+			expires_at: { type: ['string', 'null'], format: 'date-time' },
+		},
+	},
+	...errorResponses,
+} as const;

@@ -1,0 +1,285 @@
+/**
+ * Where a webhook may point and what a delivery costs (issue 12): a reply is read up to a cap, link-local
+ * and metadata addresses (in every spelling) and the server itself are refused when set and again after
+ * DNS resolution at delivery time, `--webhook-allow` / `--webhook-deny` narrow the rest, and a delivery
+ * relayed back into a form is refused so no loop can form.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { parseCidrList, canonicalAddress } from '../../src/delivery/target-policy';
+import { resolveConfig } from '../../src/config';
+import {
+	type Harness,
+	type Tenant,
+	Receiver,
+	closedPort,
+	createTenant,
+	deliveries,
+	deliveryOf,
+	detailFields,
+	expectError,
+	removeDataDirs,
+	setWebhook,
+	sleep,
+	start,
+	stopAll,
+	submitForm,
+	waitFor,
+} from '../helpers';
+
+let h: Harness;
+const closers: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+	h = await start({ deliveryMaxAttempts: 2 });
+});
+
+afterAll(async () => {
+	await stopAll();
+	await Promise.all(closers.map((close) => close()));
+	removeDataDirs();
+});
+
+async function listen(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
+	const server = http.createServer(handler);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	closers.push(async () => {
+		server.closeAllConnections();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+async function settled(t: Tenant, submissionId: string): Promise<any> {
+	return waitFor(
+		async () => {
+			const d = await deliveryOf(t, submissionId);
+			return d && d.state !== 'pending' ? d : undefined;
+		},
+		10_000,
+		`delivery ${submissionId} settled`,
+	);
+}
+
+/** Saves the webhook URL straight into the store, as a setting saved before a rule or a DNS answer changed. */
+function storeWebhook(server: Harness, t: Tenant, url: string): void {
+	const tenant = server.server.app.site.store.tenants.findById(t.id)!;
+	server.server.app.site.store.settings.save(tenant.pk, { contact_form_webhook_url: url });
+}
+
+describe('the webhook reply is read up to a cap', () => {
+	it('a receiver streaming 1 GB is cut off after a few MB at most; the delivery is recorded at once', async () => {
+		let written = 0;
+		let closed: () => void = () => undefined;
+		const socketClosed = new Promise<void>((resolve) => (closed = resolve));
+		const receiver = await listen((req, res) => {
+			req.resume();
+			req.on('end', () => {
+				res.writeHead(200, { 'content-type': 'application/octet-stream' });
+				const chunk = Buffer.alloc(64 * 1024, 'x');
+				const pump = () => {
+					while (written < 1024 ** 3) {
+						written += chunk.length;
+						if (!res.write(chunk)) return void res.once('drain', pump);
+					}
+					res.end();
+				};
+				res.on('close', () => closed());
+				pump();
+			});
+		});
+		const t = await createTenant(h);
+		await setWebhook(t, `${receiver.url}/stream`);
+		const started = Date.now();
+		const submissionId = await submitForm(h, t.id, { message: 'hello' });
+		const delivery = await settled(t, submissionId);
+		await socketClosed;
+		expect(delivery).toMatchObject({ state: 'delivered', last_status: 200 });
+		// Socket buffers on both sides hold a few MB at most; reading the whole reply would need 1 GB.
+		expect(written).toBeLessThan(16 * 1024 * 1024);
+		expect(Date.now() - started).toBeLessThan(5000);
+	});
+});
+
+describe('addresses refused when the webhook is set', () => {
+	const refused = [
+		['metadata', 'http://169.254.169.254/latest/meta-data/'],
+		['metadata, decimal', 'http://2852039166/'],
+		['metadata, octal and hex parts', 'http://0251.0xfe.0251.0376/'],
+		['metadata, IPv4-mapped IPv6', 'http://[::ffff:169.254.169.254]/'],
+		['metadata, IPv4-mapped IPv6 in hex', 'http://[::ffff:a9fe:a9fe]/'],
+		['metadata, NAT64', 'http://[64:ff9b::a9fe:a9fe]/'],
+		['link-local IPv6', 'http://[fe80::1]/'],
+		['AWS IPv6 metadata', 'http://[fd00:ec2::254]/'],
+		['unspecified', 'http://0.0.0.0/'],
+	];
+	it.each(refused)('%s: 400 naming contact_form_webhook_url', async (_name, url) => {
+		const t = await createTenant(h);
+		const res = await t.api.post('/api/settings', { contact_form_webhook_url: url });
+		const body = expectError(res, 400, 'validation_failed');
+		expect(detailFields(body)).toEqual(['contact_form_webhook_url']);
+		expect((await t.api.get('/api/settings')).data.settings.contact_form_webhook_url).toBeNull();
+	});
+
+	it('the server itself, by its address, by localhost and by its own public form: 400', async () => {
+		const t = await createTenant(h);
+		const port = h.server.port;
+		for (const url of [`${h.url}/forms/${t.id}/contact`, `http://localhost:${port}/x`, `http://[::ffff:127.0.0.1]:${port}/`, `http://127.0.0.2:${port}/`]) {
+			const res = await t.api.post('/api/settings', { contact_form_webhook_url: url });
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_url']);
+		}
+	});
+
+	it('loopback and private addresses are allowed by default', async () => {
+		const t = await createTenant(h);
+		for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://10.1.2.3/hook', 'http://192.168.1.1:5678/webhook/x', 'http://[::1]:9/']) {
+			expect((await t.api.post('/api/settings', { contact_form_webhook_url: url })).status).toBe(200);
+		}
+	});
+});
+
+describe('addresses refused at delivery time, after DNS resolution', () => {
+	it('a stored URL whose name resolves to the server itself fails without a request', async () => {
+		const t = await createTenant(h);
+		storeWebhook(h, t, `http://localhost:${h.server.port}/forms/${t.id}/contact`);
+		const submissionId = await submitForm(h, t.id, { message: 'loop?' });
+		const delivery = await settled(t, submissionId);
+		expect(delivery.state).toBe('failed');
+		expect(delivery.last_status).toBeNull();
+		expect(delivery.last_error).toMatch(/refused.*this server itself/);
+		expect((await deliveries(t)).length).toBe(1);
+	});
+
+	it('a stored metadata URL fails without a request', async () => {
+		const t = await createTenant(h);
+		storeWebhook(h, t, 'http://[::ffff:a9fe:a9fe]/latest');
+		const delivery = await settled(t, await submitForm(h, t.id, {}));
+		expect(delivery).toMatchObject({ state: 'failed', last_status: null });
+		expect(delivery.last_error).toMatch(/refused: 169\.254\.169\.254 \(a link-local address/);
+	});
+});
+
+describe('--webhook-deny and --webhook-allow', () => {
+	it('deny loopback: refused when set, and a stored one fails after resolving localhost', async () => {
+		const strict = await start({ webhookDeny: 'loopback' });
+		const receiver = await new Receiver().start();
+		closers.push(() => receiver.stop());
+		const t = await createTenant(strict);
+		const res = await t.api.post('/api/settings', { contact_form_webhook_url: `${receiver.url}/hook` });
+		expect(expectError(res, 400, 'validation_failed').details[0].problem).toMatch(/--webhook-deny/);
+		storeWebhook(strict, t, `http://localhost:${receiver.port}/hook`);
+		const delivery = await settled(t, await submitForm(strict, t.id, {}));
+		expect(delivery).toMatchObject({ state: 'failed', last_status: null });
+		expect(delivery.last_error).toMatch(/localhost resolves to 127\.0\.0\.1 \(in the ranges refused by --webhook-deny\)/);
+		expect(receiver.requests).toHaveLength(0);
+	});
+
+	it('allow 10.0.0.0/8 admits only that range', async () => {
+		const narrow = await start({ webhookAllow: '10.0.0.0/8' });
+		const t = await createTenant(narrow);
+		expect((await t.api.post('/api/settings', { contact_form_webhook_url: 'http://10.9.8.7/hook' })).status).toBe(200);
+		const res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://127.0.0.1:9/hook' });
+		expect(expectError(res, 400, 'validation_failed').details[0].problem).toMatch(/--webhook-allow/);
+	});
+
+	it('bad lists are configuration errors naming the entry', () => {
+		expect(() => resolveConfig({ webhookDeny: '10.0.0.0/33' })).toThrow(/webhookDeny: "10\.0\.0\.0\/33"/);
+		expect(() => resolveConfig({ webhookAllow: 'example.com' })).toThrow(/webhookAllow: "example\.com"/);
+		expect(() => parseCidrList(' , ')).toThrow(/empty/);
+		expect(parseCidrList('loopback, private').check('192.168.3.4')).toBe(true);
+	});
+
+	it('addresses carrying an IPv4 address are read as that address', () => {
+		expect(canonicalAddress('[::ffff:a9fe:a9fe]')).toBe('169.254.169.254');
+		expect(canonicalAddress('::ffff:127.0.0.1')).toBe('127.0.0.1');
+		expect(canonicalAddress('64:ff9b::10.0.0.1')).toBe('10.0.0.1');
+		expect(canonicalAddress('::1')).toBe('::1');
+		expect(canonicalAddress('2001:db8::1')).toBe('2001:db8::1');
+	});
+});
+
+describe('delivery loops', () => {
+	it('every delivery is marked; a relay that forwards it into a form gets 403 and the loop ends at once', async () => {
+		const t = await createTenant(h);
+		let relayed = 0;
+		const relay = await listen((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', async () => {
+				relayed += 1;
+				const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name))) as Record<string, string>;
+				const answer = await fetch(`${h.url}/forms/${t.id}/contact`, { method: 'POST', headers, body: Buffer.concat(chunks) });
+				res.writeHead(answer.status, { 'content-type': 'application/json' });
+				res.end(await answer.text());
+			});
+		});
+		await setWebhook(t, `${relay.url}/relay`);
+		const submissionId = await submitForm(h, t.id, { message: 'once' });
+		const delivery = await settled(t, submissionId);
+		expect(delivery).toMatchObject({ state: 'failed', last_status: 403 });
+		await sleep(300);
+		expect(relayed).toBe(1);
+		expect(await deliveries(t)).toHaveLength(1);
+	});
+
+	it('a submission carrying the delivery mark is refused and stores nothing', async () => {
+		const t = await createTenant(h);
+		const res = await h.anon.post(`/forms/${t.id}/contact`, { a: 1 }, { headers: { 'X-Site-Delivery-Id': 'anything' } });
+		expectError(res, 403, 'forbidden');
+		const tenant = h.server.app.site.store.tenants.findById(t.id)!;
+		const count = h.server.app.site.store.db.prepare('SELECT COUNT(*) AS n FROM submissions WHERE tenant_pk = ?').get(tenant.pk) as { n: number };
+		expect(count.n).toBe(0);
+	});
+});
+
+describe('webhook secrets and headers', () => {
+	it("last_error never repeats the URL's password; the URL's user and password go out as Basic authentication", async () => {
+		const t = await createTenant(h);
+		const password = 'pw-Sup3rSecret-%21x';
+		await setWebhook(t, `http://hook-user:${password}@127.0.0.1:${await closedPort()}/hook`);
+		const failed = await settled(t, await submitForm(h, t.id, {}));
+		expect(failed.state).toBe('failed');
+		expect(failed.last_error).toMatch(/^Network error: /);
+		for (const form of [password, decodeURIComponent(password), 'Sup3rSecret']) expect(JSON.stringify(failed)).not.toContain(form);
+
+		const receiver = await new Receiver().start();
+		closers.push(() => receiver.stop());
+		await setWebhook(t, `http://hook-user:${password}@127.0.0.1:${receiver.port}/hook`);
+		const sid = await submitForm(h, t.id, {});
+		await settled(t, sid);
+		const expected = `Basic ${Buffer.from(`hook-user:${decodeURIComponent(password)}`).toString('base64')}`;
+		expect(receiver.for(sid)[0].headers.authorization).toBe(expected);
+	});
+
+	it.each(['Keep-Alive', 'TE', 'Expect', 'Upgrade', 'User-Agent', 'x-site-delivery-id', 'Content-Type'])(
+		'%s, which the worker can never send as set: 400 naming it',
+		async (name) => {
+			const t = await createTenant(h);
+			const res = await t.api.post('/api/settings', { contact_form_webhook_headers: { [name]: 'x' } });
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([`contact_form_webhook_headers.${name}`]);
+		},
+	);
+
+	it('values Node cannot send (beyond Latin-1, control characters) are refused; Latin-1 is kept', async () => {
+		const t = await createTenant(h);
+		for (const value of ['10 €', 'a\u0001b', 'tab\tthen\u007f', '\u202eevil']) {
+			const res = await t.api.post('/api/settings', { contact_form_webhook_headers: { 'X-Secret': value } });
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.X-Secret']);
+		}
+		expect((await t.api.post('/api/settings', { contact_form_webhook_headers: { 'X-Secret': 'café\tau lait' } })).status).toBe(200);
+	});
+
+	it('two Authorization headers are refused: names differing in case, or one beside a user:password URL', async () => {
+		const t = await createTenant(h);
+		let res = await t.api.post('/api/settings', { contact_form_webhook_headers: { Authorization: 'Bearer a', authorization: 'Bearer b' } });
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.authorization']);
+		res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://u:p@127.0.0.1:9/', contact_form_webhook_headers: { Authorization: 'Bearer a' } });
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.Authorization']);
+		// Also when the two arrive in separate requests.
+		expect((await t.api.post('/api/settings', { contact_form_webhook_headers: { Authorization: 'Bearer a' } })).status).toBe(200);
+		res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://u:p@127.0.0.1:9/' });
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.Authorization']);
+		expect((await t.api.get('/api/settings')).data.settings.contact_form_webhook_url).toBeNull();
+	});
+});
