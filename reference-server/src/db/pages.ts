@@ -24,20 +24,6 @@ interface PageRow {
 	deleted_at: string | null;
 }
 
-/** The page as the API shows it. */
-export interface Page {
-	url: string;
-	name: string;
-	locale: string;
-	meta_title: string | null;
-	meta_description: string | null;
-	draft: boolean;
-	templates: Record<string, unknown>[];
-	banner: Record<string, unknown> | null;
-	created_at: string;
-	updated_at: string;
-}
-
 export interface NewPage {
 	url: string;
 	name: string;
@@ -45,6 +31,14 @@ export interface NewPage {
 	meta_title: string | null;
 	meta_description: string | null;
 	draft: boolean;
+}
+
+/** The page as the API shows it. */
+export interface Page extends NewPage {
+	templates: Record<string, unknown>[];
+	banner: Record<string, unknown> | null;
+	created_at: string;
+	updated_at: string;
 }
 
 export interface PageFilter {

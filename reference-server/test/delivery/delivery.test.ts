@@ -7,27 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../../src/db/contact-form';
 import { TargetPolicy } from '../../src/delivery/target-policy';
 import { DeliveryWorker } from '../../src/delivery/worker';
-import {
-	type Harness,
-	type Tenant,
-	Receiver,
-	closedPort,
-	createTenant,
-	deliveries,
-	deliveryOf,
-	expectError,
-	expectOk,
-	issueToken,
-	client,
-	removeDataDirs,
-	setWebhook,
-	sleep,
-	start,
-	stopAll,
-	submitForm,
-	uniqueId,
-	waitFor,
-} from '../helpers';
+import { type Harness, type Tenant, Receiver, closedPort, createTenant, deliveries, deliveryOf, expectError, expectOk, issueToken, client, removeDataDirs, setWebhook, sleep, start, stopAll, submitForm, uniqueId, waitFor } from '../helpers';
 
 const BASE_MS = 20;
 let h: Harness;

@@ -9,24 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import { parseCidrList, canonicalAddress } from '../../src/delivery/target-policy';
 import { resolveConfig } from '../../src/config';
-import {
-	type Harness,
-	type Tenant,
-	Receiver,
-	closedPort,
-	createTenant,
-	deliveries,
-	deliveryOf,
-	detailFields,
-	expectError,
-	removeDataDirs,
-	setWebhook,
-	sleep,
-	start,
-	stopAll,
-	submitForm,
-	waitFor,
-} from '../helpers';
+import { type Harness, type Tenant, Receiver, closedPort, createTenant, deliveries, deliveryOf, detailFields, expectError, removeDataDirs, setWebhook, sleep, start, stopAll, submitForm, waitFor } from '../helpers';
 
 let h: Harness;
 const closers: (() => Promise<void>)[] = [];
