@@ -84,7 +84,10 @@ beforeAll(async () => {
 	await runtime.ensureRuntime({ log: say });
 	ctx.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-queue-'));
 	say(`temporary folder ${ctx.dir}`);
-	[ctx.redis, ctx.postgres] = await Promise.all([startRedis(ctx.dir), startPostgres(ctx.dir)]);
+	// allSettled: when one fails, the other is kept in ctx and afterAll stops it (no process left behind).
+	const [redis, postgres] = await Promise.allSettled([startRedis(ctx.dir), startPostgres(ctx.dir)]);
+	[ctx.redis, ctx.postgres] = [redis.value, postgres.value];
+	for (const started of [redis, postgres]) if (started.status === 'rejected') throw started.reason;
 	say(`redis on :${ctx.redis.port}, postgres on :${ctx.postgres.port}`);
 	ctx.db = await pgClient(ctx.postgres);
 

@@ -8,7 +8,6 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
-const os = require('node:os');
 const path = require('node:path');
 
 const { freePort, runCapture, sleep } = require('../runtime');
@@ -76,7 +75,8 @@ async function asPostgres(tool, args, { timeoutMs = 120000 } = {}) {
 	const file = path.join(postgresBinDir(), tool);
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	const [command, commandArgs] = isRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
-	const result = await runCapture(command, commandArgs, { cwd: os.tmpdir(), timeoutMs });
+	// cwd '/': the postgres user may not be allowed into this process's temporary folder.
+	const result = await runCapture(command, commandArgs, { cwd: '/', timeoutMs });
 	if (result.code !== 0) throw new Error(`${tool} ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
 	return result;
 }
@@ -86,12 +86,16 @@ async function asPostgres(tool, args, { timeoutMs = 120000 } = {}) {
  * folder, listening on 127.0.0.1 only, with the database `database` created.
  */
 async function startPostgres(dir, { database = 'n8n' } = {}) {
-	const root = path.join(dir, 'postgres');
+	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	// As root the cluster belongs to the postgres user, who must be able to reach it: a private
+	// temporary folder (TMPDIR inside a 0700 folder) would refuse it, so the cluster goes to /tmp then.
+	const outside = isRoot && !othersCanPass(dir);
+	const root = outside ? fs.mkdtempSync(path.join('/tmp', 'site-postgres-')) : path.join(dir, 'postgres');
 	const dataDir = path.join(root, 'data');
 	fs.mkdirSync(root, { recursive: true });
-	if (typeof process.getuid === 'function' && process.getuid() === 0) {
+	if (isRoot) {
 		const { uid, gid } = userIds('postgres');
-		fs.chmodSync(dir, 0o755);
+		if (!outside) fs.chmodSync(dir, 0o755);
 		fs.chownSync(root, uid, gid);
 	}
 	const port = await freePort();
@@ -110,8 +114,17 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
 			if (stopped) return;
 			stopped = true;
 			await asPostgres('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']);
+			if (outside) fs.rmSync(root, { recursive: true, force: true });
 		},
 	};
+}
+
+/** Whether other users may pass through every folder above `dir` (the execute bit for others). */
+function othersCanPass(dir) {
+	for (let current = path.dirname(path.resolve(dir)); ; current = path.dirname(current)) {
+		if ((fs.statSync(current).mode & 0o001) === 0) return false;
+		if (current === path.dirname(current)) return true;
+	}
 }
 
 /** uid and gid of a system user, from /etc/passwd. */
