@@ -73,8 +73,7 @@ function postgresBinDir() {
 /** Runs a PostgreSQL tool, as the postgres user when this process is root. */
 async function asPostgres(tool, args, { timeoutMs = 120000 } = {}) {
 	const file = path.join(postgresBinDir(), tool);
-	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-	const [command, commandArgs] = isRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
+	const [command, commandArgs] = runsAsRoot() ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
 	// cwd '/': the postgres user may not be allowed into this process's temporary folder.
 	const result = await runCapture(command, commandArgs, { cwd: '/', timeoutMs });
 	if (result.code !== 0) throw new Error(`${tool} ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
@@ -86,7 +85,7 @@ async function asPostgres(tool, args, { timeoutMs = 120000 } = {}) {
  * folder, listening on 127.0.0.1 only, with the database `database` created.
  */
 async function startPostgres(dir, { database = 'n8n' } = {}) {
-	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	const isRoot = runsAsRoot();
 	// As root the cluster belongs to the postgres user, who must be able to reach it: a private
 	// temporary folder (TMPDIR inside a 0700 folder) would refuse it, so the cluster goes to /tmp then.
 	const outside = isRoot && !othersCanPass(dir);
@@ -125,6 +124,11 @@ function othersCanPass(dir) {
 		if ((fs.statSync(current).mode & 0o001) === 0) return false;
 		if (current === path.dirname(current)) return true;
 	}
+}
+
+/** PostgreSQL refuses root: as root its tools run as the postgres user. */
+function runsAsRoot() {
+	return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
 /** uid and gid of a system user, from /etc/passwd. */
