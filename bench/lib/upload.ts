@@ -35,7 +35,8 @@ export interface UploadMemory {
 export async function measureUpload(mb: number): Promise<UploadMemory> {
 	// Fresh processes, so that their memory is not that of earlier work.
 	const site = await startSite({ maxUploadMb: mb + 1 });
-	const uploader = trackedChild('asset-child');
+	const uploaderFolder = tempDir('n8n-bench-user-');
+	const uploader = trackedChild('asset-child', { BENCH_N8N_USER_FOLDER: uploaderFolder });
 	const fileDir = tempDir('bench-file-');
 	try {
 		const token = await createTenant(site, 'bench-assets');
@@ -57,8 +58,9 @@ export async function measureUpload(mb: number): Promise<UploadMemory> {
 	} finally {
 		await stopChild(uploader);
 		await stopChild(site.child);
-		// The file and the server's copy of it: gigabytes in the larger runs, not kept until the end.
+		// The file, n8n's and the server's copies of it: gigabytes in the larger runs, not kept until the end.
 		rmSync(fileDir, { recursive: true, force: true });
+		rmSync(uploaderFolder, { recursive: true, force: true });
 		rmSync(site.dataDir, { recursive: true, force: true });
 	}
 }

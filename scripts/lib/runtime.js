@@ -186,6 +186,51 @@ function runLogged(label, command, args, { cwd, env, log, progress, everyMs = 15
 	});
 }
 
+/** Bytes free to this user on the file system that holds `dir`. */
+function freeBytes(dir) {
+	const stats = fs.statfsSync(dir);
+	return stats.bavail * stats.bsize;
+}
+
+const GB = 1024 ** 3;
+/** About what an install writes: the runtime folder plus npm's cache of the tarballs. */
+const INSTALL_NEEDS_BYTES = 4 * GB;
+const formatGb = (bytes) => `${(bytes / GB).toFixed(1)} GB`;
+
+/** Whether a failed install ran out of disk: npm's ENOSPC, or next to nothing left. */
+function isDiskFull(message, free) {
+	return /ENOSPC|no space left/i.test(message) || free < 256 * 1024 ** 2;
+}
+
+/**
+ * The package step, tried again after a failure that is not a full disk (npm retries single fetches
+ * itself; this covers an install that still fails, e.g. a registry reset late in the download).
+ */
+async function installPackages(folder, baseEnv, log, { attempts = 3, waitMs = 10000 } = {}) {
+	for (let attempt = 1; ; attempt += 1) {
+		try {
+			await runLogged('packages', 'npm', RUNTIME.installArgs, {
+				cwd: RUNTIME_DIR,
+				env: baseEnv,
+				log,
+				progress: () => `${countFetches()} package downloads so far, ${countEntries(RUNTIME_MODULES)} folders`,
+			});
+			return;
+		} catch (error) {
+			const free = freeBytes(RUNTIME_DIR);
+			if (isDiskFull(error.message, free)) {
+				throw new Error(
+					`the disk is full: installing ${folder}/node_modules needs about ${formatGb(INSTALL_NEEDS_BYTES)} free, and ${formatGb(free)} is left on ${RUNTIME_DIR}. Free some space (old temporary folders, ~/.npm/_cacache) and run again.\n${error.message}`,
+				);
+			}
+			if (attempt >= attempts) throw error;
+			log(`  packages: attempt ${attempt} of ${attempts} failed; the end of ${folder}/install.log:`);
+			for (const line of error.message.split('\n').slice(-8)) log(`    ${line}`);
+			await sleep(waitMs * attempt);
+		}
+	}
+}
+
 /** How long a test's beforeAll may wait for ensureRuntime on a fresh machine. */
 const INSTALL_TIMEOUT_MS = 30 * 60 * 1000;
 
@@ -193,24 +238,40 @@ const INSTALL_TIMEOUT_MS = 30 * 60 * 1000;
 async function ensureRuntime({ log = console.log, force = false } = {}) {
 	const status = runtimeStatus();
 	if (status.ready && !force) return status.marker;
+	try {
+		return await installRuntime(status, { log, force });
+	} catch (error) {
+		// Said in the progress output too: a test runner prints a beforeAll error once per test, far below.
+		const lines = error.message.split('\n');
+		log(`n8n runtime install failed: ${[lines[0], ...lines.slice(1).slice(-15)].join('\n  ')}`);
+		throw error;
+	}
+}
+
+async function installRuntime(status, { log, force }) {
 	const started = Date.now();
 	const folder = path.basename(RUNTIME_DIR);
 	log(`n8n runtime: ${force ? 'reinstalling' : status.reason}; installing n8n${RUNTIME.bundledNode ? ' and Node 24' : ''} into ${folder}/node_modules`);
 	log(`  (the first time takes about 5 to 7 minutes and 3 GB; the log goes to ${folder}/install.log)`);
 	fs.writeFileSync(INSTALL_LOG, `n8n runtime install, ${new Date().toISOString()}\n`);
 	fs.rmSync(MARKER, { force: true });
-	const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+	const free = freeBytes(RUNTIME_DIR);
+	log(`  ${formatGb(free)} free on this disk; the install needs about ${formatGb(INSTALL_NEEDS_BYTES)}${free < INSTALL_NEEDS_BYTES ? ' (it may not fit)' : ''}`);
+	const baseEnv = {
+		...process.env,
+		npm_config_audit: 'false',
+		npm_config_fund: 'false',
+		npm_config_update_notifier: 'false',
+		// npm's own retries of one fetch, with longer waits than its defaults (2 retries, up to 60 s).
+		npm_config_fetch_retries: process.env.npm_config_fetch_retries ?? '5',
+		npm_config_fetch_retry_maxtimeout: process.env.npm_config_fetch_retry_maxtimeout ?? '120000',
+	};
 	// `npm ci`: the lockfile's packages and nothing else, the same on every machine. (Four optional
 	// @msgpackr-extract prebuilds for other platforms exist in this registry only up to 3.0.4; the
 	// overrides in n8n-runtime/package.json pin them there so the lockfile lists them, as npm ci needs.)
 	// n8n1-runtime/ keeps `npm install` (RUNTIMES): its lockfile was made and tested that way.
 	log(`[1/3] npm ${RUNTIME.installArgs[0]} --ignore-scripts, from ${folder}/package-lock.json (n8n and its ~2,000 packages)`);
-	await runLogged(
-		'packages',
-		'npm',
-		RUNTIME.installArgs,
-		{ cwd: RUNTIME_DIR, env: baseEnv, log, progress: () => `${countFetches()} package downloads so far, ${countEntries(RUNTIME_MODULES)} folders` },
-	);
+	await installPackages(folder, baseEnv, log);
 
 	if (RUNTIME.bundledNode) {
 		log('[2/3] Node 24 binary (the npm registry\'s `node` package)');
@@ -573,6 +634,8 @@ module.exports = {
 	runtimeStatus,
 	INSTALL_TIMEOUT_MS,
 	ensureRuntime,
+	installPackages,
+	isDiskFull,
 	runCapture,
 	freePort,
 	portInUse,
