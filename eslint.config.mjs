@@ -8,13 +8,27 @@ import tseslint from 'typescript-eslint';
 // (nodes, credentials, package.json) also by n8n's own community-nodes rules.
 export default tseslint.config(
 	{
-		ignores: ['**/dist/**', 'node_modules/**', 'n8n-runtime/**', 'n8n1-runtime/**', 'test-install/tools/**', 'coverage/**', '.data/**', 'examples/**'],
+		ignores: [
+			'**/dist/**',
+			'node_modules/**',
+			'n8n-runtime/**',
+			'n8n1-runtime/**',
+			'test-install/tools/**',
+			'coverage/**',
+			'.data/**',
+			'examples/**',
+		],
 	},
 	{
 		files: ['**/*.ts'],
 		extends: [...tseslint.configs.recommended],
 		// Leaving fields out of an object by destructuring (`{ secret: _s, ...rest }`) is not an unused variable.
-		rules: { '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }] },
+		rules: {
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ ignoreRestSiblings: true, argsIgnorePattern: '^_' },
+			],
+		},
 	},
 	{
 		// Tests read JSON answers of any shape; typing each one would test the types, not the behaviour.

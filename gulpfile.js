@@ -3,10 +3,10 @@
 const { src, dest } = require('gulp');
 
 function copyIcons() {
-	return src(
-		['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}', 'nodes/**/*.node.json'],
-		{ base: '.', encoding: false },
-	).pipe(dest('dist'));
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}', 'nodes/**/*.node.json'], {
+		base: '.',
+		encoding: false,
+	}).pipe(dest('dist'));
 }
 
 exports['build:icons'] = copyIcons;

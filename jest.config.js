@@ -6,7 +6,11 @@ const shared = {
 	testEnvironment: 'node',
 	transform: { '^.+\\.ts$': tsJest },
 	// dist/ holds a copy of package.json; keep jest's module map to the sources.
-	modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/reference-server/dist/', '<rootDir>/n8n-runtime/'],
+	modulePathIgnorePatterns: [
+		'<rootDir>/dist/',
+		'<rootDir>/reference-server/dist/',
+		'<rootDir>/n8n-runtime/',
+	],
 };
 
 /** @type {import('jest').Config} */

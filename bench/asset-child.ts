@@ -31,7 +31,14 @@ async function main() {
 		type: 'siteTenant',
 		parameters: { resource: 'asset', operation: 'upload', binaryPropertyName: 'data' },
 		credentials,
-		input: [{ json: {}, binary: { data: { data: Buffer.from('warm-up'), fileName: 'warm.txt', mimeType: 'text/plain' } } }],
+		input: [
+			{
+				json: {},
+				binary: {
+					data: { data: Buffer.from('warm-up'), fileName: 'warm.txt', mimeType: 'text/plain' },
+				},
+			},
+		],
 	});
 	if (warm.error) throw warm.error;
 	global.gc?.();
@@ -43,7 +50,18 @@ async function main() {
 		type: 'siteTenant',
 		parameters: { resource: 'asset', operation: 'upload', binaryPropertyName: 'data' },
 		credentials,
-		input: [{ json: {}, binary: { data: { filePath: String(start.filePath), fileName: 'bench.bin', mimeType: 'application/octet-stream' } } }],
+		input: [
+			{
+				json: {},
+				binary: {
+					data: {
+						filePath: String(start.filePath),
+						fileName: 'bench.bin',
+						mimeType: 'application/octet-stream',
+					},
+				},
+			},
+		],
 	});
 	if (result.error) throw result.error;
 	process.send?.({ type: 'done', ms: Date.now() - started, output: result.items[0]?.json ?? null });

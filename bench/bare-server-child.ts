@@ -14,16 +14,28 @@ interface FixedResponse {
 }
 
 function main() {
-	const fixed = JSON.parse(process.env.BENCH_BARE_RESPONSES ?? '{}') as Record<string, FixedResponse>;
+	const fixed = JSON.parse(process.env.BENCH_BARE_RESPONSES ?? '{}') as Record<
+		string,
+		FixedResponse
+	>;
 	const prepared = new Map(
-		Object.entries(fixed).map(([key, response]) => [key, { status: response.status, body: Buffer.from(response.body) }]),
+		Object.entries(fixed).map(([key, response]) => [
+			key,
+			{ status: response.status, body: Buffer.from(response.body) },
+		]),
 	);
 	const server = createServer((request, response) => {
 		const path = (request.url ?? '/').split('?')[0];
-		const answer = prepared.get(`${request.method} ${path}`) ?? { status: 404, body: Buffer.from('{"error":"not_found"}') };
+		const answer = prepared.get(`${request.method} ${path}`) ?? {
+			status: 404,
+			body: Buffer.from('{"error":"not_found"}'),
+		};
 		request.resume();
 		request.on('end', () => {
-			response.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': answer.body.length });
+			response.writeHead(answer.status, {
+				'content-type': 'application/json; charset=utf-8',
+				'content-length': answer.body.length,
+			});
 			response.end(answer.body);
 		});
 	});

@@ -27,10 +27,17 @@ const accepts = (port: number) =>
 	});
 
 async function main() {
-	const { script, args } = JSON.parse(process.env.BENCH_CLI ?? '{}') as { script: string; args: string[] };
+	const { script, args } = JSON.parse(process.env.BENCH_CLI ?? '{}') as {
+		script: string;
+		args: string[];
+	};
 	const port = await freePort();
 	// Its output goes to the bench's stderr: stdout is the bench's table.
-	const cli = spawn(process.execPath, [script, ...args.map((arg) => arg.replace('{port}', String(port)))], { stdio: ['ignore', 2, 2] });
+	const cli = spawn(
+		process.execPath,
+		[script, ...args.map((arg) => arg.replace('{port}', String(port)))],
+		{ stdio: ['ignore', 2, 2] },
+	);
 	let stopping = false;
 	cli.on('exit', (code, signal) => {
 		if (stopping) process.exit(0);
@@ -55,7 +62,8 @@ async function main() {
 
 	const deadline = Date.now() + READY_TIMEOUT_MS;
 	while (!(await accepts(port))) {
-		if (Date.now() > deadline) throw new Error(`${script}: port ${port} not open within ${READY_TIMEOUT_MS} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`${script}: port ${port} not open within ${READY_TIMEOUT_MS} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	process.send?.({ type: 'ready', url: `http://127.0.0.1:${port}`, pid: cli.pid });

@@ -17,4 +17,5 @@ process.env.N8N_BINARY_DATA_STORAGE_PATH = join(n8nUserFolder, 'binary-data');
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 process.env.N8N_LOG_LEVEL ??= 'silent';
 
-if (given === undefined) process.on('exit', () => rmSync(n8nUserFolder, { recursive: true, force: true }));
+if (given === undefined)
+	process.on('exit', () => rmSync(n8nUserFolder, { recursive: true, force: true }));

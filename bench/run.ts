@@ -42,7 +42,13 @@ function machine() {
 	} catch {
 		// not Linux
 	}
-	return { cpus: info.length, model, memoryGb: round(totalmem() / 1024 ** 3, 1), node: process.version, platform: `${process.platform} ${process.arch}` };
+	return {
+		cpus: info.length,
+		model,
+		memoryGb: round(totalmem() / 1024 ** 3, 1),
+		node: process.version,
+		platform: `${process.platform} ${process.arch}`,
+	};
 }
 
 /**
@@ -59,12 +65,19 @@ interface Shared {
 const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = [
 	{ name: 'page-create', run: ({ site, runner }) => pageRows(site, runner) },
 	{ name: 'batching-5ms', run: ({ runner }) => batching5msRow(runner) },
-	{ name: 'list', run: async (shared) => void (shared.listToken = await listRows(shared.site, shared.runner)) },
+	{
+		name: 'list',
+		run: async (shared) => void (shared.listToken = await listRows(shared.site, shared.runner)),
+	},
 	{ name: 'peer-n8n', run: () => peerN8nRows() },
 	{ name: 'contact-form', run: ({ site }) => contactFormRow(site) },
 	{ name: 'server-peers', run: () => serverPeerRows() },
 	// Last user of the shared site: it ends with the site restarted without its listing cache.
-	{ name: 'server', run: async (shared) => serverRows(shared.site, (shared.listToken ??= await seedListTenant(shared.site))) },
+	{
+		name: 'server',
+		run: async (shared) =>
+			serverRows(shared.site, (shared.listToken ??= await seedListTenant(shared.site))),
+	},
 	{ name: 'large-bodies', run: () => healthUnderLargeBodiesRow() },
 	{ name: 'asset', run: () => assetRows() },
 	{ name: 'growth', run: () => growthRows() },
@@ -75,7 +88,10 @@ function selectedGroups() {
 	if (!only) return groups;
 	const names = only.split(',');
 	const unknown = names.filter((name) => !groups.some((group) => group.name === name));
-	if (unknown.length > 0) throw new Error(`--only: unknown group(s) ${unknown.join(', ')}; known: ${groups.map((g) => g.name).join(', ')}`);
+	if (unknown.length > 0)
+		throw new Error(
+			`--only: unknown group(s) ${unknown.join(', ')}; known: ${groups.map((g) => g.name).join(', ')}`,
+		);
 	return groups.filter((group) => names.includes(group.name));
 }
 
@@ -83,8 +99,13 @@ async function main() {
 	const startedAt = new Date();
 	const loadBefore = loadavg();
 	const selected = selectedGroups();
-	log(`${quick ? 'quick' : 'full'} run on ${machine().cpus} CPUs, load average ${loadBefore.map((l) => round(l, 2)).join(' ')}`);
-	const shared: Shared = { runner: createRunner(), site: await startSite({ deliveryRetryBaseMs: 100 }) };
+	log(
+		`${quick ? 'quick' : 'full'} run on ${machine().cpus} CPUs, load average ${loadBefore.map((l) => round(l, 2)).join(' ')}`,
+	);
+	const shared: Shared = {
+		runner: createRunner(),
+		site: await startSite({ deliveryRetryBaseMs: 100 }),
+	};
 	for (const group of selected) {
 		const started = Date.now();
 		await group.run(shared);
@@ -97,7 +118,11 @@ async function main() {
 		mode: quick ? 'quick' : 'full',
 		startedAt: startedAt.toISOString(),
 		seconds: round((Date.now() - startedAt.getTime()) / 1000, 1),
-		machine: { ...machine(), loadAverageBefore: loadBefore.map((l) => round(l, 2)), loadAverageAfter: loadAfter.map((l) => round(l, 2)) },
+		machine: {
+			...machine(),
+			loadAverageBefore: loadBefore.map((l) => round(l, 2)),
+			loadAverageAfter: loadAfter.map((l) => round(l, 2)),
+		},
 		sizes: SIZES,
 		groups: selected.map((group) => group.name),
 		rows,
@@ -106,13 +131,17 @@ async function main() {
 	const complete = !quick && selected.length === groups.length;
 	if (complete) writeDocs(results);
 	const missed = rows.filter((r) => r.pass === false).length;
-	log(`${rows.length} rows, ${missed} goal(s) missed; written to bench/results.json${complete ? ' and docs/bench/' : ''} (${results.seconds} s)`);
+	log(
+		`${rows.length} rows, ${missed} goal(s) missed; written to bench/results.json${complete ? ' and docs/bench/' : ''} (${results.seconds} s)`,
+	);
 }
 
 main()
 	.then(() => cleanup(0))
 	.catch(async (error: unknown) => {
-		process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.stderr.write(
+			`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 		await cleanup(1);
 	});
 

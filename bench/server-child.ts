@@ -9,7 +9,13 @@ import { answerSeed } from './lib/seed';
 async function main() {
 	const options = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as Partial<ServerOptions>;
 	// The contact-form rows submit thousands of forms from one address: no form rate limit.
-	const server = await startServer({ port: 0, logger: false, formRatePerAddress: 0, formRatePerTenant: 0, ...options });
+	const server = await startServer({
+		port: 0,
+		logger: false,
+		formRatePerAddress: 0,
+		formRatePerTenant: 0,
+		...options,
+	});
 	// BENCH_SERVER_DELAY_MS: every request is handed to the server this much later, as if the server
 	// were that far away (the batching row uses it to separate latency from the client's CPU).
 	const delayMs = Number(process.env.BENCH_SERVER_DELAY_MS ?? 0);
@@ -23,7 +29,12 @@ async function main() {
 	}
 	// Pages seeded by the server's own store (lib/seed.ts), for the rows that list large tenants.
 	process.on('message', (message: ChildMessage) => answerSeed(server.app.site.store, message));
-	process.send?.({ type: 'ready', url: server.url, adminToken: server.adminToken, pid: process.pid });
+	process.send?.({
+		type: 'ready',
+		url: server.url,
+		adminToken: server.adminToken,
+		pid: process.pid,
+	});
 	const stop = () => {
 		server.close().then(
 			() => process.exit(0),

@@ -2,7 +2,8 @@ import type { ICredentialTestRequest, ICredentialType, Icon, INodeProperties } f
 
 import { bearerTokenAuth } from './shared';
 
-const NOT_THE_SERVICE = 'No Site Management central surface at this base URL (POST /api/tenant/token did not answer as the service does)';
+const NOT_THE_SERVICE =
+	'No Site Management central surface at this base URL (POST /api/tenant/token did not answer as the service does)';
 
 /**
  * The central surface has no read-only call, so the test asks for a token with an invalid (empty)

@@ -13,7 +13,8 @@ export class SiteContactFormSecretApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#site-management-contact-form-trigger';
+	documentationUrl =
+		'https://www.npmjs.com/package/n8n-nodes-site-management#site-management-contact-form-trigger';
 
 	properties: INodeProperties[] = [
 		{
@@ -23,7 +24,7 @@ export class SiteContactFormSecretApi implements ICredentialType {
 			default: 'X-Site-Webhook-Secret',
 			required: true,
 			description:
-				'Name of the header that carries the secret. Enter the same name under the site\'s contact-form webhook headers.',
+				"Name of the header that carries the secret. Enter the same name under the site's contact-form webhook headers.",
 		},
 		{
 			displayName: 'Secret',

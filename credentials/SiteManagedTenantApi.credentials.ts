@@ -20,7 +20,11 @@ import { bearerTokenAuth, tenantSurfaceTest } from './shared';
 export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
 
 function serverMessage(body: unknown): string | undefined {
-	if (typeof body === 'object' && body !== null && typeof (body as IDataObject).message === 'string') {
+	if (
+		typeof body === 'object' &&
+		body !== null &&
+		typeof (body as IDataObject).message === 'string'
+	) {
 		return (body as IDataObject).message as string;
 	}
 	return undefined;
@@ -42,7 +46,15 @@ const mintsInFlight = new Map<string, Promise<{ accessToken: string }>>();
 
 function mintKey(credentials: ICredentialDataDecryptedObject, lifetime: number): string {
 	return createHash('sha256')
-		.update(JSON.stringify([credentials.adminBaseUrl, credentials.adminToken, credentials.tenantId, credentials.baseUrl, lifetime]))
+		.update(
+			JSON.stringify([
+				credentials.adminBaseUrl,
+				credentials.adminToken,
+				credentials.tenantId,
+				credentials.baseUrl,
+				lifetime,
+			]),
+		)
 		.digest('hex');
 }
 
@@ -67,7 +79,10 @@ async function mintToken(
 	} catch (error) {
 		// The HTTP client's error holds the request headers (the admin token): build a new one.
 		const code = (error as { code?: string }).code;
-		throw mintError(`Could not reach the central surface to get a tenant token${code ? ` (${code})` : ''}`, true);
+		throw mintError(
+			`Could not reach the central surface to get a tenant token${code ? ` (${code})` : ''}`,
+			true,
+		);
 	}
 
 	const status = response.statusCode;
@@ -158,11 +173,16 @@ export class SiteManagedTenantApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const lifetime = Math.max(60, Math.floor(Number(credentials.lifetime ?? credentials.tokenLifetime) || 900));
+		const lifetime = Math.max(
+			60,
+			Math.floor(Number(credentials.lifetime ?? credentials.tokenLifetime) || 900),
+		);
 		const key = mintKey(credentials, lifetime);
 		let mint = mintsInFlight.get(key);
 		if (!mint) {
-			mint = mintToken(this.helpers, credentials, lifetime).finally(() => mintsInFlight.delete(key));
+			mint = mintToken(this.helpers, credentials, lifetime).finally(() =>
+				mintsInFlight.delete(key),
+			);
 			mintsInFlight.set(key, mint);
 		}
 		return await mint;
@@ -171,7 +191,8 @@ export class SiteManagedTenantApi implements ICredentialType {
 	authenticate = bearerTokenAuth('accessToken');
 
 	test = tenantSurfaceTest({
-		unauthorized: 'The minted tenant token was not accepted; check the tenant ID and both base URLs',
+		unauthorized:
+			'The minted tenant token was not accepted; check the tenant ID and both base URLs',
 		forbidden: 'The tenant surface refused the token (wrong kind of token)',
 	});
 }

@@ -19,7 +19,8 @@ export class SiteTenantApi implements ICredentialType {
 			default: '',
 			placeholder: 'http://127.0.0.1:4010',
 			required: true,
-			description: "Address of the tenant (site) surface of the Site Management Service, without /api",
+			description:
+				'Address of the tenant (site) surface of the Site Management Service, without /api',
 		},
 		{
 			displayName: 'Tenant Token',

@@ -16,14 +16,23 @@ import type {
  * calls either form the same way, for nodes, credential tests and the HTTP Request node.
  */
 export function bearerTokenAuth(tokenField: string): IAuthenticate {
-	return async (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) => ({
+	return async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	) => ({
 		...requestOptions,
-		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials[tokenField] ?? '')}` },
+		headers: {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials[tokenField] ?? '')}`,
+		},
 	});
 }
 
 /** Tests a tenant-surface credential with the cheapest read (one page), naming why 401/403 failed. */
-export function tenantSurfaceTest(messages: { unauthorized: string; forbidden: string }): ICredentialTestRequest {
+export function tenantSurfaceTest(messages: {
+	unauthorized: string;
+	forbidden: string;
+}): ICredentialTestRequest {
 	return {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',

@@ -34,7 +34,9 @@ const { startQueueMode } = require('./lib/queue/start');
 
 const ROOT = runtime.ROOT;
 // SITE_START_DATA: another folder for everything (the browser test starts a stack of its own there).
-const DATA = process.env.SITE_START_DATA ? path.resolve(process.env.SITE_START_DATA) : path.join(ROOT, '.data');
+const DATA = process.env.SITE_START_DATA
+	? path.resolve(process.env.SITE_START_DATA)
+	: path.join(ROOT, '.data');
 const STATE_FILE = path.join(DATA, 'stack.json');
 const USER_FOLDER = path.join(DATA, 'n8n');
 const SERVER_DATA = path.join(DATA, 'reference-server');
@@ -49,13 +51,41 @@ const DEMO_TENANT = 'demo';
 // --queue: n8n in queue mode (Redis, PostgreSQL, main + 2 workers + 2 webhook processors), see lib/queue/start.js.
 const QUEUE = process.argv.slice(2).includes('--queue');
 const DEMO_PAGES = [
-	{ name: 'Home', url: '/', locale: 'en', templates: [{ type: 'hero', title: 'Welcome to the demo site', text: 'Built with the Site Management nodes.' }] },
-	{ name: 'About us', url: '/about-us', locale: 'en', templates: [{ type: 'heading', text: 'About us' }, { type: 'text', body: 'We are a small team that builds websites.' }] },
-	{ name: 'Contact', url: '/contact', locale: 'en', templates: [{ type: 'heading', text: 'Contact' }, { type: 'contact-form', fields: ['name', 'email', 'message'] }] },
+	{
+		name: 'Home',
+		url: '/',
+		locale: 'en',
+		templates: [
+			{
+				type: 'hero',
+				title: 'Welcome to the demo site',
+				text: 'Built with the Site Management nodes.',
+			},
+		],
+	},
+	{
+		name: 'About us',
+		url: '/about-us',
+		locale: 'en',
+		templates: [
+			{ type: 'heading', text: 'About us' },
+			{ type: 'text', body: 'We are a small team that builds websites.' },
+		],
+	},
+	{
+		name: 'Contact',
+		url: '/contact',
+		locale: 'en',
+		templates: [
+			{ type: 'heading', text: 'Contact' },
+			{ type: 'contact-form', fields: ['name', 'email', 'message'] },
+		],
+	},
 ];
 
 const started = Date.now();
-const say = (message) => console.log(`[start +${Math.round((Date.now() - started) / 1000)}s] ${message}`);
+const say = (message) =>
+	console.log(`[start +${Math.round((Date.now() - started) / 1000)}s] ${message}`);
 
 function loadState() {
 	try {
@@ -80,7 +110,11 @@ function run(command, args, options = {}) {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
 		child.on('error', reject);
-		child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`))));
+		child.on('exit', (code, signal) =>
+			code === 0
+				? resolve()
+				: reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`)),
+		);
 	});
 }
 
@@ -92,12 +126,20 @@ async function startReferenceServer(adminToken) {
 		process.execPath,
 		[
 			path.join(ROOT, 'reference-server', 'bin', 'site-reference-server.js'),
-			'--data-dir', SERVER_DATA,
+			'--data-dir',
+			SERVER_DATA,
 			'--enable-variables',
-			'--host', '127.0.0.1',
-			'--port', String(SERVER_PORT),
+			'--host',
+			'127.0.0.1',
+			'--port',
+			String(SERVER_PORT),
 		],
-		{ cwd: ROOT, env: { ...process.env, ADMIN_TOKEN: adminToken }, stdio: ['ignore', out, out], detached: true },
+		{
+			cwd: ROOT,
+			env: { ...process.env, ADMIN_TOKEN: adminToken },
+			stdio: ['ignore', out, out],
+			detached: true,
+		},
 	);
 	fs.closeSync(out);
 	const { exited, exitPromise, stop: stopChild } = runtime.watchExit(child);
@@ -105,7 +147,10 @@ async function startReferenceServer(adminToken) {
 	const deadline = Date.now() + 60000;
 	while (Date.now() < deadline) {
 		const exit = exited();
-		if (exit) throw new Error(`the reference server exited (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, SERVER_LOG)}`);
+		if (exit)
+			throw new Error(
+				`the reference server exited (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, SERVER_LOG)}`,
+			);
 		if ((await runtime.httpGet(`${url}/health`)) === 200) {
 			const stop = async () => {
 				await stopChild(15000);
@@ -115,19 +160,29 @@ async function startReferenceServer(adminToken) {
 		await runtime.sleep(250);
 	}
 	child.kill('SIGKILL');
-	throw new Error(`the reference server did not answer on ${url}/health within 60 s; see ${path.relative(ROOT, SERVER_LOG)}`);
+	throw new Error(
+		`the reference server did not answer on ${url}/health within 60 s; see ${path.relative(ROOT, SERVER_LOG)}`,
+	);
 }
 
 /** The demo tenant, a working token for it (reused when it still works) and its pages. */
 async function ensureDemoSite(serverUrl, adminToken, state) {
 	const admin = stack.siteClient(serverUrl, adminToken);
-	const created = await stack.ensureTenant(serverUrl, adminToken, { id: DEMO_TENANT, fqdn: 'demo.example.com' });
+	const created = await stack.ensureTenant(serverUrl, adminToken, {
+		id: DEMO_TENANT,
+		fqdn: 'demo.example.com',
+	});
 	// The onboarding example's tenant, empty: its Managed Tenant credential works before the example runs.
 	await stack.ensureTenant(serverUrl, adminToken, { id: stack.ONBOARDING_TENANT });
 	let tokenChanged = false;
-	if (!state.demoToken || (await stack.siteClient(serverUrl, state.demoToken)('GET', '/api/pages?per_page=1')).status !== 200) {
+	if (
+		!state.demoToken ||
+		(await stack.siteClient(serverUrl, state.demoToken)('GET', '/api/pages?per_page=1')).status !==
+			200
+	) {
 		const issued = await admin('POST', '/api/tenant/token', { id: DEMO_TENANT });
-		if (issued.status !== 200) throw new Error(`could not issue the demo token: HTTP ${issued.status}`);
+		if (issued.status !== 200)
+			throw new Error(`could not issue the demo token: HTTP ${issued.status}`);
 		state.demoToken = issued.data.token;
 		tokenChanged = true;
 	}
@@ -175,10 +230,18 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 		: state.workflowsImported === true
 			? [stack.WORKFLOWS.onboarding.id, stack.WORKFLOWS.contactForm.id]
 			: [];
-	const examples = Object.values(stack.WORKFLOWS).filter((workflow) => !imported.includes(workflow.id));
+	const examples = Object.values(stack.WORKFLOWS).filter(
+		(workflow) => !imported.includes(workflow.id),
+	);
 	if (examples.length > 0) {
-		say(`importing the example workflows (n8n import:workflow): ${examples.map((workflow) => workflow.file).join(', ')}`);
-		await stack.importWorkflows(env, USER_FOLDER, examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)));
+		say(
+			`importing the example workflows (n8n import:workflow): ${examples.map((workflow) => workflow.file).join(', ')}`,
+		);
+		await stack.importWorkflows(
+			env,
+			USER_FOLDER,
+			examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)),
+		);
 		if (examples.includes(stack.WORKFLOWS.contactForm)) {
 			say('publishing the contact-form workflow');
 			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
@@ -190,7 +253,13 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 	say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
 	const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
 	children.push({ name: 'n8n', stop: n8n.stop, process: n8n.process });
-	n8n.exitPromise.then((exit) => void shutdown(1, `n8n exited unexpectedly (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, N8N_LOG)}`));
+	n8n.exitPromise.then(
+		(exit) =>
+			void shutdown(
+				1,
+				`n8n exited unexpectedly (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, N8N_LOG)}`,
+			),
+	);
 	return n8n.url;
 }
 
@@ -208,7 +277,8 @@ async function main() {
 		...(process.env.SITE_AI_URL ? [] : [[AI_PORT, 'AI stand-in (SITE_AI_PORT)']]),
 	];
 	for (const [port, what] of ports) {
-		if (await runtime.portInUse(port)) throw new Error(`port ${port} for the ${what} is in use (is another npm start running?)`);
+		if (await runtime.portInUse(port))
+			throw new Error(`port ${port} for the ${what} is in use (is another npm start running?)`);
 	}
 
 	const state = loadState();
@@ -219,7 +289,12 @@ async function main() {
 		delete state.workflowsImported;
 	}
 	state.adminToken ??= `sat_${crypto.randomBytes(32).toString('base64url')}`;
-	state.owner ??= { email: 'owner@example.com', firstName: 'Site', lastName: 'Owner', password: newPassword() };
+	state.owner ??= {
+		email: 'owner@example.com',
+		firstName: 'Site',
+		lastName: 'Owner',
+		password: newPassword(),
+	};
 	saveState(state);
 
 	const children = [];
@@ -254,17 +329,28 @@ async function main() {
 	});
 	process.on('SIGTERM', () => void shutdown(0, 'SIGTERM: stopping'));
 	process.on('exit', () => {
-		for (const child of children) if (child.process && child.process.exitCode === null) child.process.kill('SIGKILL');
+		for (const child of children)
+			if (child.process && child.process.exitCode === null) child.process.kill('SIGKILL');
 	});
 
 	try {
-		say(`starting the reference server (data in ${path.relative(ROOT, SERVER_DATA)}, log in ${path.relative(ROOT, SERVER_LOG)})`);
+		say(
+			`starting the reference server (data in ${path.relative(ROOT, SERVER_DATA)}, log in ${path.relative(ROOT, SERVER_LOG)})`,
+		);
 		const server = await startReferenceServer(state.adminToken);
 		children.push({ name: 'the reference server', stop: server.stop, process: server.child });
-		server.exitPromise.then((exit) => void shutdown(1, `the reference server exited unexpectedly (${exit.signal ?? `exit ${exit.code}`})`));
+		server.exitPromise.then(
+			(exit) =>
+				void shutdown(
+					1,
+					`the reference server exited unexpectedly (${exit.signal ?? `exit ${exit.code}`})`,
+				),
+		);
 
 		const demo = await ensureDemoSite(server.url, state.adminToken, state);
-		say(`demo tenant "${DEMO_TENANT}" ${demo.created ? 'created' : 'reused'}, token ${demo.tokenChanged ? 'issued' : 'reused'}`);
+		say(
+			`demo tenant "${DEMO_TENANT}" ${demo.created ? 'created' : 'reused'}, token ${demo.tokenChanged ? 'issued' : 'reused'}`,
+		);
 		if (demo.tokenChanged) delete state.credentialsImported;
 		saveState(state);
 
@@ -276,15 +362,32 @@ async function main() {
 		}
 		aiUrl = stack.aiBaseUrl(aiUrl);
 		// The OpenAI credential holds the endpoint and its key: import it again when either changed.
-		const aiKeyHash = crypto.createHash('sha256').update(process.env.SITE_AI_KEY ?? '').digest('hex');
+		const aiKeyHash = crypto
+			.createHash('sha256')
+			.update(process.env.SITE_AI_KEY ?? '')
+			.digest('hex');
 		if (state.aiUrl !== aiUrl || state.aiKeyHash !== aiKeyHash) delete state.credentialsImported;
 
 		let n8nUrl;
 		let queueLines = [];
 		if (QUEUE) {
-			({ url: n8nUrl, lines: queueLines } = await startQueueMode({ serverUrl: server.url, state, aiUrl, mainPort: N8N_PORT, children, say }));
+			({ url: n8nUrl, lines: queueLines } = await startQueueMode({
+				serverUrl: server.url,
+				state,
+				aiUrl,
+				mainPort: N8N_PORT,
+				children,
+				say,
+			}));
 		} else {
-			n8nUrl = await startOneN8n({ serverUrl: server.url, state, aiUrl, aiKeyHash, children, shutdown });
+			n8nUrl = await startOneN8n({
+				serverUrl: server.url,
+				state,
+				aiUrl,
+				aiKeyHash,
+				children,
+				shutdown,
+			});
 		}
 
 		const owner = await runtime.setupOwner(n8nUrl, state.owner);
@@ -292,7 +395,8 @@ async function main() {
 		try {
 			await runtime.login(n8nUrl, state.owner);
 		} catch {
-			ownerNote = 'an owner exists whose password is not the one in .data/stack.json; reset it with the n8n CLI (user-management:reset) or remove .data/n8n';
+			ownerNote =
+				'an owner exists whose password is not the one in .data/stack.json; reset it with the n8n CLI (user-management:reset) or remove .data/n8n';
 		}
 
 		const demoClient = stack.siteClient(server.url, state.demoToken);
@@ -300,7 +404,8 @@ async function main() {
 		try {
 			webhook = await stack.waitFor(
 				'the contact-form trigger to register',
-				async () => (await demoClient('GET', '/api/settings')).data?.settings?.contact_form_webhook_url,
+				async () =>
+					(await demoClient('GET', '/api/settings')).data?.settings?.contact_form_webhook_url,
 				{ timeoutMs: 60000, everyMs: 500 },
 			);
 		} catch {

@@ -36,26 +36,50 @@ const thousands = (n: number) => n.toLocaleString('en-US');
 function goalLine(y: number): LayerSpec<Field> {
 	return {
 		data: { values: [{ y }] },
-		layer: [{ mark: { type: 'rule', strokeDash: [5, 4], color: GOAL_COLOR, strokeWidth: 1.5 }, encoding: { y: { field: 'y', type: 'quantitative' } } }],
+		layer: [
+			{
+				mark: { type: 'rule', strokeDash: [5, 4], color: GOAL_COLOR, strokeWidth: 1.5 },
+				encoding: { y: { field: 'y', type: 'quantitative' } },
+			},
+		],
 	};
 }
 
 /** A panel's title, with a note and what its dashed line means underneath (two lines in each panel, so the titles align). */
-const panelTitle = (text: string, note: string, goal: string) => ({ text, subtitle: [note, `red dashed line: ${goal}`], subtitleColor: '#555', subtitleFontSize: 10 });
+const panelTitle = (text: string, note: string, goal: string) => ({
+	text,
+	subtitle: [note, `red dashed line: ${goal}`],
+	subtitleColor: '#555',
+	subtitleFontSize: 10,
+});
 
 /** A log scale over `values` with some room either side, so the end points are not on the axes. */
-const paddedLog = (values: number[]) => ({ type: 'log' as const, domain: [Math.min(...values) / 1.5, Math.max(...values) * 1.5], nice: false });
+const paddedLog = (values: number[]) => ({
+	type: 'log' as const,
+	domain: [Math.min(...values) / 1.5, Math.max(...values) * 1.5],
+	nice: false,
+});
 
 type Axis = { title: string; format?: string };
 
 /** A y scale from 0 with room above the highest of `values` (and of a goal line) for the labels. */
-const roomAbove = (...values: number[]) => ({ domainMin: 0, domainMax: Math.max(...values) * 1.12 });
+const roomAbove = (...values: number[]) => ({
+	domainMin: 0,
+	domainMax: Math.max(...values) * 1.12,
+});
 
 /**
  * Two series of points over a log x axis (at `x`'s values), each labelled with its y value: the
  * first series' labels above its points and the second's below, so that close points stay legible.
  */
-function twoLines(points: Array<{ x: number; a: number; b: number }>, names: [string, string], colors: [string, string], x: Axis, y: Axis, goal: number): LayerSpec<Field> {
+function twoLines(
+	points: Array<{ x: number; a: number; b: number }>,
+	names: [string, string],
+	colors: [string, string],
+	x: Axis,
+	y: Axis,
+	goal: number,
+): LayerSpec<Field> {
 	const values = points.flatMap((p) => [
 		{ x: p.x, series: names[0], y: p.a },
 		{ x: p.x, series: names[1], y: p.b },
@@ -64,16 +88,34 @@ function twoLines(points: Array<{ x: number; a: number; b: number }>, names: [st
 	return {
 		data: { values },
 		encoding: {
-			x: { field: 'x', type: 'quantitative', scale: paddedLog(xs), axis: { values: xs, format: ',d', title: x.title } },
-			y: { field: 'y', type: 'quantitative', scale: roomAbove(goal, ...points.flatMap((p) => [p.a, p.b])), title: y.title },
-			color: { field: 'series', type: 'nominal', sort: names, scale: { domain: names, range: colors }, legend: { title: null } },
+			x: {
+				field: 'x',
+				type: 'quantitative',
+				scale: paddedLog(xs),
+				axis: { values: xs, format: ',d', title: x.title },
+			},
+			y: {
+				field: 'y',
+				type: 'quantitative',
+				scale: roomAbove(goal, ...points.flatMap((p) => [p.a, p.b])),
+				title: y.title,
+			},
+			color: {
+				field: 'series',
+				type: 'nominal',
+				sort: names,
+				scale: { domain: names, range: colors },
+				legend: { title: null },
+			},
 		},
 		layer: [
 			{ mark: { type: 'line', point: true } },
 			...names.map((series, i) => ({
 				transform: [{ filter: { field: 'series', equal: series } }],
 				mark: { type: 'text' as const, dy: i === 0 ? -9 : 13, fontSize: 10 },
-				encoding: { text: { field: 'y', type: 'quantitative' as const, format: y.format ?? '.1f' } },
+				encoding: {
+					text: { field: 'y', type: 'quantitative' as const, format: y.format ?? '.1f' },
+				},
 			})),
 		],
 	};
@@ -93,10 +135,19 @@ export function growthSpec(curves: GrowthCurves): VegaLite.TopLevelSpec {
 
 	return {
 		$schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-		title: { text: 'How cost grows with size', subtitle: `npm run bench${quick ? ' -- --quick' : ''}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, anchor: 'start', offset: 16 },
+		title: {
+			text: 'How cost grows with size',
+			subtitle: `npm run bench${quick ? ' -- --quick' : ''}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+			anchor: 'start',
+			offset: 16,
+		},
 		background: 'white',
 		padding: 12,
-		config: { font: 'Helvetica, Arial, sans-serif', axis: { titleFontSize: 11, labelFontSize: 10, grid: true }, legend: { orient: 'bottom', direction: 'horizontal', labelFontSize: 10, labelLimit: 0 } },
+		config: {
+			font: 'Helvetica, Arial, sans-serif',
+			axis: { titleFontSize: 11, labelFontSize: 10, grid: true },
+			legend: { orient: 'bottom', direction: 'horizontal', labelFontSize: 10, labelLimit: 0 },
+		},
 		// Laid out by the plots alone: vega's estimates of text widths (no canvas) are generous.
 		bounds: 'flush',
 		resolve: { scale: { color: 'independent' } },
@@ -104,7 +155,11 @@ export function growthSpec(curves: GrowthCurves): VegaLite.TopLevelSpec {
 		hconcat: [
 			{
 				...panel,
-				title: panelTitle('Page > Get Many, return all', 'best run of each; listing cache off', `goal, node ≤ ${curves.perPageFactor}× its time per page at ${thousands(firstPages.pages)}`),
+				title: panelTitle(
+					'Page > Get Many, return all',
+					'best run of each; listing cache off',
+					`goal, node ≤ ${curves.perPageFactor}× its time per page at ${thousands(firstPages.pages)}`,
+				),
 				layer: [
 					twoLines(
 						curves.getMany.map((p) => ({ x: p.pages, a: p.nodeUs, b: p.fetchUs })),
@@ -119,18 +174,45 @@ export function growthSpec(curves: GrowthCurves): VegaLite.TopLevelSpec {
 			},
 			{
 				...panel,
-				title: panelTitle(`GET /api/pages, ${thousands(curves.deepPage.tenantPages)}-page tenant`, 'one request at a time; listing cache off', `goal, p99 ≤ ${curves.deepPageFactor}× page 1's p99`),
+				title: panelTitle(
+					`GET /api/pages, ${thousands(curves.deepPage.tenantPages)}-page tenant`,
+					'one request at a time; listing cache off',
+					`goal, p99 ≤ ${curves.deepPageFactor}× page 1's p99`,
+				),
 				layer: [
 					{
 						data: { values: latencies },
 						encoding: {
-							x: { field: 'page', type: 'nominal', sort: [pageLabel(page1.page), pageLabel(deep.page)], axis: { labelAngle: 0, title: 'listing page (per_page 100)' } },
+							x: {
+								field: 'page',
+								type: 'nominal',
+								sort: [pageLabel(page1.page), pageLabel(deep.page)],
+								axis: { labelAngle: 0, title: 'listing page (per_page 100)' },
+							},
 							xOffset: { field: 'statistic' },
-							y: { field: 'ms', type: 'quantitative', title: 'latency (ms)', scale: roomAbove(deepPageGoal, page1.p99, deep.p99) },
+							y: {
+								field: 'ms',
+								type: 'quantitative',
+								title: 'latency (ms)',
+								scale: roomAbove(deepPageGoal, page1.p99, deep.p99),
+							},
 						},
 						layer: [
-							{ mark: { type: 'bar' }, encoding: { color: { field: 'statistic', type: 'nominal', legend: { title: null }, scale: { range: ['#9ecae1', '#08519c'] } } } },
-							{ mark: { type: 'text', dy: -6, fontSize: 10 }, encoding: { text: { field: 'ms', type: 'quantitative', format: '.2f' } } },
+							{
+								mark: { type: 'bar' },
+								encoding: {
+									color: {
+										field: 'statistic',
+										type: 'nominal',
+										legend: { title: null },
+										scale: { range: ['#9ecae1', '#08519c'] },
+									},
+								},
+							},
+							{
+								mark: { type: 'text', dy: -6, fontSize: 10 },
+								encoding: { text: { field: 'ms', type: 'quantitative', format: '.2f' } },
+							},
 						],
 					},
 					goalLine(deepPageGoal),
@@ -138,7 +220,11 @@ export function growthSpec(curves: GrowthCurves): VegaLite.TopLevelSpec {
 			},
 			{
 				...panel,
-				title: panelTitle('Asset Upload: resident memory', 'growth: peak minus before, fresh processes', `limit, < ${curves.memoryLimitMb} MB`),
+				title: panelTitle(
+					'Asset Upload: resident memory',
+					'growth: peak minus before, fresh processes',
+					`limit, < ${curves.memoryLimitMb} MB`,
+				),
 				layer: [
 					twoLines(
 						curves.upload.map((p) => ({ x: p.mb, a: p.nodeMb, b: p.serverMb })),
@@ -159,7 +245,9 @@ export function growthSpec(curves: GrowthCurves): VegaLite.TopLevelSpec {
  * vega and vega-lite are ES modules (vega-lite with a top-level await), which require() cannot load;
  * TypeScript compiles import() to require() for this CommonJS build, so it is hidden from it.
  */
-const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
+const importEsm = new Function('specifier', 'return import(specifier)') as <T>(
+	specifier: string,
+) => Promise<T>;
 
 export async function renderSvg(spec: VegaLite.TopLevelSpec): Promise<string> {
 	const vegaLite = await importEsm<typeof VegaLite>('vega-lite');

@@ -27,7 +27,11 @@ export interface Child {
  */
 export function startChild(script: string, env: NodeJS.ProcessEnv = {}): Child {
 	const execArgv = process.env.BENCH_CPU_PROF
-		? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${script}-${Date.now()}.cpuprofile`]
+		? [
+				'--cpu-prof',
+				`--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
+				`--cpu-prof-name=${script}-${Date.now()}.cpuprofile`,
+			]
 		: [];
 	const child = fork(join(__dirname, '..', `${script}.js`), [], {
 		env: { ...process.env, ...env },
@@ -35,7 +39,11 @@ export function startChild(script: string, env: NodeJS.ProcessEnv = {}): Child {
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	const queue: ChildMessage[] = [];
-	const waiters: Array<{ type: string; resolve: (m: ChildMessage) => void; reject: (e: Error) => void }> = [];
+	const waiters: Array<{
+		type: string;
+		resolve: (m: ChildMessage) => void;
+		reject: (e: Error) => void;
+	}> = [];
 	let exited: Error | undefined;
 
 	const deliver = () => {
@@ -71,7 +79,10 @@ export function startChild(script: string, env: NodeJS.ProcessEnv = {}): Child {
 		pid: child.pid ?? -1,
 		next<T extends ChildMessage>(type: string, timeoutMs = 120_000) {
 			return new Promise<T>((resolve, reject) => {
-				const timer = setTimeout(() => reject(new Error(`${script}: no "${type}" within ${timeoutMs} ms`)), timeoutMs);
+				const timer = setTimeout(
+					() => reject(new Error(`${script}: no "${type}" within ${timeoutMs} ms`)),
+					timeoutMs,
+				);
 				waiters.push({
 					type,
 					resolve: (m) => {

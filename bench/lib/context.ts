@@ -16,8 +16,30 @@ export const quick = process.argv.includes('--quick');
  * (seconds each, and the noisiest on a shared VM).
  */
 export const SIZES = quick
-	? { createItems: 200, warmItems: 50, slowItems: 80, listPages: 2_000, cannonSeconds: 2, cannonWarmSeconds: 0.5, fileMb: 16, submissions: 200, repeats: 1, nodeRepeats: 1 }
-	: { createItems: 2_000, warmItems: 200, slowItems: 400, listPages: 20_000, cannonSeconds: 10, cannonWarmSeconds: 2, fileMb: 512, submissions: 2_000, repeats: 2, nodeRepeats: 3 };
+	? {
+			createItems: 200,
+			warmItems: 50,
+			slowItems: 80,
+			listPages: 2_000,
+			cannonSeconds: 2,
+			cannonWarmSeconds: 0.5,
+			fileMb: 16,
+			submissions: 200,
+			repeats: 1,
+			nodeRepeats: 1,
+		}
+	: {
+			createItems: 2_000,
+			warmItems: 200,
+			slowItems: 400,
+			listPages: 20_000,
+			cannonSeconds: 10,
+			cannonWarmSeconds: 2,
+			fileMb: 512,
+			submissions: 2_000,
+			repeats: 2,
+			nodeRepeats: 3,
+		};
 
 export interface Row {
 	id: string;
@@ -73,33 +95,54 @@ export async function startSite(options: Record<string, unknown> = {}, delayMs =
 		BENCH_SERVER_OPTIONS: JSON.stringify({ enableVariables: false, ...options, dataDir }),
 		BENCH_SERVER_DELAY_MS: String(delayMs),
 	});
-	const ready = await child.next<{ type: string; url: string; adminToken: string }>('ready', 60_000);
+	const ready = await child.next<{ type: string; url: string; adminToken: string }>(
+		'ready',
+		60_000,
+	);
 	return { child, url: ready.url, adminToken: ready.adminToken, dataDir };
 }
 
-export async function call(base: string, token: string, method: string, path: string, body?: unknown) {
+export async function call(
+	base: string,
+	token: string,
+	method: string,
+	path: string,
+	body?: unknown,
+) {
 	const response = await fetch(`${base}${path}`, {
 		method,
 		headers: {
 			authorization: `Bearer ${token}`,
 			accept: 'application/json',
-			...(body !== undefined ? { 'content-type': 'application/json', 'idempotency-key': randomUUID() } : {}),
+			...(body !== undefined
+				? { 'content-type': 'application/json', 'idempotency-key': randomUUID() }
+				: {}),
 		},
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();
-	return { status: response.status, text, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+	return {
+		status: response.status,
+		text,
+		json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+	};
 }
 
 export async function expectStatus(expected: number, pending: ReturnType<typeof call>) {
 	const response = await pending;
-	if (response.status !== expected) throw new Error(`expected HTTP ${expected}, got ${response.status}: ${response.text.slice(0, 500)}`);
+	if (response.status !== expected)
+		throw new Error(
+			`expected HTTP ${expected}, got ${response.status}: ${response.text.slice(0, 500)}`,
+		);
 	return response;
 }
 
 /** Creates a tenant and returns a token for its site. */
 export async function createTenant(site: Site, id: string): Promise<string> {
 	await expectStatus(200, call(site.url, site.adminToken, 'POST', '/api/tenant', { id }));
-	const issued = await expectStatus(200, call(site.url, site.adminToken, 'POST', '/api/tenant/token', { id }));
+	const issued = await expectStatus(
+		200,
+		call(site.url, site.adminToken, 'POST', '/api/tenant/token', { id }),
+	);
 	return String(issued.json?.token);
 }

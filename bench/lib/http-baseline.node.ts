@@ -7,7 +7,12 @@
  * expression evaluation and HTTP client.
  */
 import { randomUUID } from 'crypto';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 export class HttpBaseline implements INodeType {
@@ -16,7 +21,7 @@ export class HttpBaseline implements INodeType {
 		name: 'benchHttpBaseline',
 		group: ['transform'],
 		version: 1,
-		description: 'POST /api/page per item through n8n\'s HTTP helper',
+		description: "POST /api/page per item through n8n's HTTP helper",
 		defaults: { name: 'HTTP Baseline' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -46,13 +51,17 @@ export class HttpBaseline implements INodeType {
 					url: this.getNodeParameter('url', i) as string,
 					locale: this.getNodeParameter('locale', i) as string,
 				};
-				const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'siteTenantApi', {
-					method: 'POST',
-					url: `${String(credentials.baseUrl)}/api/page`,
-					headers: { 'Idempotency-Key': randomUUID() },
-					body,
-					json: true,
-				})) as { page?: object };
+				const response = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'siteTenantApi',
+					{
+						method: 'POST',
+						url: `${String(credentials.baseUrl)}/api/page`,
+						headers: { 'Idempotency-Key': randomUUID() },
+						body,
+						json: true,
+					},
+				)) as { page?: object };
 				output[i] = { json: response as never, pairedItem: { item: i } };
 			}
 		};

@@ -11,9 +11,16 @@ import { WorkflowRunner } from '../../test/harness/workflow-runner';
 import { HttpBaseline } from './http-baseline.node';
 
 export function createRunner(): WorkflowRunner {
-	return new WorkflowRunner({ siteTenant: new SiteTenant(), benchHttpBaseline: new HttpBaseline() }, [new SiteTenantApi(), new SiteManagedTenantApi()]);
+	return new WorkflowRunner(
+		{ siteTenant: new SiteTenant(), benchHttpBaseline: new HttpBaseline() },
+		[new SiteTenantApi(), new SiteManagedTenantApi()],
+	);
 }
 
-export function tenantCredential(runner: WorkflowRunner, baseUrl: string, token: string): INodeCredentials {
+export function tenantCredential(
+	runner: WorkflowRunner,
+	baseUrl: string,
+	token: string,
+): INodeCredentials {
 	return runner.credentials.add('siteTenantApi', { baseUrl, token });
 }

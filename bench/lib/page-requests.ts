@@ -32,9 +32,17 @@ function createPageRequests(token: string): autocannon.RequestSpec[] {
 
 /** The first page of the listing (20 pages, the default page size). */
 function listPagesRequests(token: string): autocannon.RequestSpec[] {
-	return [{ method: 'GET', path: '/api/pages', headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }];
+	return [
+		{
+			method: 'GET',
+			path: '/api/pages',
+			headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+		},
+	];
 }
 
 export function pageRequests(method: PageMethod, token: string): Partial<autocannon.Options> {
-	return { requests: method === 'POST /api/page' ? createPageRequests(token) : listPagesRequests(token) };
+	return {
+		requests: method === 'POST /api/page' ? createPageRequests(token) : listPagesRequests(token),
+	};
 }

@@ -9,8 +9,13 @@ import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 import type { WorkflowRunner } from '../../test/harness/workflow-runner';
 import { timed } from './stats';
 
-export const pageItems = (prefix: string, count: number): Array<{ json: { name: string; url: string } }> =>
-	Array.from({ length: count }, (_, i) => ({ json: { name: `Page ${prefix} ${i}`, url: `/${prefix}/page-${i}` } }));
+export const pageItems = (
+	prefix: string,
+	count: number,
+): Array<{ json: { name: string; url: string } }> =>
+	Array.from({ length: count }, (_, i) => ({
+		json: { name: `Page ${prefix} ${i}`, url: `/${prefix}/page-${i}` },
+	}));
 
 /** Page > Create with Name and URL taken from the item; no Concurrency: the node version's default. */
 export function pageCreateParameters(concurrency?: number): INodeParameters {
@@ -28,7 +33,13 @@ export function pageCreateParameters(concurrency?: number): INodeParameters {
  * Page > Create for every item, node version 2 with Options > Concurrency; parameters are
  * expressions over the item, as in a real workflow.
  */
-export async function nodeCreatePages(runner: WorkflowRunner, credentials: INodeCredentials, prefix: string, count: number, concurrency = 1) {
+export async function nodeCreatePages(
+	runner: WorkflowRunner,
+	credentials: INodeCredentials,
+	prefix: string,
+	count: number,
+	concurrency = 1,
+) {
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'siteTenant',
@@ -39,12 +50,19 @@ export async function nodeCreatePages(runner: WorkflowRunner, credentials: INode
 		}),
 	);
 	if (result.error) throw result.error;
-	if (result.items.length !== count) throw new Error(`node created ${result.items.length} of ${count} pages`);
+	if (result.items.length !== count)
+		throw new Error(`node created ${result.items.length} of ${count} pages`);
 	return ms;
 }
 
 /** The same requests through n8n's own HTTP helper in a bare node (lib/http-baseline.node.ts). */
-export async function helperCreatePages(runner: WorkflowRunner, credentials: INodeCredentials, prefix: string, count: number, concurrency = 1) {
+export async function helperCreatePages(
+	runner: WorkflowRunner,
+	credentials: INodeCredentials,
+	prefix: string,
+	count: number,
+	concurrency = 1,
+) {
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'benchHttpBaseline',
@@ -54,7 +72,8 @@ export async function helperCreatePages(runner: WorkflowRunner, credentials: INo
 		}),
 	);
 	if (result.error) throw result.error;
-	if (result.items.length !== count || !(result.items[0].json as { page?: unknown }).page) throw new Error('HTTP baseline node did not create the pages');
+	if (result.items.length !== count || !(result.items[0].json as { page?: unknown }).page)
+		throw new Error('HTTP baseline node did not create the pages');
 	return ms;
 }
 
@@ -77,31 +96,50 @@ export async function fetchCreatePages(base: string, token: string, prefix: stri
 				body: JSON.stringify({ name: json.name, url: json.url, locale: 'en' }),
 			});
 			const body = (await response.json()) as { page?: unknown };
-			if (response.status !== 201 || !body.page) throw new Error(`fetch create: HTTP ${response.status}`);
+			if (response.status !== 201 || !body.page)
+				throw new Error(`fetch create: HTTP ${response.status}`);
 		}
 	});
 	return ms;
 }
 
 /** Page > Get Many, Return All, node version 2; `concurrency` pages are fetched at once after the first. */
-export async function nodeListPages(runner: WorkflowRunner, credentials: INodeCredentials, expected: number, concurrency = 1) {
+export async function nodeListPages(
+	runner: WorkflowRunner,
+	credentials: INodeCredentials,
+	expected: number,
+	concurrency = 1,
+) {
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'siteTenant',
 			typeVersion: 2,
-			parameters: { resource: 'page', operation: 'getAll', returnAll: true, options: { concurrency } },
+			parameters: {
+				resource: 'page',
+				operation: 'getAll',
+				returnAll: true,
+				options: { concurrency },
+			},
 			credentials,
 		}),
 	);
 	if (result.error) throw result.error;
-	if (result.items.length !== expected) throw new Error(`node listed ${result.items.length} of ${expected} pages`);
+	if (result.items.length !== expected)
+		throw new Error(`node listed ${result.items.length} of ${expected} pages`);
 	return ms;
 }
 
-export async function helperListPages(runner: WorkflowRunner, credentials: INodeCredentials, expected: number) {
-	const { result, ms } = await timed(() => runner.runNode({ type: 'benchHttpBaseline', parameters: { mode: 'list' }, credentials }));
+export async function helperListPages(
+	runner: WorkflowRunner,
+	credentials: INodeCredentials,
+	expected: number,
+) {
+	const { result, ms } = await timed(() =>
+		runner.runNode({ type: 'benchHttpBaseline', parameters: { mode: 'list' }, credentials }),
+	);
 	if (result.error) throw result.error;
-	if (result.items.length !== expected) throw new Error(`HTTP baseline node listed ${result.items.length} of ${expected} pages`);
+	if (result.items.length !== expected)
+		throw new Error(`HTTP baseline node listed ${result.items.length} of ${expected} pages`);
 	return ms;
 }
 
@@ -119,6 +157,7 @@ export async function fetchListPages(base: string, token: string, expected: numb
 			if (page >= body.meta.last_page) return pages;
 		}
 	});
-	if (result.length !== expected) throw new Error(`fetch listed ${result.length} of ${expected} pages`);
+	if (result.length !== expected)
+		throw new Error(`fetch listed ${result.length} of ${expected} pages`);
 	return ms;
 }

@@ -34,7 +34,18 @@ export async function startPrism(site: Site): Promise<Peer> {
 	if (!response.ok) throw new Error(`GET /openapi.json: HTTP ${response.status}`);
 	const file = join(tempDir('bench-prism-'), 'openapi.json');
 	writeFileSync(file, await response.text());
-	return startCli('Prism mock', bin('prism'), ['mock', file, '-p', '{port}', '-h', '127.0.0.1', '--errors', 'false', '-v', 'silent']);
+	return startCli('Prism mock', bin('prism'), [
+		'mock',
+		file,
+		'-p',
+		'{port}',
+		'-h',
+		'127.0.0.1',
+		'--errors',
+		'false',
+		'-v',
+		'silent',
+	]);
 }
 
 /**
@@ -48,6 +59,18 @@ export async function startJsonServer(pages: object[]): Promise<Peer> {
 	const db = join(dir, 'db.json');
 	const routes = join(dir, 'routes.json');
 	writeFileSync(db, JSON.stringify({ pages }));
-	writeFileSync(routes, JSON.stringify({ '/api/page': '/pages', '/api/pages': '/pages?_page=1&_limit=20' }));
-	return startCli('json-server', bin('json-server'), [db, '--routes', routes, '--port', '{port}', '--host', '127.0.0.1', '--quiet']);
+	writeFileSync(
+		routes,
+		JSON.stringify({ '/api/page': '/pages', '/api/pages': '/pages?_page=1&_limit=20' }),
+	);
+	return startCli('json-server', bin('json-server'), [
+		db,
+		'--routes',
+		routes,
+		'--port',
+		'{port}',
+		'--host',
+		'127.0.0.1',
+		'--quiet',
+	]);
 }

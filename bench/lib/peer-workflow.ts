@@ -58,7 +58,9 @@ function contestantNode(contestant: Contestant, baseUrl: string, position: [numb
 			typeVersion: TENANT_TYPE_VERSION,
 			position,
 			parameters: pageCreateParameters(contestant.concurrency),
-			credentials: { siteTenantApi: { id: contestant.credentialId, name: contestant.credentialId } },
+			credentials: {
+				siteTenantApi: { id: contestant.credentialId, name: contestant.credentialId },
+			},
 		};
 	}
 	// The same request by hand: POST, JSON body from fields (the node's default body form), the token
@@ -93,14 +95,27 @@ function contestantNode(contestant: Contestant, baseUrl: string, position: [numb
  * The workflow: warm-up branches first (above), then the measured ones, each contestant below the one
  * before, in the order given.
  */
-export function pageCreateWorkflow(options: { id: string; baseUrl: string; items: number; warmItems: number; contestants: Contestant[] }) {
+export function pageCreateWorkflow(options: {
+	id: string;
+	baseUrl: string;
+	items: number;
+	warmItems: number;
+	contestants: Contestant[];
+}) {
 	const link = (node: string) => ({ node, type: 'main', index: 0 });
 	const warm = options.contestants.filter((c) => c.source === 'warm');
 	const main = options.contestants.filter((c) => c.source === 'main');
-	const place = (list: Contestant[], top: number) => list.map((c, i) => contestantNode(c, options.baseUrl, [800, top + i * 200]));
+	const place = (list: Contestant[], top: number) =>
+		list.map((c, i) => contestantNode(c, options.baseUrl, [800, top + i * 200]));
 	const warmTop = -200 * (warm.length + 1);
 	const nodes = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		...itemSource('Warm-up', options.warmItems, warmTop),
 		...itemSource('Measured', options.items, 0),
 		...place(warm, warmTop),

@@ -66,7 +66,12 @@ export function sampleMemory(pids: number[], intervalMs = 20) {
 					}
 				}
 				const top = Math.max(peak.get(pid)!, hwm ?? 0);
-				return { pid, baselineMb: baseline.get(pid)!, peakMb: top, growthMb: top - baseline.get(pid)! };
+				return {
+					pid,
+					baselineMb: baseline.get(pid)!,
+					peakMb: top,
+					growthMb: top - baseline.get(pid)!,
+				};
 			});
 		},
 	};

@@ -21,7 +21,12 @@ export interface NodeRun {
 }
 
 export interface WorkflowRun {
-	data: { resultData: { runData: Record<string, NodeRun[]>; error?: { message: string; description?: string; node?: { name: string } } } };
+	data: {
+		resultData: {
+			runData: Record<string, NodeRun[]>;
+			error?: { message: string; description?: string; node?: { name: string } };
+		};
+	};
 }
 
 interface ExecuteResult {
@@ -34,11 +39,21 @@ interface ExecuteResult {
 
 /** The parts of scripts/lib/runtime.js used here. */
 interface Runtime {
-	ensureRuntime(options: { log: (message: string) => void }): Promise<{ n8n: string; node: string }>;
+	ensureRuntime(options: {
+		log: (message: string) => void;
+	}): Promise<{ n8n: string; node: string }>;
 	freePort(): Promise<number>;
-	n8nEnv(options: { userFolder: string; port: number; brokerPort: number; logLevel?: string }): NodeJS.ProcessEnv;
+	n8nEnv(options: {
+		userFolder: string;
+		port: number;
+		brokerPort: number;
+		logLevel?: string;
+	}): NodeJS.ProcessEnv;
 	stagePackage(userFolder: string): string;
-	executeWorkflow(id: string, options: { env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ExecuteResult>;
+	executeWorkflow(
+		id: string,
+		options: { env: NodeJS.ProcessEnv; timeoutMs?: number },
+	): Promise<ExecuteResult>;
 	nodeItems(run: WorkflowRun, nodeName: string): Array<Record<string, unknown>>;
 }
 
@@ -52,7 +67,11 @@ export interface ImportedCredential {
 
 /** The parts of scripts/lib/stack.js used here. */
 interface Stack {
-	importCredentials(env: NodeJS.ProcessEnv, userFolder: string, credentials: ImportedCredential[]): Promise<unknown>;
+	importCredentials(
+		env: NodeJS.ProcessEnv,
+		userFolder: string,
+		credentials: ImportedCredential[],
+	): Promise<unknown>;
 	importWorkflows(env: NodeJS.ProcessEnv, userFolder: string, files: string[]): Promise<unknown>;
 }
 
@@ -74,7 +93,10 @@ export interface RealN8n {
 	/** Workflows as n8n exports them ({id, name, nodes, connections, settings}). */
 	importWorkflows(workflows: Array<{ id: string }>): Promise<void>;
 	/** `n8n execute --id`: the run, the wall time of the whole CLI process (start-up included) and its CPU time. */
-	execute(id: string, timeoutMs: number): Promise<{ run: WorkflowRun; wallMs: number; cpu: CpuTime }>;
+	execute(
+		id: string,
+		timeoutMs: number,
+	): Promise<{ run: WorkflowRun; wallMs: number; cpu: CpuTime }>;
 }
 
 /** CPU milliseconds the n8n process spent between two epoch times (lib/cpu-sampler.ts). */
@@ -103,7 +125,12 @@ export async function prepareRealN8n(): Promise<RealN8n> {
 	const version = await runtime.ensureRuntime({ log });
 	const userFolder = tempDir('peer-n8n-user-');
 	// Log level info: `n8n execute` prints the run through its logger at that level.
-	const env = runtime.n8nEnv({ userFolder, port: await runtime.freePort(), brokerPort: await runtime.freePort(), logLevel: 'info' });
+	const env = runtime.n8nEnv({
+		userFolder,
+		port: await runtime.freePort(),
+		brokerPort: await runtime.freePort(),
+		logLevel: 'info',
+	});
 	runtime.stagePackage(userFolder);
 	return {
 		version,
@@ -121,12 +148,22 @@ export async function prepareRealN8n(): Promise<RealN8n> {
 		},
 		async execute(id, timeoutMs) {
 			const samples = join(tempDir('peer-n8n-cpu-'), 'cpu.txt');
-			const sampled = { ...env, NODE_OPTIONS: `--require "${join(__dirname, 'cpu-sampler.js')}"`, BENCH_CPU_SAMPLES: samples };
-			const { result, ms } = await timed(() => runtime.executeWorkflow(id, { env: sampled, timeoutMs }));
+			const sampled = {
+				...env,
+				NODE_OPTIONS: `--require "${join(__dirname, 'cpu-sampler.js')}"`,
+				BENCH_CPU_SAMPLES: samples,
+			};
+			const { result, ms } = await timed(() =>
+				runtime.executeWorkflow(id, { env: sampled, timeoutMs }),
+			);
 			if (result.failed || !result.run) {
 				const error = result.run?.data.resultData.error;
-				const where = error ? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}` : `exit ${result.code}`;
-				throw new Error(`n8n execute --id=${id} failed: ${where}\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+				const where = error
+					? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}`
+					: `exit ${result.code}`;
+				throw new Error(
+					`n8n execute --id=${id} failed: ${where}\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`,
+				);
 			}
 			return { run: result.run, wallMs: ms, cpu: readCpuSamples(samples) };
 		},

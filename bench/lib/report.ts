@@ -20,7 +20,15 @@ export interface Results {
 	mode: 'quick' | 'full';
 	startedAt: string;
 	seconds: number;
-	machine: { cpus: number; model: string; memoryGb: number; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
+	machine: {
+		cpus: number;
+		model: string;
+		memoryGb: number;
+		node: string;
+		platform: string;
+		loadAverageBefore: number[];
+		loadAverageAfter: number[];
+	};
 	sizes: Record<string, number>;
 	groups: string[];
 	rows: Row[];
@@ -37,10 +45,21 @@ const verdict = (pass: boolean | null) => (pass === null ? 'info' : pass ? 'PASS
 
 export function printTable(list: Row[]) {
 	const header = ['Row', 'Measured', 'Baseline', 'Ratio', 'Goal', 'Result'];
-	const cells = list.map((r) => [r.row, r.measured, r.baseline, r.ratio === null ? '-' : String(r.ratio), r.goal, verdict(r.pass)]);
+	const cells = list.map((r) => [
+		r.row,
+		r.measured,
+		r.baseline,
+		r.ratio === null ? '-' : String(r.ratio),
+		r.goal,
+		verdict(r.pass),
+	]);
 	const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
 	const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i])).join(' | ')} |`;
-	process.stdout.write([line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n') + '\n');
+	process.stdout.write(
+		[line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join(
+			'\n',
+		) + '\n',
+	);
 }
 
 export function writeResults(results: Results) {
@@ -54,7 +73,9 @@ function readHistory(): RunSummary[] {
 
 /** "0.9-1.2 (3 runs, 3 passed)" for a row over the runs that have it. */
 function range(id: string, history: RunSummary[]): string {
-	const seen = history.map((run) => run.ratios[id]).filter((entry) => entry && entry.ratio !== null);
+	const seen = history
+		.map((run) => run.ratios[id])
+		.filter((entry) => entry && entry.ratio !== null);
 	if (seen.length === 0) return '-';
 	const ratios = seen.map((entry) => entry.ratio as number);
 	const low = Math.min(...ratios);
@@ -74,7 +95,9 @@ export function writeDocs(results: Results) {
 			startedAt: results.startedAt,
 			seconds: results.seconds,
 			loadAverageBefore: results.machine.loadAverageBefore,
-			ratios: Object.fromEntries(results.rows.map((row) => [row.id, { ratio: row.ratio, pass: row.pass }])),
+			ratios: Object.fromEntries(
+				results.rows.map((row) => [row.id, { ratio: row.ratio, pass: row.pass }]),
+			),
 		},
 	].slice(-RUNS_KEPT);
 	mkdirSync(DOCS_DIR, { recursive: true });
@@ -94,8 +117,9 @@ export function writeDocs(results: Results) {
 		'',
 		'| id | Row | Measured | Baseline | Ratio | Range | Goal | Result |',
 		'|---|---|---|---|---|---|---|---|',
-		...results.rows.map((r) =>
-			`| \`${r.id}\` | ${cell(r.row)} | ${cell(r.measured)} | ${cell(r.baseline)} | ${r.ratio ?? '-'} | ${range(r.id, history)} | ${cell(r.goal)} | ${verdict(r.pass)} |`,
+		...results.rows.map(
+			(r) =>
+				`| \`${r.id}\` | ${cell(r.row)} | ${cell(r.measured)} | ${cell(r.baseline)} | ${r.ratio ?? '-'} | ${range(r.id, history)} | ${cell(r.goal)} | ${verdict(r.pass)} |`,
 		),
 		'',
 		'![How cost grows](growth.svg)',

@@ -18,21 +18,37 @@ export function answerSeed(store: Store, message: ChildMessage) {
 		store.db.transaction(() => {
 			for (let i = 0; i < count; i++) {
 				// What a Page > Create of the bench sends: name, url, locale, nothing else.
-				const page = { name: `Seeded ${i}`, url: `/seeded/${i}`, locale: i % 2 ? 'en' : 'de', meta_title: null, meta_description: null, draft: false };
+				const page = {
+					name: `Seeded ${i}`,
+					url: `/seeded/${i}`,
+					locale: i % 2 ? 'en' : 'de',
+					meta_title: null,
+					meta_description: null,
+					draft: false,
+				};
 				if (!store.pages.create(tenant.pk, page)) throw new Error(`seed: ${page.url} exists`);
 			}
 		})();
 		process.send?.({ type: 'seeded', tenant: tenant.id, count, ms: Date.now() - started });
 	} catch (error) {
 		// The parent's next('seeded') fails with this; the server keeps running.
-		process.send?.({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+		process.send?.({
+			type: 'error',
+			message: error instanceof Error ? error.message : String(error),
+		});
 	}
 }
 
 /** In the bench: `count` pages for the existing tenant `tenant` of `site`; returns the time it took. */
 export async function seedPages(site: Site, tenant: string, count: number): Promise<number> {
 	site.child.send({ type: 'seed', tenant, count });
-	const seeded = await site.child.next<{ type: string; tenant: string; count: number; ms: number }>('seeded', 5 * 60_000);
-	if (seeded.tenant !== tenant || seeded.count !== count) throw new Error(`seeded ${seeded.count} pages of ${seeded.tenant}, asked for ${count} of ${tenant}`);
+	const seeded = await site.child.next<{ type: string; tenant: string; count: number; ms: number }>(
+		'seeded',
+		5 * 60_000,
+	);
+	if (seeded.tenant !== tenant || seeded.count !== count)
+		throw new Error(
+			`seeded ${seeded.count} pages of ${seeded.tenant}, asked for ${count} of ${tenant}`,
+		);
 	return seeded.ms;
 }

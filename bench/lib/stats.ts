@@ -16,7 +16,11 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: n
 }
 
 /** Runs `tasks` with at most `concurrency` at a time. */
-export async function pool<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+export async function pool<T>(
+	count: number,
+	concurrency: number,
+	task: (index: number) => Promise<T>,
+): Promise<T[]> {
 	const results: T[] = new Array(count);
 	let next = 0;
 	const worker = async () => {
@@ -33,7 +37,10 @@ export async function pool<T>(count: number, concurrency: number, task: (index: 
  * Runs each contestant `repeats` times in ABBA order (A B, then B A) so a drift of the machine's
  * load hits both alike, and keeps each one's best time.
  */
-export async function bestOf(contestants: Record<string, (round: number) => Promise<number>>, repeats: number) {
+export async function bestOf(
+	contestants: Record<string, (round: number) => Promise<number>>,
+	repeats: number,
+) {
 	const names = Object.keys(contestants);
 	const best: Record<string, number> = {};
 	const all: Record<string, number[]> = {};

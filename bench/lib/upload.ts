@@ -51,9 +51,14 @@ export async function measureUpload(mb: number): Promise<UploadMemory> {
 		log(`Asset Upload: ${mb} MB, streamed from n8n's binary store on disk`);
 		const sampler = sampleMemory([uploader.pid, site.child.pid]);
 		uploader.send({ type: 'go' });
-		const done = await uploader.next<{ type: string; ms: number; output: { size?: number } | null }>('done', 15 * 60_000);
+		const done = await uploader.next<{
+			type: string;
+			ms: number;
+			output: { size?: number } | null;
+		}>('done', 15 * 60_000);
 		const [node, server] = sampler.stop();
-		if (done.output?.size !== mb * 1024 * 1024) throw new Error(`upload stored ${done.output?.size} bytes, expected ${mb * 1024 * 1024}`);
+		if (done.output?.size !== mb * 1024 * 1024)
+			throw new Error(`upload stored ${done.output?.size} bytes, expected ${mb * 1024 * 1024}`);
 		return { ms: done.ms, node, server };
 	} finally {
 		await stopChild(uploader);

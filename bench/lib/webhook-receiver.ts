@@ -26,7 +26,10 @@ export async function startReceiver(): Promise<WebhookReceiver> {
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			const now = performance.now();
-			const seq = Number((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { fields: { seq: number } }).fields.seq);
+			const seq = Number(
+				(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { fields: { seq: number } }).fields
+					.seq,
+			);
 			if (receivedAt.has(seq)) duplicates++;
 			else receivedAt.set(seq, now);
 			response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
@@ -45,7 +48,15 @@ export async function startReceiver(): Promise<WebhookReceiver> {
 		waitFor(count, timeoutMs) {
 			if (receivedAt.size >= count) return Promise.resolve();
 			return new Promise<void>((resolve, reject) => {
-				const timer = setTimeout(() => reject(new Error(`webhook receiver: ${receivedAt.size} of ${count} delivered within ${timeoutMs} ms`)), timeoutMs);
+				const timer = setTimeout(
+					() =>
+						reject(
+							new Error(
+								`webhook receiver: ${receivedAt.size} of ${count} delivered within ${timeoutMs} ms`,
+							),
+						),
+					timeoutMs,
+				);
 				waiters.push({
 					count,
 					resolve: () => {

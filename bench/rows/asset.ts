@@ -5,7 +5,8 @@ import { measureUpload, type MemoryGrowth } from '../lib/upload';
 
 const MEMORY_LIMIT_MB = 64;
 
-const growth = (memory: MemoryGrowth) => `+${round(memory.growthMb, 1)} MB (peak ${round(memory.peakMb, 0)} MB)`;
+const growth = (memory: MemoryGrowth) =>
+	`+${round(memory.growthMb, 1)} MB (peak ${round(memory.peakMb, 0)} MB)`;
 
 export async function assetRows() {
 	const mb = SIZES.fileMb;

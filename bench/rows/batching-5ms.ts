@@ -3,7 +3,16 @@
  * the sliding window overlaps the waits (judged: the window must pay off where latency dominates).
  */
 import type { WorkflowRunner } from '../../test/harness/workflow-runner';
-import { call, createTenant, expectStatus, log, rows, SIZES, startSite, stopChild } from '../lib/context';
+import {
+	call,
+	createTenant,
+	expectStatus,
+	log,
+	rows,
+	SIZES,
+	startSite,
+	stopChild,
+} from '../lib/context';
 import { tenantCredential } from '../lib/n8n';
 import { helperCreatePages, nodeCreatePages, nodeListPages } from '../lib/pages';
 import { bestOf, pool, round } from '../lib/stats';
@@ -18,7 +27,9 @@ export async function batching5msRow(runner: WorkflowRunner) {
 		const token = await createTenant(site, 'bench-slow');
 		const credentials = tenantCredential(runner, site.url, token);
 		const n = SIZES.slowItems;
-		log(`Page Create against a server answering ${SLOW_SERVER_DELAY_MS} ms later: ${n} items, Concurrency 1 and ${CONCURRENCY}`);
+		log(
+			`Page Create against a server answering ${SLOW_SERVER_DELAY_MS} ms later: ${n} items, Concurrency 1 and ${CONCURRENCY}`,
+		);
 		await nodeCreatePages(runner, credentials, 'slow-warm', 20, CONCURRENCY);
 		const { best, all } = await bestOf(
 			{
@@ -57,7 +68,14 @@ export async function batching5msRow(runner: WorkflowRunner) {
 		// Get Many over the same distance: the pages after the first fetched CONCURRENCY at a time.
 		const pages = SIZES.slowItems * 5;
 		await pool(pages, 16, async (i) => {
-			await expectStatus(201, call(site.url, token, 'POST', '/api/page', { name: `Listed ${i}`, url: `/listed/${i}`, locale: 'en' }));
+			await expectStatus(
+				201,
+				call(site.url, token, 'POST', '/api/page', {
+					name: `Listed ${i}`,
+					url: `/listed/${i}`,
+					locale: 'en',
+				}),
+			);
 		});
 		const total = pages + SIZES.slowItems * (SIZES.nodeRepeats * 3) + 20;
 		log(`Page Get Many against the same server: ${total} pages, Concurrency 1 and ${CONCURRENCY}`);
@@ -76,7 +94,14 @@ export async function batching5msRow(runner: WorkflowRunner) {
 			ratio: round(list.best.node / list.best.window, 2),
 			goal: 'figures only',
 			pass: null,
-			figures: { pages: total, requests: Math.ceil(total / 100), windowMs: round(list.best.window, 1), nodeMs: round(list.best.node, 1), nodeRuns: list.all.node.join(' '), windowRuns: list.all.window.join(' ') },
+			figures: {
+				pages: total,
+				requests: Math.ceil(total / 100),
+				windowMs: round(list.best.window, 1),
+				nodeMs: round(list.best.node, 1),
+				nodeRuns: list.all.node.join(' '),
+				windowRuns: list.all.window.join(' '),
+			},
 		});
 	} finally {
 		await stopChild(site.child);

@@ -13,14 +13,25 @@ const IDLE_GOAL_MS = 20;
 /** A tenant whose contact form delivers to `receiver`. */
 async function formTenant(site: Site, id: string, receiver: WebhookReceiver) {
 	const token = await createTenant(site, id);
-	await expectStatus(200, call(site.url, token, 'POST', '/api/settings', { contact_form_webhook_url: receiver.url, contact_form_webhook_headers: { 'X-Bench-Secret': 'bench' } }));
+	await expectStatus(
+		200,
+		call(site.url, token, 'POST', '/api/settings', {
+			contact_form_webhook_url: receiver.url,
+			contact_form_webhook_headers: { 'X-Bench-Secret': 'bench' },
+		}),
+	);
 }
 
 async function submit(site: Site, tenant: string, seq: number) {
 	const response = await fetch(`${site.url}/forms/${tenant}/contact`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ seq, name: `Sender ${seq}`, email: `sender${seq}@example.com`, message: 'Hello from the benchmark.' }),
+		body: JSON.stringify({
+			seq,
+			name: `Sender ${seq}`,
+			email: `sender${seq}@example.com`,
+			message: 'Hello from the benchmark.',
+		}),
 	});
 	await response.arrayBuffer();
 	if (response.status !== 202) throw new Error(`contact form: HTTP ${response.status}`);
@@ -73,7 +84,9 @@ async function throughputRow(site: Site) {
 	const receiver = await startReceiver();
 	try {
 		await formTenant(site, 'bench-forms', receiver);
-		log(`Contact form: ${n} submissions, ${SUBMIT_CONCURRENCY} at a time, delivered to a local receiver`);
+		log(
+			`Contact form: ${n} submissions, ${SUBMIT_CONCURRENCY} at a time, delivered to a local receiver`,
+		);
 		const started = performance.now();
 		await pool(n, SUBMIT_CONCURRENCY, async (seq) => {
 			sentAt.set(seq, performance.now());

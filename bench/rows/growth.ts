@@ -13,8 +13,22 @@ import { bestOf, round } from '../lib/stats';
 import { measureUpload } from '../lib/upload';
 
 const GROWTH = quick
-	? { listPages: [1_000, 5_000], samplePages: 5_000, rounds: 3, deepTenantPages: 20_000, requests: 200, uploadMb: [16, 64] }
-	: { listPages: [1_000, 10_000, 100_000], samplePages: 10_000, rounds: 3, deepTenantPages: 200_000, requests: 400, uploadMb: [64, 512, 2_048] };
+	? {
+			listPages: [1_000, 5_000],
+			samplePages: 5_000,
+			rounds: 3,
+			deepTenantPages: 20_000,
+			requests: 200,
+			uploadMb: [16, 64],
+		}
+	: {
+			listPages: [1_000, 10_000, 100_000],
+			samplePages: 10_000,
+			rounds: 3,
+			deepTenantPages: 200_000,
+			requests: 400,
+			uploadMb: [64, 512, 2_048],
+		};
 
 /** Goals: time per page at the largest size within this factor of the smallest... */
 const PER_PAGE_FACTOR = 1.5;
@@ -42,7 +56,10 @@ async function seededTenant(site: Site, id: string, count: number) {
 async function getManyCurve(site: Site): Promise<GrowthCurves['getMany']> {
 	const runner = createRunner();
 	const sizes = GROWTH.listPages;
-	const tenants = new Map<number, { token: string; credentials: ReturnType<typeof tenantCredential> }>();
+	const tenants = new Map<
+		number,
+		{ token: string; credentials: ReturnType<typeof tenantCredential> }
+	>();
 	for (const n of sizes) {
 		const token = await seededTenant(site, `growth-${n}`, n);
 		tenants.set(n, { token, credentials: tenantCredential(runner, site.url, token) });
@@ -54,7 +71,9 @@ async function getManyCurve(site: Site): Promise<GrowthCurves['getMany']> {
 		await nodeListPages(runner, tenant(sizes[0]).credentials, sizes[0]);
 		await fetchListPages(site.url, tenant(sizes[0]).token, sizes[0]);
 	}
-	log(`growth: Get Many over ${sizes.join(' / ')} pages, node and fetch loop, ${GROWTH.rounds} rounds`);
+	log(
+		`growth: Get Many over ${sizes.join(' / ')} pages, node and fetch loop, ${GROWTH.rounds} rounds`,
+	);
 	const times = (n: number) => Math.ceil(GROWTH.samplePages / n);
 	const sample = (n: number, list: () => Promise<number>) => async () => {
 		let ms = 0;
@@ -71,7 +90,11 @@ async function getManyCurve(site: Site): Promise<GrowthCurves['getMany']> {
 		GROWTH.rounds,
 	);
 	const usPerPage = (ms: number, pages: number) => round((ms / (pages * times(pages))) * 1000, 2);
-	const points = sizes.map((pages) => ({ pages, nodeUs: usPerPage(best[`node${pages}`], pages), fetchUs: usPerPage(best[`fetch${pages}`], pages) }));
+	const points = sizes.map((pages) => ({
+		pages,
+		nodeUs: usPerPage(best[`node${pages}`], pages),
+		fetchUs: usPerPage(best[`fetch${pages}`], pages),
+	}));
 	const first = points[0];
 	const last = points[points.length - 1];
 	const factor = last.nodeUs / first.nodeUs;
@@ -107,7 +130,12 @@ async function deepPageCurve(site: Site): Promise<GrowthCurves['deepPage']> {
 	const deep = Math.min(2_000, tenantPages / PER_PAGE);
 	const url = (page: number) => `${site.url}/api/pages?page=${page}&per_page=${PER_PAGE}`;
 	log(`growth: page 1 and page ${deep} of ${tenantPages} pages, ${GROWTH.requests} requests each`);
-	const { first, last } = await alternatingLatencies({ first: url(1), last: url(deep) }, token, GROWTH.requests, 20);
+	const { first, last } = await alternatingLatencies(
+		{ first: url(1), last: url(deep) },
+		token,
+		GROWTH.requests,
+		20,
+	);
 	const factor = last.p99 / first.p99;
 	rows.push({
 		id: 'growth-deep-page',
@@ -143,7 +171,12 @@ async function uploadCurve(): Promise<GrowthCurves['upload']> {
 	const points: GrowthCurves['upload'] = [];
 	for (const mb of GROWTH.uploadMb) {
 		const { ms, node, server } = await measureUpload(mb);
-		points.push({ mb, seconds: round(ms / 1000, 1), nodeMb: round(node.growthMb, 1), serverMb: round(server.growthMb, 1) });
+		points.push({
+			mb,
+			seconds: round(ms / 1000, 1),
+			nodeMb: round(node.growthMb, 1),
+			serverMb: round(server.growthMb, 1),
+		});
 	}
 	const worst = Math.max(...points.flatMap((p) => [p.nodeMb, p.serverMb]));
 	rows.push({
@@ -154,7 +187,13 @@ async function uploadCurve(): Promise<GrowthCurves['upload']> {
 		ratio: worst,
 		goal: `< ${MEMORY_LIMIT_MB} MB at every size`,
 		pass: worst < MEMORY_LIMIT_MB,
-		figures: Object.fromEntries(points.flatMap((p) => [[`node${p.mb}Mb`, p.nodeMb], [`server${p.mb}Mb`, p.serverMb], [`seconds${p.mb}Mb`, p.seconds]])),
+		figures: Object.fromEntries(
+			points.flatMap((p) => [
+				[`node${p.mb}Mb`, p.nodeMb],
+				[`server${p.mb}Mb`, p.serverMb],
+				[`seconds${p.mb}Mb`, p.seconds],
+			]),
+		),
 	});
 	return points;
 }
@@ -169,6 +208,12 @@ export async function growthRows(): Promise<void> {
 		await stopChild(site.child);
 	}
 	const upload = await uploadCurve();
-	const file = await writeGrowthChart({ ...curves, upload, perPageFactor: PER_PAGE_FACTOR, deepPageFactor: DEEP_PAGE_FACTOR, memoryLimitMb: MEMORY_LIMIT_MB });
+	const file = await writeGrowthChart({
+		...curves,
+		upload,
+		perPageFactor: PER_PAGE_FACTOR,
+		deepPageFactor: DEEP_PAGE_FACTOR,
+		memoryLimitMb: MEMORY_LIMIT_MB,
+	});
 	log(`growth: chart written to ${file}`);
 }

@@ -10,7 +10,14 @@ export async function seedListTenant(site: Site): Promise<string> {
 	const token = await createTenant(site, 'bench-list');
 	log(`Page Get Many: seeding ${SIZES.listPages} pages`);
 	await pool(SIZES.listPages, 16, async (i) => {
-		await expectStatus(201, call(site.url, token, 'POST', '/api/page', { name: `Listed ${i}`, url: `/listed/${i}`, locale: i % 2 ? 'en' : 'de' }));
+		await expectStatus(
+			201,
+			call(site.url, token, 'POST', '/api/page', {
+				name: `Listed ${i}`,
+				url: `/listed/${i}`,
+				locale: i % 2 ? 'en' : 'de',
+			}),
+		);
 	});
 	return token;
 }

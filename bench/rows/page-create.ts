@@ -22,7 +22,9 @@ export async function pageRows(site: Site, runner: WorkflowRunner) {
 	await fetchCreatePages(site.url, token, 'warm-fetch', SIZES.warmItems);
 	await helperCreatePages(runner, credentials, 'warm-helper', SIZES.warmItems);
 
-	log(`Page Create: ${n} items, ${SIZES.nodeRepeats} round(s) of fetch / node / n8n HTTP helper / node with Concurrency ${CONCURRENCY}`);
+	log(
+		`Page Create: ${n} items, ${SIZES.nodeRepeats} round(s) of fetch / node / n8n HTTP helper / node with Concurrency ${CONCURRENCY}`,
+	);
 	const { best, all } = await bestOf(
 		{
 			fetch: (r) => fetchCreatePages(site.url, token, `fetch-${r}`, n),
@@ -62,7 +64,13 @@ export async function pageRows(site: Site, runner: WorkflowRunner) {
 		ratio: round(nodeRate / fetchRate, 2),
 		goal: 'figures only',
 		pass: null,
-		figures: { items: n, nodeMs: round(best.node, 1), fetchMs: round(best.fetch, 1), fetchRuns: all.fetch.join(' '), n8nHelperVsFetch: round(helperRate / fetchRate, 2) },
+		figures: {
+			items: n,
+			nodeMs: round(best.node, 1),
+			fetchMs: round(best.fetch, 1),
+			fetchRuns: all.fetch.join(' '),
+			n8nHelperVsFetch: round(helperRate / fetchRate, 2),
+		},
 	});
 	rows.push({
 		id: 'concurrency-8-loopback',
@@ -72,6 +80,12 @@ export async function pageRows(site: Site, runner: WorkflowRunner) {
 		ratio: round(windowRate / nodeRate, 2),
 		goal: 'figures only',
 		pass: null,
-		figures: { items: n, concurrency: CONCURRENCY, windowMs: round(best.window, 1), nodeMs: round(best.node, 1), windowRuns: all.window.join(' ') },
+		figures: {
+			items: n,
+			concurrency: CONCURRENCY,
+			windowMs: round(best.window, 1),
+			nodeMs: round(best.node, 1),
+			windowRuns: all.window.join(' '),
+		},
 	});
 }

@@ -10,9 +10,31 @@
  * an empty tenant each), and the pages are counted on the server.
  */
 import { DEFAULT_CONCURRENCY } from '../../nodes/shared/window';
-import { call, createTenant, expectStatus, log, quick, rows, startSite, stopChild, type Site } from '../lib/context';
-import { HTTP_REQUEST_TYPE_VERSION, pageCreateWorkflow, TENANT_TYPE_VERSION, type Contestant } from '../lib/peer-workflow';
-import { nodeItems, prepareRealN8n, type CpuTime, type ImportedCredential, type NodeRun, type WorkflowRun } from '../lib/real-n8n';
+import {
+	call,
+	createTenant,
+	expectStatus,
+	log,
+	quick,
+	rows,
+	startSite,
+	stopChild,
+	type Site,
+} from '../lib/context';
+import {
+	HTTP_REQUEST_TYPE_VERSION,
+	pageCreateWorkflow,
+	TENANT_TYPE_VERSION,
+	type Contestant,
+} from '../lib/peer-workflow';
+import {
+	nodeItems,
+	prepareRealN8n,
+	type CpuTime,
+	type ImportedCredential,
+	type NodeRun,
+	type WorkflowRun,
+} from '../lib/real-n8n';
 import { round } from '../lib/stats';
 
 const ITEMS = quick ? 200 : 1_000;
@@ -21,7 +43,9 @@ const ROUNDS = quick ? 2 : 3;
 /** Each node type runs once on a few items first, so neither measured run pays for a cold start. */
 const WARM_ITEMS = 100;
 /** The Tenant node at other Concurrency settings: figures for choosing the default (full runs only). */
-const OTHER_CONCURRENCY = quick ? [] : [8, 16, 32, 64].filter((concurrency) => concurrency !== DEFAULT_CONCURRENCY);
+const OTHER_CONCURRENCY = quick
+	? []
+	: [8, 16, 32, 64].filter((concurrency) => concurrency !== DEFAULT_CONCURRENCY);
 const EXECUTE_TIMEOUT_MS = 8 * 60_000;
 
 interface Setting {
@@ -61,10 +85,23 @@ function plan(): Planned[] {
 		{ name: 'Warm-up: HTTP Request', kind: 'httpRequest', source: 'warm' },
 	];
 	for (let r = 0; r < ROUNDS; r++) {
-		const kinds: Array<Contestant['kind']> = r % 2 === 0 ? ['tenant', 'httpRequest'] : ['httpRequest', 'tenant'];
-		for (const kind of kinds) list.push({ name: `Round ${r + 1}: ${kind === 'tenant' ? 'Tenant' : 'HTTP Request'}`, kind, source: 'main', round: r });
+		const kinds: Array<Contestant['kind']> =
+			r % 2 === 0 ? ['tenant', 'httpRequest'] : ['httpRequest', 'tenant'];
+		for (const kind of kinds)
+			list.push({
+				name: `Round ${r + 1}: ${kind === 'tenant' ? 'Tenant' : 'HTTP Request'}`,
+				kind,
+				source: 'main',
+				round: r,
+			});
 	}
-	for (const concurrency of OTHER_CONCURRENCY) list.push({ name: `Tenant, Concurrency ${concurrency}`, kind: 'tenant', source: 'main', concurrency });
+	for (const concurrency of OTHER_CONCURRENCY)
+		list.push({
+			name: `Tenant, Concurrency ${concurrency}`,
+			kind: 'tenant',
+			source: 'main',
+			concurrency,
+		});
 	return list;
 }
 
@@ -77,10 +114,25 @@ async function prepare(setting: Setting, credentials: ImportedCredential[]): Pro
 		const credentialId = `peerCred${setting.key}${String(index).padStart(4, '0')}`;
 		credentials.push(
 			contestant.kind === 'tenant'
-				? { id: credentialId, name: credentialId, type: 'siteTenantApi', data: { baseUrl: site.url, token } }
-				: { id: credentialId, name: credentialId, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${token}` } },
+				? {
+						id: credentialId,
+						name: credentialId,
+						type: 'siteTenantApi',
+						data: { baseUrl: site.url, token },
+					}
+				: {
+						id: credentialId,
+						name: credentialId,
+						type: 'httpHeaderAuth',
+						data: { name: 'Authorization', value: `Bearer ${token}` },
+					},
 		);
-		entries.push({ ...contestant, credentialId, token, items: contestant.source === 'warm' ? WARM_ITEMS : ITEMS });
+		entries.push({
+			...contestant,
+			credentialId,
+			token,
+			items: contestant.source === 'warm' ? WARM_ITEMS : ITEMS,
+		});
 	}
 	return { setting, site, workflowId: `peerN8n${setting.key}00001`, entries };
 }
@@ -95,20 +147,30 @@ async function checkedRuns(prepared: Prepared, run: WorkflowRun): Promise<NodeRu
 		if (!nodeRun) throw new Error(`${prepared.setting.id}: node "${entry.name}" did not run`);
 		const items = nodeItems(run, entry.name);
 		if (items.length !== entry.items || !items.every((item) => typeof item.page === 'object')) {
-			throw new Error(`${prepared.setting.id}: "${entry.name}" output ${items.length} items, expected ${entry.items} created pages`);
+			throw new Error(
+				`${prepared.setting.id}: "${entry.name}" output ${items.length} items, expected ${entry.items} created pages`,
+			);
 		}
 		return nodeRun;
 	});
 	runs.forEach((nodeRun, i) => {
 		const before = runs[i - 1];
 		if (before && before.startTime + before.executionTime > nodeRun.startTime) {
-			throw new Error(`${prepared.setting.id}: "${prepared.entries[i].name}" did not run alone after "${prepared.entries[i - 1].name}"`);
+			throw new Error(
+				`${prepared.setting.id}: "${prepared.entries[i].name}" did not run alone after "${prepared.entries[i - 1].name}"`,
+			);
 		}
 	});
 	for (const entry of prepared.entries) {
-		const listed = await expectStatus(200, call(prepared.site.url, entry.token, 'GET', '/api/pages?per_page=1'));
+		const listed = await expectStatus(
+			200,
+			call(prepared.site.url, entry.token, 'GET', '/api/pages?per_page=1'),
+		);
 		const total = (listed.json?.meta as { total?: number } | undefined)?.total;
-		if (total !== entry.items) throw new Error(`${prepared.setting.id}: "${entry.name}" left ${total} pages on the server, expected ${entry.items}`);
+		if (total !== entry.items)
+			throw new Error(
+				`${prepared.setting.id}: "${entry.name}" left ${total} pages on the server, expected ${entry.items}`,
+			);
 	}
 	return runs;
 }
@@ -122,23 +184,30 @@ interface Measured {
 function measure(prepared: Prepared, runs: NodeRun[], cpu: CpuTime): Measured[] {
 	return runs.map((nodeRun, i) => ({
 		ms: nodeRun.executionTime,
-		cpuMsPerItem: cpu(nodeRun.startTime, nodeRun.startTime + nodeRun.executionTime) / prepared.entries[i].items,
+		cpuMsPerItem:
+			cpu(nodeRun.startTime, nodeRun.startTime + nodeRun.executionTime) / prepared.entries[i].items,
 	}));
 }
 
 function pushRow(prepared: Prepared, measured: Measured[], wallMs: number, n8nVersion: string) {
 	const { setting, entries } = prepared;
 	const rate = (ms: number) => (ITEMS / ms) * 1000;
-	const rounds = (kind: Contestant['kind']) => measured.filter((_, i) => entries[i].round !== undefined && entries[i].kind === kind);
+	const rounds = (kind: Contestant['kind']) =>
+		measured.filter((_, i) => entries[i].round !== undefined && entries[i].kind === kind);
 	const best = (list: Measured[], key: keyof Measured) => Math.min(...list.map((m) => m[key]));
-	const runsOf = (list: Measured[], key: keyof Measured) => list.map((m) => round(m[key], key === 'ms' ? 0 : 2)).join(' ');
+	const runsOf = (list: Measured[], key: keyof Measured) =>
+		list.map((m) => round(m[key], key === 'ms' ? 0 : 2)).join(' ');
 	const tenant = rounds('tenant');
 	const http = rounds('httpRequest');
 	const tenantRate = rate(best(tenant, 'ms'));
 	const httpRate = rate(best(http, 'ms'));
 	const ratio = tenantRate / httpRate;
 	const concurrencyFigures = Object.fromEntries(
-		entries.flatMap((entry, i) => (entry.concurrency === undefined ? [] : [[`tenantConcurrency${entry.concurrency}ItemsPerSecond`, round(rate(measured[i].ms), 0)]])),
+		entries.flatMap((entry, i) =>
+			entry.concurrency === undefined
+				? []
+				: [[`tenantConcurrency${entry.concurrency}ItemsPerSecond`, round(rate(measured[i].ms), 0)]],
+		),
 	);
 	const nodesMs = measured.reduce((sum, m) => sum + m.ms, 0);
 	rows.push({
@@ -185,10 +254,20 @@ export async function peerN8nRows(): Promise<void> {
 		for (const setting of SETTINGS) prepared.push(await prepare(setting, credentials));
 		await n8n.importCredentials(credentials);
 		await n8n.importWorkflows(
-			prepared.map((p) => pageCreateWorkflow({ id: p.workflowId, baseUrl: p.site.url, items: ITEMS, warmItems: WARM_ITEMS, contestants: p.entries })),
+			prepared.map((p) =>
+				pageCreateWorkflow({
+					id: p.workflowId,
+					baseUrl: p.site.url,
+					items: ITEMS,
+					warmItems: WARM_ITEMS,
+					contestants: p.entries,
+				}),
+			),
 		);
 		for (const p of prepared) {
-			log(`real n8n ${n8n.version.n8n}, ${p.setting.where}: ${ITEMS} items, ${ROUNDS} round(s) Tenant / HTTP Request${OTHER_CONCURRENCY.length ? `, Tenant at Concurrency ${OTHER_CONCURRENCY.join(', ')}` : ''}`);
+			log(
+				`real n8n ${n8n.version.n8n}, ${p.setting.where}: ${ITEMS} items, ${ROUNDS} round(s) Tenant / HTTP Request${OTHER_CONCURRENCY.length ? `, Tenant at Concurrency ${OTHER_CONCURRENCY.join(', ')}` : ''}`,
+			);
 			const { run, wallMs, cpu } = await n8n.execute(p.workflowId, EXECUTE_TIMEOUT_MS);
 			pushRow(p, measure(p, await checkedRuns(p, run), cpu), wallMs, n8n.version.n8n);
 		}

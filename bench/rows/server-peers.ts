@@ -4,7 +4,15 @@
  * autocannon. The reference server gets the conditions of the server rows (rows/server.ts): the bench's
  * site options, the listing of a tenant with SIZES.listPages pages, creates into a fresh tenant.
  */
-import { call, createTenant, expectStatus, rows, SIZES, startSite, stopChild } from '../lib/context';
+import {
+	call,
+	createTenant,
+	expectStatus,
+	rows,
+	SIZES,
+	startSite,
+	stopChild,
+} from '../lib/context';
 import { CANNON_CONNECTIONS, duel } from '../lib/cannon';
 import { pageRequests, type PageMethod } from '../lib/page-requests';
 import { startJsonServer, startPrism, type Peer } from '../lib/peer-servers';
@@ -12,25 +20,40 @@ import { seedPages } from '../lib/seed';
 import { round } from '../lib/stats';
 
 const GOAL = 2;
-const IDS: Record<PageMethod, string> = { 'POST /api/page': 'server-vs-peers-post', 'GET /api/pages': 'server-vs-peers-get' };
+const IDS: Record<PageMethod, string> = {
+	'POST /api/page': 'server-vs-peers-post',
+	'GET /api/pages': 'server-vs-peers-get',
+};
 
 /** What json-server holds for a method: nothing to create into; for the listing, the seeded pages as the reference server shows them. */
 function jsonServerPages(kind: PageMethod, listing: unknown): object[] {
 	if (kind === 'POST /api/page') return [];
 	const template = (listing as { data: object[] }).data[0];
-	return Array.from({ length: SIZES.listPages }, (_, i) => ({ ...template, id: i + 1, name: `Seeded ${i}`, url: `/seeded/${i}`, locale: i % 2 ? 'en' : 'de' }));
+	return Array.from({ length: SIZES.listPages }, (_, i) => ({
+		...template,
+		id: i + 1,
+		name: `Seeded ${i}`,
+		url: `/seeded/${i}`,
+		locale: i % 2 ? 'en' : 'de',
+	}));
 }
 
 /** One request as autocannon sends it: checks that a server takes it as valid, and gives the size of the answer. */
 async function answerBytes(url: string, kind: PageMethod, token: string): Promise<number> {
 	const spec = pageRequests(kind, token).requests![0];
 	const request = spec.setupRequest ? spec.setupRequest(spec, {}) : spec;
-	const response = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+	const response = await fetch(`${url}${request.path}`, {
+		method: request.method,
+		headers: request.headers,
+		body: request.body,
+	});
 	const body = await response.text();
-	if (!response.ok) throw new Error(`${kind} at ${url}: HTTP ${response.status} ${body.slice(0, 300)}`);
+	if (!response.ok)
+		throw new Error(`${kind} at ${url}: HTTP ${response.status} ${body.slice(0, 300)}`);
 	// Prism answers 2xx to a request that breaks the document too (--errors false), and names the breaches here.
 	const violations = response.headers.get('sl-violations');
-	if (violations) throw new Error(`${kind} at ${url}: the mock found the request invalid: ${violations}`);
+	if (violations)
+		throw new Error(`${kind} at ${url}: the mock found the request invalid: ${violations}`);
 	return Buffer.byteLength(body);
 }
 
@@ -40,7 +63,10 @@ export async function serverPeerRows(): Promise<void> {
 	try {
 		// Seeded inside the server (lib/seed.ts): the same rows as creates over HTTP, in a second instead of a quarter minute.
 		const listToken = await createTenant(site, 'bench-list');
-		const [prism] = await Promise.all([startPrism(site), seedPages(site, 'bench-list', SIZES.listPages)]);
+		const [prism] = await Promise.all([
+			startPrism(site),
+			seedPages(site, 'bench-list', SIZES.listPages),
+		]);
 		peers.push(prism);
 		const createToken = await createTenant(site, 'bench-cannon');
 		const listing = (await expectStatus(200, call(site.url, listToken, 'GET', '/api/pages'))).json;
@@ -55,7 +81,11 @@ export async function serverPeerRows(): Promise<void> {
 				prism: await answerBytes(prism.url, kind, token),
 				jsonServer: await answerBytes(jsonServer.url, kind, token),
 			};
-			const { reference, prism: p, jsonServer: j } = await duel(
+			const {
+				reference,
+				prism: p,
+				jsonServer: j,
+			} = await duel(
 				kind,
 				{ reference: { label: 'reference server', url: site.url }, prism, jsonServer },
 				pageRequests(kind, token),

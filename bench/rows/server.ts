@@ -1,5 +1,15 @@
 /** The reference server under autocannon against a bare node:http server giving the same answers. */
-import { call, createTenant, expectStatus, rows, SIZES, startSite, stopChild, trackedChild, type Site } from '../lib/context';
+import {
+	call,
+	createTenant,
+	expectStatus,
+	rows,
+	SIZES,
+	startSite,
+	stopChild,
+	trackedChild,
+	type Site,
+} from '../lib/context';
 import { CANNON_CONNECTIONS, duel, measure } from '../lib/cannon';
 import { pageRequests, type PageMethod } from '../lib/page-requests';
 import { round } from '../lib/stats';
@@ -13,7 +23,14 @@ const GOALS: Record<PageMethod, { id: string; min: number }> = {
 export async function serverRows(site: Site, listToken: string) {
 	const token = await createTenant(site, 'bench-cannon');
 	// The fixed answers of the bare server are what the reference server answered to the same requests.
-	const created = await expectStatus(201, call(site.url, token, 'POST', '/api/page', { name: 'Captured', url: '/captured', locale: 'en' }));
+	const created = await expectStatus(
+		201,
+		call(site.url, token, 'POST', '/api/page', {
+			name: 'Captured',
+			url: '/captured',
+			locale: 'en',
+		}),
+	);
 	const listed = await expectStatus(200, call(site.url, listToken, 'GET', '/api/pages'));
 	const bare = trackedChild('bare-server-child', {
 		BENCH_BARE_RESPONSES: JSON.stringify({
@@ -27,7 +44,10 @@ export async function serverRows(site: Site, listToken: string) {
 		for (const kind of ['POST /api/page', 'GET /api/pages'] as const) {
 			const { reference, bare: baseline } = await duel(
 				kind,
-				{ reference: { label: 'reference server', url: site.url }, bare: { label: 'bare node:http', url: bareUrl } },
+				{
+					reference: { label: 'reference server', url: site.url },
+					bare: { label: 'bare node:http', url: bareUrl },
+				},
 				pageRequests(kind, kind === 'POST /api/page' ? token : listToken),
 			);
 			const ratio = reference.best.rps / baseline.best.rps;
@@ -50,7 +70,9 @@ export async function serverRows(site: Site, listToken: string) {
 					bareP99Ms: baseline.best.p99,
 					referenceRuns: reference.runs,
 					bareRuns: baseline.runs,
-					...(kind === 'GET /api/pages' ? { tenantPages: SIZES.listPages, responseBytes: listed.text.length } : {}),
+					...(kind === 'GET /api/pages'
+						? { tenantPages: SIZES.listPages, responseBytes: listed.text.length }
+						: {}),
 				},
 			});
 		}
@@ -60,7 +82,11 @@ export async function serverRows(site: Site, listToken: string) {
 		// listing costs when it is not cached (figures of the same row, not judged).
 		await stopChild(site.child);
 		const uncached = await startSite({ dataDir: site.dataDir, listCacheMb: 0 });
-		const cold = await measure('reference server GET /api/pages, listing cache off', uncached.url, pageRequests('GET /api/pages', listToken));
+		const cold = await measure(
+			'reference server GET /api/pages, listing cache off',
+			uncached.url,
+			pageRequests('GET /api/pages', listToken),
+		);
 		const getRow = rows.find((row) => row.id === GOALS['GET /api/pages'].id);
 		if (getRow) {
 			getRow.figures.uncachedRps = round(cold.rps, 0);

@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Token',
 				value: 'token',
-				description: 'A bearer token that gives access to one tenant\'s site',
+				description: "A bearer token that gives access to one tenant's site",
 			},
 		],
 		default: 'tenant',

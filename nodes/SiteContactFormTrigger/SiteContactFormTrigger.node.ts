@@ -12,7 +12,12 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { acknowledgeOption, acknowledgeResponseMode } from './acknowledge';
-import { MANAGED_TENANT, TENANT_TOKEN, tenantAuthenticationProperty, tenantCredentialType } from '../shared/authentication';
+import {
+	MANAGED_TENANT,
+	TENANT_TOKEN,
+	tenantAuthenticationProperty,
+	tenantCredentialType,
+} from '../shared/authentication';
 import { acceptedSecretHashes, register, registrationExists, unregister } from './registration';
 import { claimSubmission } from './repeats';
 import {
@@ -23,7 +28,12 @@ import {
 	secretMatchesAnyHash,
 	visibleHeaders,
 } from './secret';
-import { isJsonContentType, requestJsonObject, submissionIdentity, submissionItem } from './submission';
+import {
+	isJsonContentType,
+	requestJsonObject,
+	submissionIdentity,
+	submissionItem,
+} from './submission';
 
 type Registration = 'automatic' | 'manual';
 
@@ -46,8 +56,10 @@ export class SiteContactFormTrigger implements INodeType {
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["registration"] === "manual" ? "Manual registration" : "Automatic registration"}}',
-		description: 'Starts the workflow when a visitor sends the contact form of a Site Management website',
+		subtitle:
+			'={{$parameter["registration"] === "manual" ? "Manual registration" : "Automatic registration"}}',
+		description:
+			'Starts the workflow when a visitor sends the contact form of a Site Management website',
 		defaults: {
 			name: 'Site Management Contact Form Trigger',
 		},
@@ -99,13 +111,13 @@ export class SiteContactFormTrigger implements INodeType {
 						name: 'Automatic',
 						value: 'automatic',
 						description:
-							'On activation the node sets the site\'s contact-form webhook URL to its own URL with a fresh secret, and clears it on deactivation',
+							"On activation the node sets the site's contact-form webhook URL to its own URL with a fresh secret, and clears it on deactivation",
 					},
 					{
 						name: 'Manual',
 						value: 'manual',
 						description:
-							'You paste the URL and a secret header into the site\'s settings yourself; the node makes no API calls',
+							"You paste the URL and a secret header into the site's settings yourself; the node makes no API calls",
 					},
 				],
 				default: 'automatic',
@@ -125,7 +137,7 @@ export class SiteContactFormTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'In the site\'s settings, set the contact-form webhook URL to the Production URL above (the Test URL while testing), and add a webhook header with the header name and secret of the credential.',
+					"In the site's settings, set the contact-form webhook URL to the Production URL above (the Test URL while testing), and add a webhook header with the header name and secret of the credential.",
 				name: 'manualNotice',
 				type: 'notice',
 				default: '',
@@ -136,9 +148,9 @@ export class SiteContactFormTrigger implements INodeType {
 				name: 'path',
 				type: 'string',
 				default: '',
-				placeholder: 'Empty: a random path (this node\'s ID)',
+				placeholder: "Empty: a random path (this node's ID)",
 				description:
-					'Last part of the webhook URL, after the node\'s random webhook ID. Leave empty for a random value; set your own to get a readable URL. Either way the URL keeps the random webhook ID.',
+					"Last part of the webhook URL, after the node's random webhook ID. Leave empty for a random value; set your own to get a readable URL. Either way the URL keeps the random webhook ID.",
 			},
 			{
 				displayName: 'Ignore Repeated Submissions',
@@ -229,11 +241,19 @@ export class SiteContactFormTrigger implements INodeType {
 			const problems = secretCredentialProblems(headerName, credentials.secret);
 			if (problems.length > 0) {
 				// Changed after activation: refuse (the site retries a 5xx) rather than accept a weak secret.
-				return reject(this, 500, 'misconfigured', `The trigger's secret credential is not usable: ${problems.join(' ')}`);
+				return reject(
+					this,
+					500,
+					'misconfigured',
+					`The trigger's secret credential is not usable: ${problems.join(' ')}`,
+				);
 			}
 			authentic = secretMatches(headers[headerName.toLowerCase()], String(credentials.secret));
 		} else {
-			authentic = secretMatchesAnyHash(headers[AUTOMATIC_SECRET_HEADER.toLowerCase()], acceptedSecretHashes(this));
+			authentic = secretMatchesAnyHash(
+				headers[AUTOMATIC_SECRET_HEADER.toLowerCase()],
+				acceptedSecretHashes(this),
+			);
 		}
 		if (!authentic) {
 			return reject(this, 401, 'unauthorized', 'The webhook secret is missing or wrong.');
@@ -241,7 +261,12 @@ export class SiteContactFormTrigger implements INodeType {
 
 		const body = requestJsonObject(this.getRequestObject());
 		if (!isJsonContentType(headers['content-type']) || body === undefined) {
-			return reject(this, 400, 'invalid_json', 'The body must be a JSON object sent as application/json.');
+			return reject(
+				this,
+				400,
+				'invalid_json',
+				'The body must be a JSON object sent as application/json.',
+			);
 		}
 		const identity = submissionIdentity(body);
 		if (identity.kind === 'invalid') {
@@ -251,16 +276,30 @@ export class SiteContactFormTrigger implements INodeType {
 		if (identity.kind === 'id' && (this.getNodeParameter('ignoreRepeats', true) as boolean)) {
 			let isNew: boolean;
 			try {
-				isNew = await claimSubmission(this, identity.key, registration === 'automatic' ? tenantCredentialType(this) : undefined);
+				isNew = await claimSubmission(
+					this,
+					identity.key,
+					registration === 'automatic' ? tenantCredentialType(this) : undefined,
+				);
 			} catch (error) {
 				// Not knowing whether it is a repeat, start nothing: the site delivers again later.
-				this.logger.warn('Site Management Contact Form Trigger could not claim a submission on the site', {
-					error: (error as Error).message,
-				});
-				return reject(this, 503, 'unavailable', 'Could not check the submission with the site; deliver it again later.');
+				this.logger.warn(
+					'Site Management Contact Form Trigger could not claim a submission on the site',
+					{
+						error: (error as Error).message,
+					},
+				);
+				return reject(
+					this,
+					503,
+					'unavailable',
+					'Could not check the submission with the site; deliver it again later.',
+				);
 			}
 			if (!isNew) {
-				return { webhookResponse: { message: 'Submission already received', submission_id: identity.id } };
+				return {
+					webhookResponse: { message: 'Submission already received', submission_id: identity.id },
+				};
 			}
 		}
 
@@ -283,8 +322,13 @@ async function assertUsableSecretCredential(ctx: IHookFunctions): Promise<void> 
 	const credentials = await ctx.getCredentials('siteContactFormSecretApi');
 	const problems = secretCredentialProblems(manualHeaderName(credentials), credentials.secret);
 	if (problems.length > 0) {
-		throw new NodeOperationError(ctx.getNode(), `The contact-form secret credential is not usable: ${problems.join(' ')}`, {
-			description: 'Edit the credential (header name and a secret of at least 16 characters), then activate the workflow again.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The contact-form secret credential is not usable: ${problems.join(' ')}`,
+			{
+				description:
+					'Edit the credential (header name and a secret of at least 16 characters), then activate the workflow again.',
+			},
+		);
 	}
 }

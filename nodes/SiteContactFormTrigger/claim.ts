@@ -40,6 +40,8 @@ export async function claimOnSite(
 		if (httpCode === '404' || httpCode === '405') return 'unsupported';
 		// The transport throws NodeApiError (no token): pass it on; anything else is wrapped (n8n's
 		// scanner reads no eslint-disable comments and wants no raw rethrow).
-		throw error instanceof NodeApiError ? error : new NodeApiError(ctx.getNode(), error as JsonObject);
+		throw error instanceof NodeApiError
+			? error
+			: new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
 }

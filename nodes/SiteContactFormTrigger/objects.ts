@@ -8,5 +8,10 @@ import type { IDataObject } from 'n8n-workflow';
  * object's prototype instead: received keys are data, never structure.
  */
 export function setOwn(target: IDataObject, key: string, value: unknown): void {
-	Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+	Object.defineProperty(target, key, {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
 }

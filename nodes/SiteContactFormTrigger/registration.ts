@@ -54,7 +54,9 @@ function staticData(ctx: IHookFunctions | IWebhookFunctions): TriggerStaticData 
 
 function secretHashOf(registration: Registration): string {
 	if (typeof registration.secretHash === 'string') return registration.secretHash;
-	return typeof registration.secret === 'string' && registration.secret !== '' ? hashSecret(registration.secret) : '';
+	return typeof registration.secret === 'string' && registration.secret !== ''
+		? hashSecret(registration.secret)
+		: '';
 }
 
 /**
@@ -90,7 +92,9 @@ export function webhookUrlOf(ctx: IHookFunctions): string {
  * server). Returns undefined when the service has no such endpoint (404/405): callers then rely on
  * the static data alone.
  */
-export async function readWebhookSettings(ctx: IHookFunctions): Promise<WebhookSettings | undefined> {
+export async function readWebhookSettings(
+	ctx: IHookFunctions,
+): Promise<WebhookSettings | undefined> {
 	let response: unknown;
 	try {
 		response = await siteApiRequest.call(
@@ -110,7 +114,9 @@ export async function readWebhookSettings(ctx: IHookFunctions): Promise<WebhookS
 		}
 		// The transport throws NodeApiError (the server's message, no token): pass it on unchanged;
 		// anything else (not expected) is wrapped so the node still fails with a node error.
-		throw error instanceof NodeApiError ? error : new NodeApiError(ctx.getNode(), error as JsonObject);
+		throw error instanceof NodeApiError
+			? error
+			: new NodeApiError(ctx.getNode(), error as JsonObject);
 	}
 	const body = isPlainObject(response) ? response : {};
 	const settings = isPlainObject(body.settings) ? body.settings : body;
@@ -153,7 +159,10 @@ export async function registrationExists(ctx: IHookFunctions): Promise<boolean> 
 	if (current === undefined) return true;
 	return (
 		current.url === url &&
-		secretMatchesHash(headerValue(current.headers, registration.headerName), secretHashOf(registration))
+		secretMatchesHash(
+			headerValue(current.headers, registration.headerName),
+			secretHashOf(registration),
+		)
 	);
 }
 

@@ -19,7 +19,13 @@ const ALWAYS_HIDDEN_HEADERS = ['authorization', 'proxy-authorization', 'cookie']
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 /** Headers the site's delivery sets itself and so cannot carry the secret. */
-const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'transfer-encoding', 'connection'];
+const RESERVED_HEADERS = [
+	'content-type',
+	'content-length',
+	'host',
+	'transfer-encoding',
+	'connection',
+];
 
 export const MIN_SECRET_LENGTH = 16;
 
@@ -84,13 +90,19 @@ export function secretCredentialProblems(headerName: unknown, secret: unknown): 
 	const problems: string[] = [];
 	const name = typeof headerName === 'string' ? headerName.trim() : '';
 	if (!HEADER_NAME.test(name)) {
-		problems.push('The header name must be a valid HTTP header name (letters, digits and -, no spaces).');
+		problems.push(
+			'The header name must be a valid HTTP header name (letters, digits and -, no spaces).',
+		);
 	} else if (RESERVED_HEADERS.includes(name.toLowerCase())) {
-		problems.push(`The header name "${name}" is set by the site itself; choose another, e.g. X-Site-Webhook-Secret.`);
+		problems.push(
+			`The header name "${name}" is set by the site itself; choose another, e.g. X-Site-Webhook-Secret.`,
+		);
 	}
 	const value = typeof secret === 'string' ? secret : '';
 	if (value.length < MIN_SECRET_LENGTH) {
-		problems.push(`The secret must be at least ${MIN_SECRET_LENGTH} characters long; use a long random value.`);
+		problems.push(
+			`The secret must be at least ${MIN_SECRET_LENGTH} characters long; use a long random value.`,
+		);
 	}
 	if (/[\r\n\0]/.test(value)) {
 		problems.push('The secret must not contain line breaks.');

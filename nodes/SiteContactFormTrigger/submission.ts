@@ -25,7 +25,10 @@ export function isJsonContentType(contentType: unknown): boolean {
  * The request body when it is a JSON object, else undefined. n8n turns an empty body and a JSON
  * `null` into `{}`, so the bytes received (`rawBody`, kept by n8n's body reader) decide when present.
  */
-export function requestJsonObject(request: { body?: unknown; rawBody?: unknown }): IDataObject | undefined {
+export function requestJsonObject(request: {
+	body?: unknown;
+	rawBody?: unknown;
+}): IDataObject | undefined {
 	const { body, rawBody } = request;
 	if (Buffer.isBuffer(rawBody)) {
 		let parsed: unknown;
@@ -54,10 +57,15 @@ export type SubmissionIdentity =
 export function submissionIdentity(body: IDataObject): SubmissionIdentity {
 	const id = body.submission_id;
 	if (id === undefined || id === null || id === '') return { kind: 'none' };
-	if (typeof id === 'number' && Number.isFinite(id)) return { kind: 'id', id, key: JSON.stringify(id) };
-	if (typeof id !== 'string') return { kind: 'invalid', problem: 'submission_id must be a string or a number' };
+	if (typeof id === 'number' && Number.isFinite(id))
+		return { kind: 'id', id, key: JSON.stringify(id) };
+	if (typeof id !== 'string')
+		return { kind: 'invalid', problem: 'submission_id must be a string or a number' };
 	if (id.length > MAX_SUBMISSION_ID_LENGTH) {
-		return { kind: 'invalid', problem: `submission_id must not be longer than ${MAX_SUBMISSION_ID_LENGTH} characters` };
+		return {
+			kind: 'invalid',
+			problem: `submission_id must not be longer than ${MAX_SUBMISSION_ID_LENGTH} characters`,
+		};
 	}
 	return { kind: 'id', id, key: JSON.stringify(id) };
 }
@@ -72,7 +80,10 @@ export interface OutputOptions {
  * other top-level key the service sent. With liftFields the form fields sit at the top level beside
  * the submission keys; a field whose name is already taken there stays under `fields`.
  */
-export function submissionItem(body: IDataObject, { liftFields, headers }: OutputOptions): IDataObject {
+export function submissionItem(
+	body: IDataObject,
+	{ liftFields, headers }: OutputOptions,
+): IDataObject {
 	const fields = isPlainObject(body.fields) ? body.fields : {};
 	const item: IDataObject = {};
 	for (const key of SUBMISSION_KEYS) setOwn(item, key, body[key] ?? null);
@@ -83,7 +94,8 @@ export function submissionItem(body: IDataObject, { liftFields, headers }: Outpu
 	if (liftFields) {
 		const taken = new Set([...Object.keys(item), ...extraKeys, 'fields', 'headers']);
 		const clashing: IDataObject = {};
-		for (const [name, value] of Object.entries(fields)) setOwn(taken.has(name) ? clashing : item, name, value);
+		for (const [name, value] of Object.entries(fields))
+			setOwn(taken.has(name) ? clashing : item, name, value);
 		if (Object.keys(clashing).length > 0) setOwn(item, 'fields', clashing);
 	} else {
 		setOwn(item, 'fields', fields);

@@ -5,7 +5,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { tenantCredentialType } from '../shared/authentication';
-import type { AllItemsOptions, SiteRequest, SiteRequestContext, SiteRequestOptions, SiteResponse } from '../shared/transport';
+import type {
+	AllItemsOptions,
+	SiteRequest,
+	SiteRequestContext,
+	SiteRequestOptions,
+	SiteResponse,
+} from '../shared/transport';
 import { siteApiRequest, siteApiRequestAllItems, siteApiRequestFull } from '../shared/transport';
 
 /** Sends one request with the chosen tenant credential. Returns the parsed body. */
@@ -14,7 +20,12 @@ export async function tenantApiRequest(
 	request: SiteRequest,
 	options: SiteRequestOptions,
 ): Promise<unknown> {
-	return await siteApiRequest.call(this, tenantCredentialType(this, options.itemIndex), request, options);
+	return await siteApiRequest.call(
+		this,
+		tenantCredentialType(this, options.itemIndex),
+		request,
+		options,
+	);
 }
 
 /** tenantApiRequest that returns status, headers and body. */
@@ -23,7 +34,12 @@ export async function tenantApiRequestFull(
 	request: SiteRequest,
 	options: SiteRequestOptions,
 ): Promise<SiteResponse> {
-	return await siteApiRequestFull.call(this, tenantCredentialType(this, options.itemIndex), request, options);
+	return await siteApiRequestFull.call(
+		this,
+		tenantCredentialType(this, options.itemIndex),
+		request,
+		options,
+	);
 }
 
 /** siteApiRequestAllItems with the chosen tenant credential. */

@@ -41,7 +41,9 @@ export function tenantAuthenticationProperty(displayOptions?: IDisplayOptions): 
 }
 
 /** Both tenant credentials, each shown for its Authentication value (and the extra `show` conditions). */
-export function tenantCredentials(show: NonNullable<ICredentialsDisplayOptions['show']> = {}): INodeCredentialDescription[] {
+export function tenantCredentials(
+	show: NonNullable<ICredentialsDisplayOptions['show']> = {},
+): INodeCredentialDescription[] {
 	return [
 		{
 			name: 'siteTenantApi',

@@ -23,7 +23,8 @@ export function formatDetails(details: unknown): string | undefined {
 			if (isRecord(entry)) {
 				const field = entry.field ?? entry.path ?? entry.name;
 				const problem = entry.problem ?? entry.message ?? entry.error;
-				if (field !== undefined && problem !== undefined) return `${String(field)}: ${String(problem)}`;
+				if (field !== undefined && problem !== undefined)
+					return `${String(field)}: ${String(problem)}`;
 				return JSON.stringify(entry);
 			}
 			return String(entry);
@@ -140,11 +141,13 @@ export function readThrownRequestError(error: unknown): ThrownRequestFailure {
 			failure.body = response.data;
 			failure.headers = response.headers as IDataObject;
 		}
-		if (failure.code === undefined && typeof candidate.code === 'string') failure.code = candidate.code;
+		if (failure.code === undefined && typeof candidate.code === 'string')
+			failure.code = candidate.code;
 	}
 	if (failure.status === undefined) {
 		// The wrapper keeps the status and (when it was an object) the response body in its context.
-		const wrapper = candidates[0] as (IDataObject & { httpCode?: string | null; context?: IDataObject }) | undefined;
+		const wrapper = candidates[0] as
+			(IDataObject & { httpCode?: string | null; context?: IDataObject }) | undefined;
 		const httpCode = Number(wrapper?.httpCode);
 		if (Number.isInteger(httpCode) && httpCode >= 100 && httpCode <= 599) {
 			failure.status = httpCode;

@@ -38,7 +38,10 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** True for errors that mean "no response arrived" (connection refused, reset, dropped, timed out). */
-export function isRetryableNetworkError(code: string | undefined, message: string | undefined): boolean {
+export function isRetryableNetworkError(
+	code: string | undefined,
+	message: string | undefined,
+): boolean {
 	if (code && RETRYABLE_NETWORK_CODES.has(code.toUpperCase())) return true;
 	const text = (message ?? '').toLowerCase();
 	if ([...RETRYABLE_NETWORK_CODES].some((known) => text.includes(known.toLowerCase()))) return true;

@@ -16,7 +16,10 @@ import { positiveInteger, readConcurrency, runWindow, throwFirstFailure } from '
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
 
 /** One operation of one resource, called once per input item. */
-export type OperationHandler = (this: IExecuteFunctions, itemIndex: number) => Promise<OperationResult>;
+export type OperationHandler = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<OperationResult>;
 
 /** Handlers of one resource, keyed by operation value. */
 export type OperationHandlers = Record<string, OperationHandler>;
@@ -81,7 +84,8 @@ function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	const context = (error as NodeApiError).context ?? {};
 	const details = context.details ?? (error as NodeApiError).description;
-	if (details !== undefined && details !== null && details !== '') json.details = details as IDataObject;
+	if (details !== undefined && details !== null && details !== '')
+		json.details = details as IDataObject;
 	const httpCode = (error as NodeApiError).httpCode;
 	if (httpCode) json.httpCode = httpCode;
 	return { json, pairedItem: { item: itemIndex } };
@@ -100,7 +104,10 @@ function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number
  * The handler of the node's resource and operation. Both parameters take no expressions
  * (noDataExpression), so they are the same for every item and are read once per run.
  */
-function chooseHandler(ctx: IExecuteFunctions, handlers: ResourceHandlers): OperationHandler | { unsupported: string } {
+function chooseHandler(
+	ctx: IExecuteFunctions,
+	handlers: ResourceHandlers,
+): OperationHandler | { unsupported: string } {
 	const resource = ctx.getNodeParameter('resource', 0) as string;
 	const operation = ctx.getNodeParameter('operation', 0) as string;
 	return (
@@ -115,7 +122,8 @@ async function runItem(
 	handler: OperationHandler | { unsupported: string },
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	if (typeof handler !== 'function') throw new NodeOperationError(ctx.getNode(), handler.unsupported, { itemIndex });
+	if (typeof handler !== 'function')
+		throw new NodeOperationError(ctx.getNode(), handler.unsupported, { itemIndex });
 	const result = await handler.call(ctx, itemIndex);
 	return toOutputItems(result, itemIndex);
 }

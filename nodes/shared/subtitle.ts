@@ -12,7 +12,8 @@ export function operationSubtitle(properties: INodeProperties[]): string {
 		const resources = (property.displayOptions?.show?.resource ?? []) as string[];
 		for (const option of property.options) {
 			if (!('value' in option)) continue;
-			for (const resource of resources) names[`${resource}:${String(option.value)}`] = option.action ?? option.name;
+			for (const resource of resources)
+				names[`${resource}:${String(option.value)}`] = option.action ?? option.name;
 		}
 	}
 	return `={{ ${JSON.stringify(names)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;

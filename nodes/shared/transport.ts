@@ -43,7 +43,8 @@ export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManaged
  * search). All carry getNode, getCredentials and httpRequestWithAuthentication; only an execute context
  * has per-item options (Options > Timeout).
  */
-export type SiteRequestContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
+export type SiteRequestContext =
+	IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
@@ -112,7 +113,9 @@ function configuredMaxRetries(ctx: SiteRequestContext, itemIndex: number): numbe
 	if (!('getInputData' in ctx)) return MAX_RETRIES;
 	try {
 		const value = Number(ctx.getNodeParameter('options.maxRetries', itemIndex, MAX_RETRIES));
-		return Number.isInteger(value) && value >= 0 ? Math.min(value, MAX_CONFIGURABLE_RETRIES) : MAX_RETRIES;
+		return Number.isInteger(value) && value >= 0
+			? Math.min(value, MAX_CONFIGURABLE_RETRIES)
+			: MAX_RETRIES;
 	} catch {
 		return MAX_RETRIES;
 	}
@@ -133,7 +136,11 @@ interface ResolvedSettings {
  * part of the node's own cost in n8n (docs/performance.md, `peer-n8n-*`).
  */
 const baseUrls = new WeakMap<SiteRequestContext, Map<SiteCredentialType, Promise<string>>>();
-async function credentialBaseUrl(ctx: SiteRequestContext, credentialType: SiteCredentialType, itemIndex: number): Promise<string> {
+async function credentialBaseUrl(
+	ctx: SiteRequestContext,
+	credentialType: SiteCredentialType,
+	itemIndex: number,
+): Promise<string> {
 	let byType = baseUrls.get(ctx);
 	if (!byType) {
 		byType = new Map();
@@ -141,7 +148,9 @@ async function credentialBaseUrl(ctx: SiteRequestContext, credentialType: SiteCr
 	}
 	let baseUrl = byType.get(credentialType);
 	if (!baseUrl) {
-		baseUrl = ctx.getCredentials(credentialType, itemIndex).then((credentials) => String(credentials.baseUrl ?? ''));
+		baseUrl = ctx
+			.getCredentials(credentialType, itemIndex)
+			.then((credentials) => String(credentials.baseUrl ?? ''));
 		byType.set(credentialType, baseUrl);
 		// A failed read is not kept: the next item asks again (and fails with its own index).
 		baseUrl.catch(() => byType.delete(credentialType));
@@ -194,7 +203,10 @@ async function sendRequest(
 	const url = urlFor(request.path);
 
 	const headers: IDataObject = { ...(request.headers ?? {}) };
-	if (METHODS_WITH_IDEMPOTENCY_KEY.includes(request.method) && !hasHeader(headers, 'idempotency-key')) {
+	if (
+		METHODS_WITH_IDEMPOTENCY_KEY.includes(request.method) &&
+		!hasHeader(headers, 'idempotency-key')
+	) {
 		headers['Idempotency-Key'] = options.idempotencyKey ?? randomUUID();
 	}
 
@@ -276,7 +288,9 @@ async function sendRequest(
 			return { statusCode: status, headers: responseHeaders, body: responseBody };
 		}
 		if (canRetry && isRetryableStatus(status)) {
-			const retryAfter = parseRetryAfter(responseHeaders['retry-after'] ?? responseHeaders['Retry-After']);
+			const retryAfter = parseRetryAfter(
+				responseHeaders['retry-after'] ?? responseHeaders['Retry-After'],
+			);
 			if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
 				await sleep(retryAfter ?? backoffDelay(attempt));
 				attempt++;
@@ -301,7 +315,8 @@ export async function siteApiRequest(
 /** A list that may come bare (`[...]`) or wrapped (`{data: [...]}`); anything else is an empty list. */
 export function unwrapList(response: unknown): IDataObject[] {
 	if (Array.isArray(response)) return response as IDataObject[];
-	if (isPlainObject(response) && Array.isArray(response.data)) return response.data as IDataObject[];
+	if (isPlainObject(response) && Array.isArray(response.data))
+		return response.data as IDataObject[];
 	return [];
 }
 
@@ -336,7 +351,15 @@ export async function siteApiRequestAllItems(
 	const settings = await resolveSettings(this, credentialType, options);
 	const concurrency = readConcurrency(this);
 	const fetchPage = async (page: number) =>
-		(await sendRequest(this, credentialType, { method: 'GET', path, qs: { ...qs, page, per_page: perPage } }, options, settings)).body;
+		(
+			await sendRequest(
+				this,
+				credentialType,
+				{ method: 'GET', path, qs: { ...qs, page, per_page: perPage } },
+				options,
+				settings,
+			)
+		).body;
 
 	for (let page = 1; ; page++) {
 		const response = await fetchPage(page);
@@ -344,7 +367,8 @@ export async function siteApiRequestAllItems(
 		items.push(...batch);
 		if (items.length >= wanted) return items.slice(0, wanted);
 
-		const meta = isPlainObject(response) && isPlainObject(response.meta) ? response.meta : undefined;
+		const meta =
+			isPlainObject(response) && isPlainObject(response.meta) ? response.meta : undefined;
 		const lastPage = Number(meta?.last_page);
 		if (meta && Number.isFinite(lastPage)) {
 			if (page >= lastPage) return items;

@@ -103,7 +103,11 @@ export function requireString(
 }
 
 /** A trimmed string parameter; empty means "not given". */
-export function optionalString(ctx: IExecuteFunctions, name: string, itemIndex: number): string | undefined {
+export function optionalString(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): string | undefined {
 	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	return value || undefined;
 }

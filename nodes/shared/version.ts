@@ -29,5 +29,9 @@ export function recordOf(ctx: { getNode(): INode }, response: unknown, key: stri
 }
 
 /** displayOptions that show a property only before `version` (the saved shape) or from it on. */
-export const beforeVersion = (version: number) => ({ show: { '@version': [{ _cnd: { lt: version } }] } });
-export const fromVersion = (version: number) => ({ show: { '@version': [{ _cnd: { gte: version } }] } });
+export const beforeVersion = (version: number) => ({
+	show: { '@version': [{ _cnd: { lt: version } }] },
+});
+export const fromVersion = (version: number) => ({
+	show: { '@version': [{ _cnd: { gte: version } }] },
+});

@@ -19,7 +19,10 @@ export function positiveInteger(value: unknown, fallback: number, max = Infinity
  * Options > Concurrency, else the default of the node's version (`legacyDefault` for version 1,
  * where Batching used to decide it). Read once per node run, like n8n's HTTP Request node does.
  */
-export function readConcurrency(ctx: IExecuteFunctions, legacyDefault = LEGACY_CONCURRENCY): number {
+export function readConcurrency(
+	ctx: IExecuteFunctions,
+	legacyDefault = LEGACY_CONCURRENCY,
+): number {
 	// null: the option is not set (n8n throws for a missing parameter without a fallback).
 	const configured = ctx.getNodeParameter('options.concurrency', 0, null);
 	const fallback = ctx.getNode().typeVersion < 2 ? legacyDefault : DEFAULT_CONCURRENCY;

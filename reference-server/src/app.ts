@@ -5,7 +5,11 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+	type FastifyInstance,
+	type FastifyReply,
+	type FastifyServerOptions,
+} from 'fastify';
 import { openStore } from './db';
 import { parseCidrList, TargetPolicy } from './delivery/target-policy';
 import { DeliveryWorker } from './delivery/worker';
@@ -44,7 +48,11 @@ function loggerOptions(config: ServerConfig): FastifyServerOptions['logger'] {
 		// The default serializers log no headers and no bodies, but plugins may log request headers at
 		// debug/trace level (@fastify/multipart logs its busboy options, headers included).
 		redact: {
-			paths: ['.authorization', '.cookie', '["idempotency-key"]'].flatMap((header) => [`headers${header}`, `*.headers${header}`, `*.*.headers${header}`]),
+			paths: ['.authorization', '.cookie', '["idempotency-key"]'].flatMap((header) => [
+				`headers${header}`,
+				`*.headers${header}`,
+				`*.*.headers${header}`,
+			]),
 			censor: '[redacted]',
 		},
 		serializers: { req: serializeRequest },
@@ -56,12 +64,22 @@ function loggerOptions(config: ServerConfig): FastifyServerOptions['logger'] {
  * A request as logged: method, path, the names (not the values) of its query parameters, host and
  * peer. Query values are left out because a client may put a token there by mistake.
  */
-function serializeRequest(request: { method?: string; url?: string; host?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) {
+function serializeRequest(request: {
+	method?: string;
+	url?: string;
+	host?: string;
+	hostname?: string;
+	ip?: string;
+	socket?: { remotePort?: number };
+}) {
 	const [pathPart, queryPart] = (request.url ?? '').split('?', 2);
 	const names = queryPart === undefined ? [] : [...new URLSearchParams(queryPart).keys()];
 	return {
 		method: request.method,
-		url: names.length > 0 ? `${pathPart}?${names.map((name) => `${encodeURIComponent(name)}=…`).join('&')}` : pathPart,
+		url:
+			names.length > 0
+				? `${pathPart}?${names.map((name) => `${encodeURIComponent(name)}=…`).join('&')}`
+				: pathPart,
 		host: request.host ?? request.hostname,
 		remoteAddress: request.ip,
 		remotePort: request.socket?.remotePort,
@@ -73,13 +91,20 @@ function serializeRequest(request: { method?: string; url?: string; host?: strin
  * its headers or body, headers too large, bytes that are not HTTP): answered with the contract's
  * error body, then the connection is closed.
  */
-function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+function clientErrorHandler(
+	this: FastifyInstance,
+	error: Error & { code?: string },
+	socket: Socket,
+): void {
 	if (error.code === 'ECONNRESET' || socket.destroyed) return;
 	let status = 400;
 	let body = { error: 'bad_request', message: 'The request is not valid HTTP.' };
 	if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
 		status = 408;
-		body = { error: 'request_timeout', message: 'The request did not arrive in time; the connection is closed.' };
+		body = {
+			error: 'request_timeout',
+			message: 'The request did not arrive in time; the connection is closed.',
+		};
 	} else if (error.code === 'HPE_HEADER_OVERFLOW') {
 		status = 431;
 		body = { error: 'headers_too_large', message: 'The request headers are too large.' };
@@ -95,10 +120,18 @@ function clientErrorHandler(this: FastifyInstance, error: Error & { code?: strin
 }
 
 /** Where the database and the asset files go; with `memory`, nothing touches dataDir. */
-function openStorage(config: ServerConfig): { dbFile: string; assetsRoot: string; cleanup: () => void } {
+function openStorage(config: ServerConfig): {
+	dbFile: string;
+	assetsRoot: string;
+	cleanup: () => void;
+} {
 	if (config.memory) {
 		const temp = mkdtempSync(path.join(os.tmpdir(), 'site-reference-server-'));
-		return { dbFile: ':memory:', assetsRoot: temp, cleanup: () => rmSync(temp, { recursive: true, force: true }) };
+		return {
+			dbFile: ':memory:',
+			assetsRoot: temp,
+			cleanup: () => rmSync(temp, { recursive: true, force: true }),
+		};
 	}
 	const assetsRoot = path.join(config.dataDir, 'assets');
 	mkdirSync(assetsRoot, { recursive: true });
@@ -114,7 +147,8 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	const store = openStore(storage.dbFile, {
 		listCacheBytes: Math.floor(config.listCacheMb * MB),
 		// Called from the checkpoint thread's messages, after the app exists.
-		onCheckpointError: (message) => app.log.warn({ reason: message }, 'WAL checkpoint failed; retrying'),
+		onCheckpointError: (message) =>
+			app.log.warn({ reason: message }, 'WAL checkpoint failed; retrying'),
 	});
 
 	const app = Fastify({
@@ -125,7 +159,10 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		http: {
 			headersTimeout: config.headersTimeoutMs,
 			requestTimeout: config.requestTimeoutMs,
-			connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
+			connectionsCheckingInterval: Math.max(
+				25,
+				Math.min(1000, Math.floor(config.headersTimeoutMs / 4)),
+			),
 			// Node would answer a missing Host with a bare 400; the hook below answers it with the error body.
 			requireHostHeader: false,
 		},
@@ -141,7 +178,10 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 			reply
 				.code(400)
 				.type('application/json; charset=utf-8')
-				.send({ error: badUrl ? 'bad_request' : 'validation_failed', message: badUrl ? 'The request URL is not valid.' : 'The request is not valid.' });
+				.send({
+					error: badUrl ? 'bad_request' : 'validation_failed',
+					message: badUrl ? 'The request URL is not valid.' : 'The request is not valid.',
+				});
 		},
 		bodyLimit: Math.max(1, Math.floor(config.maxBodyMb * MB)),
 		// Asset URLs end in a file name of up to 120 characters (storage/asset-upload.ts); Fastify's default
@@ -165,7 +205,11 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	const targets = new TargetPolicy({
 		allow: config.webhookAllow === undefined ? undefined : parseCidrList(config.webhookAllow),
 		deny: config.webhookDeny === undefined ? undefined : parseCidrList(config.webhookDeny),
-		self: () => ({ port: context.listenPort, host: config.host, publicOrigin: new URL(context.publicUrl).origin }),
+		self: () => ({
+			port: context.listenPort,
+			host: config.host,
+			publicOrigin: new URL(context.publicUrl).origin,
+		}),
 	});
 	const worker = new DeliveryWorker({
 		repository: store.contactForm,
@@ -208,13 +252,23 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(multipart, {
 		// Stream mode; a file over the limit is truncated and the route answers 413 after draining the request.
 		throwFileSizeLimit: false,
-		limits: { fileSize: Math.max(1, Math.floor(config.maxUploadMb * MB)), files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+		limits: {
+			fileSize: Math.max(1, Math.floor(config.maxUploadMb * MB)),
+			files: 5,
+			fields: 20,
+			fieldSize: 64 * 1024,
+			parts: 30,
+		},
 	});
 	// Only the routes that ask for it (the public form) are limited: app.rateLimit() in their hooks.
 	app.register(rateLimit, {
 		global: false,
 		errorResponseBuilder: (_request, context) =>
-			new ApiError(429, 'rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`),
+			new ApiError(
+				429,
+				'rate_limited',
+				`Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`,
+			),
 	});
 	// 5. Our request hooks: tokens (requireAdmin / requireTenant), query coercion and the JSON-only
 	//    rule, then the JSON body checks and parser.

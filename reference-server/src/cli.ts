@@ -20,7 +20,8 @@ async function main(): Promise<void> {
 
 	const server = await startServer(parsed.options);
 	process.stdout.write(`Site reference server listening on ${server.url}\n`);
-	if (server.config.adminTokenGenerated) process.stdout.write(`Admin token (shown once): ${server.adminToken}\n`);
+	if (server.config.adminTokenGenerated)
+		process.stdout.write(`Admin token (shown once): ${server.adminToken}\n`);
 
 	let stopping = false;
 	const shutdown = (signal: string) => {

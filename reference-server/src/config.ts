@@ -43,37 +43,198 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 interface OptionSpec {
 	flag: string;
 	env: string;
-	kind: 'string' | 'cidrList' | 'boolean' | 'port' | 'positive' | 'nonNegative' | 'positiveInt' | 'nonNegativeInt' | 'rate' | 'url' | 'logLevel';
+	kind:
+		| 'string'
+		| 'cidrList'
+		| 'boolean'
+		| 'port'
+		| 'positive'
+		| 'nonNegative'
+		| 'positiveInt'
+		| 'nonNegativeInt'
+		| 'rate'
+		| 'url'
+		| 'logLevel';
 	field: keyof ServerOptions;
 	help: string;
 }
 
 const OPTION_SPECS: OptionSpec[] = [
-	{ flag: 'host', env: 'SITE_SERVER_HOST', kind: 'string', field: 'host', help: 'interface to listen on (default 127.0.0.1)' },
-	{ flag: 'port', env: 'SITE_SERVER_PORT', kind: 'port', field: 'port', help: 'port, 0 for an ephemeral one (default 4010)' },
-	{ flag: 'data-dir', env: 'SITE_SERVER_DATA_DIR', kind: 'string', field: 'dataDir', help: 'directory for site.db and assets/ (default .data/reference-server)' },
-	{ flag: 'memory', env: 'SITE_SERVER_MEMORY', kind: 'boolean', field: 'memory', help: 'keep nothing on disk (in-memory SQLite, uploads in a temporary directory)' },
-	{ flag: 'enable-variables', env: 'SITE_SERVER_ENABLE_VARIABLES', kind: 'boolean', field: 'enableVariables', help: 'enable the variables endpoints (otherwise 403 feature_disabled)' },
-	{ flag: 'public-url', env: 'SITE_SERVER_PUBLIC_URL', kind: 'url', field: 'publicUrl', help: 'base of asset URLs (default the listening URL)' },
-	{ flag: 'max-body-mb', env: 'SITE_SERVER_MAX_BODY_MB', kind: 'positive', field: 'maxBodyMb', help: 'JSON body limit in MB, fractions allowed (default 10)' },
-	{ flag: 'max-upload-mb', env: 'SITE_SERVER_MAX_UPLOAD_MB', kind: 'positive', field: 'maxUploadMb', help: 'upload limit in MB, fractions allowed (default 25)' },
-	{ flag: 'list-cache-mb', env: 'SITE_SERVER_LIST_CACHE_MB', kind: 'nonNegative', field: 'listCacheMb', help: 'memory for rendered page listings in MB, 0 turns the cache off (default 16)' },
-	{ flag: 'form-max-body-kb', env: 'SITE_SERVER_FORM_MAX_BODY_KB', kind: 'positive', field: 'formMaxBodyKb', help: 'body limit of the public contact form in KB (default 64)' },
-	{ flag: 'form-max-fields', env: 'SITE_SERVER_FORM_MAX_FIELDS', kind: 'positiveInt', field: 'formMaxFields', help: 'fields a contact-form submission may have (default 50)' },
-	{ flag: 'form-max-field-length', env: 'SITE_SERVER_FORM_MAX_FIELD_LENGTH', kind: 'positiveInt', field: 'formMaxFieldLength', help: 'characters of one text field of a submission (default 10000)' },
-	{ flag: 'form-rate-per-address', env: 'SITE_SERVER_FORM_RATE_PER_ADDRESS', kind: 'nonNegativeInt', field: 'formRatePerAddress', help: 'contact-form submissions per minute from one client address, 0 for no limit (default 60)' },
-	{ flag: 'form-rate-per-tenant', env: 'SITE_SERVER_FORM_RATE_PER_TENANT', kind: 'nonNegativeInt', field: 'formRatePerTenant', help: 'contact-form submissions per minute to one tenant, 0 for no limit (default 600)' },
-	{ flag: 'delivery-retry-base-ms', env: 'SITE_SERVER_DELIVERY_RETRY_BASE_MS', kind: 'positive', field: 'deliveryRetryBaseMs', help: 'base delay of the webhook retry backoff (default 1000)' },
-	{ flag: 'delivery-max-attempts', env: 'SITE_SERVER_DELIVERY_MAX_ATTEMPTS', kind: 'positiveInt', field: 'deliveryMaxAttempts', help: 'webhook attempts before a delivery fails (default 10)' },
-	{ flag: 'delivery-timeout-ms', env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS', kind: 'positive', field: 'deliveryTimeoutMs', help: 'timeout of one webhook POST (default 10000)' },
-	{ flag: 'webhook-allow', env: 'SITE_SERVER_WEBHOOK_ALLOW', kind: 'cidrList', field: 'webhookAllow', help: 'webhooks may reach only these addresses: CIDRs, addresses, "loopback", "private", comma-separated (default any)' },
-	{ flag: 'webhook-deny', env: 'SITE_SERVER_WEBHOOK_DENY', kind: 'cidrList', field: 'webhookDeny', help: 'webhooks may not reach these addresses, e.g. "loopback,private" (link-local, metadata and the server itself are always refused)' },
-	{ flag: 'fault-rate', env: 'SITE_SERVER_FAULT_RATE', kind: 'rate', field: 'faultRate', help: 'share 0..1 of /api requests answered 503 before doing anything (default 0)' },
-	{ flag: 'fault-drop-rate', env: 'SITE_SERVER_FAULT_DROP_RATE', kind: 'rate', field: 'faultDropRate', help: 'share 0..1 of /api requests that commit, then drop the connection (default 0)' },
-	{ flag: 'headers-timeout-ms', env: 'SITE_SERVER_HEADERS_TIMEOUT_MS', kind: 'positive', field: 'headersTimeoutMs', help: 'time a request\'s headers may take to arrive (default 20000)' },
-	{ flag: 'request-timeout-ms', env: 'SITE_SERVER_REQUEST_TIMEOUT_MS', kind: 'positive', field: 'requestTimeoutMs', help: 'time a whole request (headers and body) may take to arrive (default 120000)' },
-	{ flag: 'idle-timeout-ms', env: 'SITE_SERVER_IDLE_TIMEOUT_MS', kind: 'positive', field: 'idleTimeoutMs', help: 'an idle connection (also a kept-alive one between requests) is closed after this (default 72000)' },
-	{ flag: 'log-level', env: 'SITE_SERVER_LOG_LEVEL', kind: 'logLevel', field: 'logger', help: `log level: ${LOG_LEVELS.join(', ')} (default info)` },
+	{
+		flag: 'host',
+		env: 'SITE_SERVER_HOST',
+		kind: 'string',
+		field: 'host',
+		help: 'interface to listen on (default 127.0.0.1)',
+	},
+	{
+		flag: 'port',
+		env: 'SITE_SERVER_PORT',
+		kind: 'port',
+		field: 'port',
+		help: 'port, 0 for an ephemeral one (default 4010)',
+	},
+	{
+		flag: 'data-dir',
+		env: 'SITE_SERVER_DATA_DIR',
+		kind: 'string',
+		field: 'dataDir',
+		help: 'directory for site.db and assets/ (default .data/reference-server)',
+	},
+	{
+		flag: 'memory',
+		env: 'SITE_SERVER_MEMORY',
+		kind: 'boolean',
+		field: 'memory',
+		help: 'keep nothing on disk (in-memory SQLite, uploads in a temporary directory)',
+	},
+	{
+		flag: 'enable-variables',
+		env: 'SITE_SERVER_ENABLE_VARIABLES',
+		kind: 'boolean',
+		field: 'enableVariables',
+		help: 'enable the variables endpoints (otherwise 403 feature_disabled)',
+	},
+	{
+		flag: 'public-url',
+		env: 'SITE_SERVER_PUBLIC_URL',
+		kind: 'url',
+		field: 'publicUrl',
+		help: 'base of asset URLs (default the listening URL)',
+	},
+	{
+		flag: 'max-body-mb',
+		env: 'SITE_SERVER_MAX_BODY_MB',
+		kind: 'positive',
+		field: 'maxBodyMb',
+		help: 'JSON body limit in MB, fractions allowed (default 10)',
+	},
+	{
+		flag: 'max-upload-mb',
+		env: 'SITE_SERVER_MAX_UPLOAD_MB',
+		kind: 'positive',
+		field: 'maxUploadMb',
+		help: 'upload limit in MB, fractions allowed (default 25)',
+	},
+	{
+		flag: 'list-cache-mb',
+		env: 'SITE_SERVER_LIST_CACHE_MB',
+		kind: 'nonNegative',
+		field: 'listCacheMb',
+		help: 'memory for rendered page listings in MB, 0 turns the cache off (default 16)',
+	},
+	{
+		flag: 'form-max-body-kb',
+		env: 'SITE_SERVER_FORM_MAX_BODY_KB',
+		kind: 'positive',
+		field: 'formMaxBodyKb',
+		help: 'body limit of the public contact form in KB (default 64)',
+	},
+	{
+		flag: 'form-max-fields',
+		env: 'SITE_SERVER_FORM_MAX_FIELDS',
+		kind: 'positiveInt',
+		field: 'formMaxFields',
+		help: 'fields a contact-form submission may have (default 50)',
+	},
+	{
+		flag: 'form-max-field-length',
+		env: 'SITE_SERVER_FORM_MAX_FIELD_LENGTH',
+		kind: 'positiveInt',
+		field: 'formMaxFieldLength',
+		help: 'characters of one text field of a submission (default 10000)',
+	},
+	{
+		flag: 'form-rate-per-address',
+		env: 'SITE_SERVER_FORM_RATE_PER_ADDRESS',
+		kind: 'nonNegativeInt',
+		field: 'formRatePerAddress',
+		help: 'contact-form submissions per minute from one client address, 0 for no limit (default 60)',
+	},
+	{
+		flag: 'form-rate-per-tenant',
+		env: 'SITE_SERVER_FORM_RATE_PER_TENANT',
+		kind: 'nonNegativeInt',
+		field: 'formRatePerTenant',
+		help: 'contact-form submissions per minute to one tenant, 0 for no limit (default 600)',
+	},
+	{
+		flag: 'delivery-retry-base-ms',
+		env: 'SITE_SERVER_DELIVERY_RETRY_BASE_MS',
+		kind: 'positive',
+		field: 'deliveryRetryBaseMs',
+		help: 'base delay of the webhook retry backoff (default 1000)',
+	},
+	{
+		flag: 'delivery-max-attempts',
+		env: 'SITE_SERVER_DELIVERY_MAX_ATTEMPTS',
+		kind: 'positiveInt',
+		field: 'deliveryMaxAttempts',
+		help: 'webhook attempts before a delivery fails (default 10)',
+	},
+	{
+		flag: 'delivery-timeout-ms',
+		env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS',
+		kind: 'positive',
+		field: 'deliveryTimeoutMs',
+		help: 'timeout of one webhook POST (default 10000)',
+	},
+	{
+		flag: 'webhook-allow',
+		env: 'SITE_SERVER_WEBHOOK_ALLOW',
+		kind: 'cidrList',
+		field: 'webhookAllow',
+		help: 'webhooks may reach only these addresses: CIDRs, addresses, "loopback", "private", comma-separated (default any)',
+	},
+	{
+		flag: 'webhook-deny',
+		env: 'SITE_SERVER_WEBHOOK_DENY',
+		kind: 'cidrList',
+		field: 'webhookDeny',
+		help: 'webhooks may not reach these addresses, e.g. "loopback,private" (link-local, metadata and the server itself are always refused)',
+	},
+	{
+		flag: 'fault-rate',
+		env: 'SITE_SERVER_FAULT_RATE',
+		kind: 'rate',
+		field: 'faultRate',
+		help: 'share 0..1 of /api requests answered 503 before doing anything (default 0)',
+	},
+	{
+		flag: 'fault-drop-rate',
+		env: 'SITE_SERVER_FAULT_DROP_RATE',
+		kind: 'rate',
+		field: 'faultDropRate',
+		help: 'share 0..1 of /api requests that commit, then drop the connection (default 0)',
+	},
+	{
+		flag: 'headers-timeout-ms',
+		env: 'SITE_SERVER_HEADERS_TIMEOUT_MS',
+		kind: 'positive',
+		field: 'headersTimeoutMs',
+		help: "time a request's headers may take to arrive (default 20000)",
+	},
+	{
+		flag: 'request-timeout-ms',
+		env: 'SITE_SERVER_REQUEST_TIMEOUT_MS',
+		kind: 'positive',
+		field: 'requestTimeoutMs',
+		help: 'time a whole request (headers and body) may take to arrive (default 120000)',
+	},
+	{
+		flag: 'idle-timeout-ms',
+		env: 'SITE_SERVER_IDLE_TIMEOUT_MS',
+		kind: 'positive',
+		field: 'idleTimeoutMs',
+		help: 'an idle connection (also a kept-alive one between requests) is closed after this (default 72000)',
+	},
+	{
+		flag: 'log-level',
+		env: 'SITE_SERVER_LOG_LEVEL',
+		kind: 'logLevel',
+		field: 'logger',
+		help: `log level: ${LOG_LEVELS.join(', ')} (default info)`,
+	},
 ];
 
 export function usage(): string {
@@ -127,7 +288,8 @@ function parseValue(spec: OptionSpec, raw: string | boolean, source: string): un
 			}
 			return text;
 		case 'logLevel':
-			if (!LOG_LEVELS.includes(text)) fail(`expected one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
+			if (!LOG_LEVELS.includes(text))
+				fail(`expected one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
 			return text;
 		default: {
 			const value = Number(text);
@@ -142,11 +304,15 @@ export function parseCommandLine(
 	argv: string[],
 	env: NodeJS.ProcessEnv,
 ): { help: true } | { help: false; options: Partial<ServerOptions> } {
-	const parseOptions: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
-	for (const spec of OPTION_SPECS) parseOptions[spec.flag] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' };
+	const parseOptions: Record<string, { type: 'string' | 'boolean' }> = {
+		help: { type: 'boolean' },
+	};
+	for (const spec of OPTION_SPECS)
+		parseOptions[spec.flag] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' };
 	let values: Record<string, string | boolean | undefined>;
 	try {
-		values = parseArgs({ args: argv, options: parseOptions, strict: true, allowPositionals: false }).values as typeof values;
+		values = parseArgs({ args: argv, options: parseOptions, strict: true, allowPositionals: false })
+			.values as typeof values;
 	} catch (error) {
 		throw new ConfigError(`${(error as Error).message} (see --help)`);
 	}
@@ -157,7 +323,8 @@ export function parseCommandLine(
 		const fromFlag = values[spec.flag];
 		const fromEnv = env[spec.env];
 		if (fromFlag !== undefined) options[spec.field] = parseValue(spec, fromFlag, `--${spec.flag}`);
-		else if (fromEnv !== undefined && fromEnv !== '') options[spec.field] = parseValue(spec, fromEnv, spec.env);
+		else if (fromEnv !== undefined && fromEnv !== '')
+			options[spec.field] = parseValue(spec, fromEnv, spec.env);
 	}
 	if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '') options.adminToken = env.ADMIN_TOKEN;
 	return { help: false, options: options as Partial<ServerOptions> };
@@ -167,25 +334,41 @@ export function parseCommandLine(
 export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfig {
 	const merged: ServerOptions = { ...DEFAULT_OPTIONS, ...withoutUndefined(options) };
 	const problems: string[] = [];
-	if (!Number.isInteger(merged.port) || merged.port < 0 || merged.port > 65535) problems.push(`port must be an integer 0..65535, got ${merged.port}`);
-	for (const field of ['maxBodyMb', 'maxUploadMb', 'deliveryRetryBaseMs', 'deliveryTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'idleTimeoutMs'] as const) {
-		if (typeof merged[field] !== 'number' || !(merged[field] > 0)) problems.push(`${field} must be a positive number, got ${merged[field]}`);
+	if (!Number.isInteger(merged.port) || merged.port < 0 || merged.port > 65535)
+		problems.push(`port must be an integer 0..65535, got ${merged.port}`);
+	for (const field of [
+		'maxBodyMb',
+		'maxUploadMb',
+		'deliveryRetryBaseMs',
+		'deliveryTimeoutMs',
+		'headersTimeoutMs',
+		'requestTimeoutMs',
+		'idleTimeoutMs',
+	] as const) {
+		if (typeof merged[field] !== 'number' || !(merged[field] > 0))
+			problems.push(`${field} must be a positive number, got ${merged[field]}`);
 	}
-	if (typeof merged.listCacheMb !== 'number' || !(merged.listCacheMb >= 0)) problems.push(`listCacheMb must be 0 or more, got ${merged.listCacheMb}`);
+	if (typeof merged.listCacheMb !== 'number' || !(merged.listCacheMb >= 0))
+		problems.push(`listCacheMb must be 0 or more, got ${merged.listCacheMb}`);
 	for (const field of ['deliveryMaxAttempts', 'formMaxFields', 'formMaxFieldLength'] as const) {
-		if (!Number.isInteger(merged[field]) || merged[field] < 1) problems.push(`${field} must be an integer >= 1, got ${merged[field]}`);
+		if (!Number.isInteger(merged[field]) || merged[field] < 1)
+			problems.push(`${field} must be an integer >= 1, got ${merged[field]}`);
 	}
-	if (typeof merged.formMaxBodyKb !== 'number' || !(merged.formMaxBodyKb > 0)) problems.push(`formMaxBodyKb must be a positive number, got ${merged.formMaxBodyKb}`);
+	if (typeof merged.formMaxBodyKb !== 'number' || !(merged.formMaxBodyKb > 0))
+		problems.push(`formMaxBodyKb must be a positive number, got ${merged.formMaxBodyKb}`);
 	for (const field of ['formRatePerAddress', 'formRatePerTenant'] as const) {
-		if (!Number.isInteger(merged[field]) || merged[field] < 0) problems.push(`${field} must be an integer >= 0, got ${merged[field]}`);
+		if (!Number.isInteger(merged[field]) || merged[field] < 0)
+			problems.push(`${field} must be an integer >= 0, got ${merged[field]}`);
 	}
 	for (const field of ['faultRate', 'faultDropRate'] as const) {
-		if (typeof merged[field] !== 'number' || !(merged[field] >= 0 && merged[field] <= 1)) problems.push(`${field} must be between 0 and 1, got ${merged[field]}`);
+		if (typeof merged[field] !== 'number' || !(merged[field] >= 0 && merged[field] <= 1))
+			problems.push(`${field} must be between 0 and 1, got ${merged[field]}`);
 	}
 	if (merged.publicUrl !== undefined) {
 		try {
 			const url = new URL(merged.publicUrl);
-			if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('publicUrl must be an http(s) URL');
+			if (url.protocol !== 'http:' && url.protocol !== 'https:')
+				problems.push('publicUrl must be an http(s) URL');
 		} catch {
 			problems.push(`publicUrl must be an http(s) URL, got "${merged.publicUrl}"`);
 		}
@@ -201,9 +384,12 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 		}
 	}
 	if (merged.headersTimeoutMs > merged.requestTimeoutMs) {
-		problems.push(`headersTimeoutMs (${merged.headersTimeoutMs}) must not exceed requestTimeoutMs (${merged.requestTimeoutMs})`);
+		problems.push(
+			`headersTimeoutMs (${merged.headersTimeoutMs}) must not exceed requestTimeoutMs (${merged.requestTimeoutMs})`,
+		);
 	}
-	if (merged.adminToken !== undefined && merged.adminToken.trim() === '') problems.push('the admin token must not be empty');
+	if (merged.adminToken !== undefined && merged.adminToken.trim() === '')
+		problems.push('the admin token must not be empty');
 	if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}.`);
 
 	const adminTokenGenerated = merged.adminToken === undefined;

@@ -34,7 +34,9 @@ function ensureBuilt(): void {
 			timeout: 90_000,
 		});
 	} catch (error: any) {
-		throw new Error(`building reference-server failed:\n${String(error.stdout ?? '')}${String(error.stderr ?? '')}`);
+		throw new Error(
+			`building reference-server failed:\n${String(error.stdout ?? '')}${String(error.stderr ?? '')}`,
+		);
 	}
 }
 
@@ -55,7 +57,11 @@ function spawnCli(args: string[], env: Record<string, string | undefined>): Spaw
 		if (value === undefined) delete fullEnv[key];
 		else fullEnv[key] = value;
 	}
-	const child = spawn(process.execPath, [BIN, ...args], { cwd: PACKAGE_DIR, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(process.execPath, [BIN, ...args], {
+		cwd: PACKAGE_DIR,
+		env: fullEnv,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	children.push(child);
 	let out = '';
 	child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -88,7 +94,8 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => {
-	for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	for (const child of children)
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 describe('site-reference-server (CLI)', () => {
@@ -108,7 +115,10 @@ describe('site-reference-server (CLI)', () => {
 				break;
 			}
 		}
-		expect({ found: adminToken !== undefined, output: s.output() }).toEqual({ found: true, output: s.output() });
+		expect({ found: adminToken !== undefined, output: s.output() }).toEqual({
+			found: true,
+			output: s.output(),
+		});
 		rememberSecret(adminToken!);
 		const startupOutput = s.output();
 
@@ -117,7 +127,9 @@ describe('site-reference-server (CLI)', () => {
 		const token = (await admin.post('/api/tenant/token', { id: 'cli-probe' })).data.token;
 		expect(typeof token).toBe('string');
 		const tenant = client(url, token);
-		expect((await tenant.post('/api/page', { name: 'CLI', url: '/cli', locale: 'en' })).status).toBe(201);
+		expect(
+			(await tenant.post('/api/page', { name: 'CLI', url: '/cli', locale: 'en' })).status,
+		).toBe(201);
 		expect((await tenant.get('/api/pages')).data.meta.total).toBe(1);
 		expect((await client(url, 'wrong').get('/api/pages')).status).toBe(401);
 		expect((await admin.get('/api/pages')).status).toBe(403);
@@ -173,7 +185,9 @@ describe('site-reference-server (CLI)', () => {
 	});
 
 	it('exits non-zero with a message for an invalid option', async () => {
-		const s = spawnCli(['--memory', '--port', 'not-a-port'], { ADMIN_TOKEN: randomToken('cli-admin') });
+		const s = spawnCli(['--memory', '--port', 'not-a-port'], {
+			ADMIN_TOKEN: randomToken('cli-admin'),
+		});
 		const exit = await s.exit;
 		expect(exit.code).not.toBe(0);
 		expect(s.output()).toMatch(/port/i);

@@ -26,6 +26,8 @@ test('usage() names flags with their environment twins', () => {
 });
 
 test('every flag and its environment variable are a row of the README table', () => {
-	const missing = flagsOfUsage().filter(([flag, env]) => !README.includes(`| \`--${flag}\` | \`${env}\` |`));
+	const missing = flagsOfUsage().filter(
+		([flag, env]) => !README.includes(`| \`--${flag}\` | \`${env}\` |`),
+	);
 	expect(missing).toEqual([]);
 });

@@ -26,12 +26,15 @@ function pageFrom(source) {
 		const parsed = JSON.parse(text);
 		const page = Array.isArray(parsed) ? parsed[0] : parsed;
 		// A context tool's result: its prompt, or the page itself.
-		if (page && typeof page.prompt === 'string') return { ...pageFrom(page.prompt), size: text.length };
-		if (page && typeof page.url === 'string') return { url: page.url, name: page.name || 'this page', size: text.length };
+		if (page && typeof page.prompt === 'string')
+			return { ...pageFrom(page.prompt), size: text.length };
+		if (page && typeof page.url === 'string')
+			return { url: page.url, name: page.name || 'this page', size: text.length };
 	} catch {
 		// not JSON: a prompt
 	}
-	const url = /^\s*Page:\s*(\S+)/im.exec(text)?.[1] ?? /"url"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? '/';
+	const url =
+		/^\s*Page:\s*(\S+)/im.exec(text)?.[1] ?? /"url"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? '/';
 	const name = /^\s*name:\s*(.+)$/im.exec(text)?.[1]?.trim() ?? 'this page';
 	return { url, name, size: text.length };
 }
@@ -42,18 +45,26 @@ function proposalFor(prompt) {
 		url,
 		templates: [
 			{ type: 'heading', text: `${name}: rewritten by the AI stand-in` },
-			{ type: 'text', body: `A clearer introduction to ${name}, proposed from ${size} characters of page context.` },
+			{
+				type: 'text',
+				body: `A clearer introduction to ${name}, proposed from ${size} characters of page context.`,
+			},
 		],
 		banner: { title: `Welcome to ${name}`, style: 'ai-stand-in' },
 	};
 }
 
 const textOf = (content) =>
-	Array.isArray(content) ? content.map((part) => (typeof part === 'string' ? part : part?.text ?? '')).join('\n') : String(content ?? '');
+	Array.isArray(content)
+		? content.map((part) => (typeof part === 'string' ? part : (part?.text ?? ''))).join('\n')
+		: String(content ?? '');
 
 /** The first tool whose name (or else description) matches. */
 function findTool(tools, pattern) {
-	return tools.find((tool) => pattern.test(tool.function?.name ?? '')) ?? tools.find((tool) => pattern.test(tool.function?.description ?? ''));
+	return (
+		tools.find((tool) => pattern.test(tool.function?.name ?? '')) ??
+		tools.find((tool) => pattern.test(tool.function?.description ?? ''))
+	);
 }
 
 /** Arguments for a tool, one per property of its schema, by what the property's name says it is. */
@@ -61,7 +72,13 @@ function argumentsFor(tool, values) {
 	const properties = tool.function?.parameters?.properties ?? {};
 	const args = {};
 	for (const [key, schema] of Object.entries(properties)) {
-		const kind = /proposal/i.test(key) ? 'proposal' : /page|url|path/i.test(key) ? 'page' : /message|text|note/i.test(key) ? 'message' : undefined;
+		const kind = /proposal/i.test(key)
+			? 'proposal'
+			: /page|url|path/i.test(key)
+				? 'page'
+				: /message|text|note/i.test(key)
+					? 'message'
+					: undefined;
 		const value = kind ? values[kind] : '';
 		args[key] = kind === 'proposal' && schema?.type !== 'object' ? JSON.stringify(value) : value;
 	}
@@ -72,21 +89,31 @@ function argumentsFor(tool, values) {
 function toolHistory(messages) {
 	const calls = new Map();
 	for (const message of messages) {
-		for (const call of message?.role === 'assistant' ? message.tool_calls ?? [] : []) {
-			calls.set(call.id, { name: call.function?.name, args: call.function?.arguments, result: undefined });
+		for (const call of message?.role === 'assistant' ? (message.tool_calls ?? []) : []) {
+			calls.set(call.id, {
+				name: call.function?.name,
+				args: call.function?.arguments,
+				result: undefined,
+			});
 		}
-		if (message?.role === 'tool' && calls.has(message.tool_call_id)) calls.get(message.tool_call_id).result = textOf(message.content);
+		if (message?.role === 'tool' && calls.has(message.tool_call_id))
+			calls.get(message.tool_call_id).result = textOf(message.content);
 	}
 	return [...calls.values()];
 }
 
 // n8n hands a failed tool's error back as `[{"error": "…"}]` (or `{"error": …}`, or text starting with Error).
-const isError = (result) => /^\s*(?:\[\s*)?(?:\{\s*"error"|Error|There was an error)/i.test(result ?? '');
+const isError = (result) =>
+	/^\s*(?:\[\s*)?(?:\{\s*"error"|Error|There was an error)/i.test(result ?? '');
 
 /** The agent's next step: {toolCall: {name, args}} or {content}. */
 function nextAgentStep(messages, tools) {
-	const userText = messages.filter((message) => message?.role === 'user').map((message) => textOf(message.content)).join('\n');
-	const page = /(?:^|\s)(\/[\w/-]*)/.exec(userText)?.[1] ?? (/about/i.test(userText) ? '/about-us' : '/');
+	const userText = messages
+		.filter((message) => message?.role === 'user')
+		.map((message) => textOf(message.content))
+		.join('\n');
+	const page =
+		/(?:^|\s)(\/[\w/-]*)/.exec(userText)?.[1] ?? (/about/i.test(userText) ? '/about-us' : '/');
 	const history = toolHistory(messages);
 	const contextTool = findTool(tools, /context/i);
 	const applyTool = findTool(tools, /apply|proposal/i);
@@ -99,12 +126,23 @@ function nextAgentStep(messages, tools) {
 	const applies = ran(applyTool);
 	if (applyTool && !applies.some((call) => !isError(call.result))) {
 		const invalid = applies.length === 0 && INVALID_FIRST.test(userText);
-		return { toolCall: { tool: applyTool, values: { page: proposal.url, proposal: invalid ? { url: proposal.url, templates: 'to be written' } : proposal } } };
+		return {
+			toolCall: {
+				tool: applyTool,
+				values: {
+					page: proposal.url,
+					proposal: invalid ? { url: proposal.url, templates: 'to be written' } : proposal,
+				},
+			},
+		};
 	}
 	const message = `The AI stand-in improved ${proposal.url}: ${proposal.templates.length} new content blocks.`;
-	if (notifyTool && ran(notifyTool).length === 0) return { toolCall: { tool: notifyTool, values: { page: proposal.url, message } } };
+	if (notifyTool && ran(notifyTool).length === 0)
+		return { toolCall: { tool: notifyTool, values: { page: proposal.url, message } } };
 	const failures = history.filter((call) => isError(call.result)).length;
-	return { content: `Done: ${message} The site owner was notified.${failures ? ` (${failures} tool call(s) failed on the way and were retried.)` : ''}` };
+	return {
+		content: `Done: ${message} The site owner was notified.${failures ? ` (${failures} tool call(s) failed on the way and were retried.)` : ''}`,
+	};
 }
 
 /** The assistant message for a request: a tool call or a text. */
@@ -113,19 +151,26 @@ function answer(body, requestNumber) {
 	const tools = Array.isArray(body.tools) ? body.tools : [];
 	if (tools.length > 0) {
 		const step = nextAgentStep(messages, tools);
-		if (step.content !== undefined) return { message: { role: 'assistant', content: step.content }, finish: 'stop' };
+		if (step.content !== undefined)
+			return { message: { role: 'assistant', content: step.content }, finish: 'stop' };
 		const { tool, values } = step.toolCall;
 		const call = {
 			id: `call_standin_${requestNumber}`,
 			type: 'function',
 			function: { name: tool.function.name, arguments: JSON.stringify(argumentsFor(tool, values)) },
 		};
-		return { message: { role: 'assistant', content: null, tool_calls: [call] }, finish: 'tool_calls' };
+		return {
+			message: { role: 'assistant', content: null, tool_calls: [call] },
+			finish: 'tool_calls',
+		};
 	}
 	const lastUser = [...messages].reverse().find((message) => message && message.role === 'user');
 	const proposal = proposalFor(textOf(lastUser?.content));
 	return {
-		message: { role: 'assistant', content: `Here is the proposal:\n\`\`\`json\n${JSON.stringify(proposal, null, 2)}\n\`\`\`` },
+		message: {
+			role: 'assistant',
+			content: `Here is the proposal:\n\`\`\`json\n${JSON.stringify(proposal, null, 2)}\n\`\`\``,
+		},
 		finish: 'stop',
 	};
 }
@@ -137,18 +182,37 @@ function sendCompletion(res, body, id, { message, finish }) {
 	const model = body.model ?? MODEL;
 	if (!body.stream) {
 		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage: USAGE }));
+		res.end(
+			JSON.stringify({
+				id,
+				object: 'chat.completion',
+				created,
+				model,
+				choices: [{ index: 0, message, finish_reason: finish }],
+				usage: USAGE,
+			}),
+		);
 		return;
 	}
 	// Server-sent events: the role, the content (or the tool calls), the finish reason, [DONE].
-	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+	res.writeHead(200, {
+		'content-type': 'text/event-stream',
+		'cache-control': 'no-cache',
+		connection: 'keep-alive',
+	});
 	const chunk = (delta, finishReason = null, extra = {}) =>
-		res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
+		res.write(
+			`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
+		);
 	chunk({ role: 'assistant', content: '' });
-	if (message.tool_calls) chunk({ tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) });
+	if (message.tool_calls)
+		chunk({ tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) });
 	else for (const piece of message.content.match(/[\s\S]{1,40}/g) ?? []) chunk({ content: piece });
 	chunk({}, finish);
-	if (body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE })}\n\n`);
+	if (body.stream_options?.include_usage)
+		res.write(
+			`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE })}\n\n`,
+		);
 	res.end('data: [DONE]\n\n');
 }
 
@@ -173,10 +237,15 @@ function startAiStandIn({ host = '127.0.0.1', port = 0, apiKey } = {}) {
 				return send(401, { error: { message: 'invalid api key' } });
 			}
 			if (/^GET .*\/models$/.test(route)) {
-				return send(200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'site-management' }] });
+				return send(200, {
+					object: 'list',
+					data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'site-management' }],
+				});
 			}
 			if (!/^POST .*\/chat\/completions$/.test(route)) {
-				return send(404, { error: { message: 'not found: POST /v1/chat/completions and GET /v1/models only' } });
+				return send(404, {
+					error: { message: 'not found: POST /v1/chat/completions and GET /v1/models only' },
+				});
 			}
 			let body;
 			try {
@@ -185,7 +254,12 @@ function startAiStandIn({ host = '127.0.0.1', port = 0, apiKey } = {}) {
 				return send(400, { error: { message: 'body is not JSON' } });
 			}
 			requests.push({ headers: req.headers, body });
-			sendCompletion(res, body, `chatcmpl-standin-${requests.length}`, answer(body, requests.length));
+			sendCompletion(
+				res,
+				body,
+				`chatcmpl-standin-${requests.length}`,
+				answer(body, requests.length),
+			);
 		});
 	});
 	return new Promise((resolve, reject) => {

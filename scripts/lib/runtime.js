@@ -25,7 +25,9 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 // SITE_N8N_RUNTIME_DIR: another runtime folder (n8n1-runtime/, or a copy of n8n-runtime/ to try the installer).
-const RUNTIME_DIR = process.env.SITE_N8N_RUNTIME_DIR ? path.resolve(ROOT, process.env.SITE_N8N_RUNTIME_DIR) : path.join(ROOT, 'n8n-runtime');
+const RUNTIME_DIR = process.env.SITE_N8N_RUNTIME_DIR
+	? path.resolve(ROOT, process.env.SITE_N8N_RUNTIME_DIR)
+	: path.join(ROOT, 'n8n-runtime');
 const RUNTIME_MODULES = path.join(RUNTIME_DIR, 'node_modules');
 
 /** The install command: exactly the lockfile's packages (`npm ci` refuses a lockfile out of step with package.json). */
@@ -60,17 +62,23 @@ const RUNTIMES = {
 };
 // A copy of n8n-runtime/ under another name behaves like n8n-runtime/.
 const RUNTIME = RUNTIMES[path.basename(RUNTIME_DIR)] ?? RUNTIMES['n8n-runtime'];
-const NODE_BIN_DIR = RUNTIME.bundledNode ? path.join(RUNTIME_MODULES, 'node', 'bin') : path.dirname(process.execPath);
+const NODE_BIN_DIR = RUNTIME.bundledNode
+	? path.join(RUNTIME_MODULES, 'node', 'bin')
+	: path.dirname(process.execPath);
 // The Node that runs n8n (Node 24 for n8n-runtime/; the name is kept from when there was one runtime).
 const NODE24 = RUNTIME.bundledNode ? path.join(NODE_BIN_DIR, 'node') : process.execPath;
-const NODE24_PACKAGE = path.join(RUNTIME_MODULES, 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+const NODE24_PACKAGE = path.join(
+	RUNTIME_MODULES,
+	'node',
+	'node_modules',
+	`node-${process.platform}-${process.arch}`,
+);
 const N8N_BIN = path.join(RUNTIME_MODULES, 'n8n', 'bin', 'n8n');
 const MARKER = path.join(RUNTIME_MODULES, '.site-runtime.json');
 const INSTALL_LOG = path.join(RUNTIME_DIR, 'install.log');
 const PACKAGE_NAME = 'n8n-nodes-site-management';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 
 function readLock(dir = RUNTIME_DIR) {
 	return JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
@@ -95,7 +103,12 @@ function installsHere(entry, platform = process.platform, arch = process.arch) {
 function installTreeHash(lock = readLock(), platform = process.platform, arch = process.arch) {
 	const tree = Object.entries(lock.packages ?? {})
 		.filter(([, entry]) => installsHere(entry, platform, arch))
-		.map(([where, entry]) => [where, entry.version ?? null, entry.integrity ?? null, entry.dependencies ?? null]);
+		.map(([where, entry]) => [
+			where,
+			entry.version ?? null,
+			entry.integrity ?? null,
+			entry.dependencies ?? null,
+		]);
 	return crypto.createHash('sha256').update(JSON.stringify(tree)).digest('hex');
 }
 
@@ -110,7 +123,9 @@ function lockedVersion(name, lock = readLock()) {
  */
 function markerMatches(marker, lock = readLock()) {
 	if (marker.treeHash !== undefined) return marker.treeHash === installTreeHash(lock);
-	return marker.n8n === lockedVersion('n8n', lock) && marker.node === `v${lockedVersion('node', lock)}`;
+	return (
+		marker.n8n === lockedVersion('n8n', lock) && marker.node === `v${lockedVersion('node', lock)}`
+	);
 }
 
 /** {ready, reason}: ready when the last install finished for what the current lockfile installs here. */
@@ -122,8 +137,10 @@ function runtimeStatus() {
 	} catch {
 		return { ready: false, reason: 'install marker unreadable' };
 	}
-	if (!markerMatches(marker)) return { ready: false, reason: `${path.basename(RUNTIME_DIR)}/package-lock.json changed` };
-	if (!fs.existsSync(NODE24) || !fs.existsSync(N8N_BIN)) return { ready: false, reason: 'files missing' };
+	if (!markerMatches(marker))
+		return { ready: false, reason: `${path.basename(RUNTIME_DIR)}/package-lock.json changed` };
+	if (!fs.existsSync(NODE24) || !fs.existsSync(N8N_BIN))
+		return { ready: false, reason: 'files missing' };
 	return { ready: true, marker };
 }
 
@@ -148,7 +165,8 @@ function countEntries(dir) {
 /** npm's `http fetch` lines in the install log: how far the download is. */
 function countFetches() {
 	try {
-		return (fs.readFileSync(INSTALL_LOG, 'utf8').match(/http fetch GET 200 \S+\.tgz/g) ?? []).length;
+		return (fs.readFileSync(INSTALL_LOG, 'utf8').match(/http fetch GET 200 \S+\.tgz/g) ?? [])
+			.length;
 	} catch {
 		return 0;
 	}
@@ -181,7 +199,9 @@ function runLogged(label, command, args, { cwd, env, log, progress, everyMs = 15
 				return;
 			}
 			const tail = fs.readFileSync(INSTALL_LOG, 'utf8').split('\n').slice(-30).join('\n');
-			reject(new Error(`${label} failed (${signal ?? `exit ${code}`}); see ${INSTALL_LOG}:\n${tail}`));
+			reject(
+				new Error(`${label} failed (${signal ?? `exit ${code}`}); see ${INSTALL_LOG}:\n${tail}`),
+			);
 		});
 	});
 }
@@ -213,7 +233,8 @@ async function installPackages(folder, baseEnv, log, { attempts = 3, waitMs = 10
 				cwd: RUNTIME_DIR,
 				env: baseEnv,
 				log,
-				progress: () => `${countFetches()} package downloads so far, ${countEntries(RUNTIME_MODULES)} folders`,
+				progress: () =>
+					`${countFetches()} package downloads so far, ${countEntries(RUNTIME_MODULES)} folders`,
 			});
 			return;
 		} catch (error) {
@@ -224,7 +245,9 @@ async function installPackages(folder, baseEnv, log, { attempts = 3, waitMs = 10
 				);
 			}
 			if (attempt >= attempts) throw error;
-			log(`  packages: attempt ${attempt} of ${attempts} failed; the end of ${folder}/install.log:`);
+			log(
+				`  packages: attempt ${attempt} of ${attempts} failed; the end of ${folder}/install.log:`,
+			);
 			for (const line of error.message.split('\n').slice(-8)) log(`    ${line}`);
 			await sleep(waitMs * attempt);
 		}
@@ -251,12 +274,18 @@ async function ensureRuntime({ log = console.log, force = false } = {}) {
 async function installRuntime(status, { log, force }) {
 	const started = Date.now();
 	const folder = path.basename(RUNTIME_DIR);
-	log(`n8n runtime: ${force ? 'reinstalling' : status.reason}; installing n8n${RUNTIME.bundledNode ? ' and Node 24' : ''} into ${folder}/node_modules`);
-	log(`  (the first time takes about 5 to 7 minutes and 3 GB; the log goes to ${folder}/install.log)`);
+	log(
+		`n8n runtime: ${force ? 'reinstalling' : status.reason}; installing n8n${RUNTIME.bundledNode ? ' and Node 24' : ''} into ${folder}/node_modules`,
+	);
+	log(
+		`  (the first time takes about 5 to 7 minutes and 3 GB; the log goes to ${folder}/install.log)`,
+	);
 	fs.writeFileSync(INSTALL_LOG, `n8n runtime install, ${new Date().toISOString()}\n`);
 	fs.rmSync(MARKER, { force: true });
 	const free = freeBytes(RUNTIME_DIR);
-	log(`  ${formatGb(free)} free on this disk; the install needs about ${formatGb(INSTALL_NEEDS_BYTES)}${free < INSTALL_NEEDS_BYTES ? ' (it may not fit)' : ''}`);
+	log(
+		`  ${formatGb(free)} free on this disk; the install needs about ${formatGb(INSTALL_NEEDS_BYTES)}${free < INSTALL_NEEDS_BYTES ? ' (it may not fit)' : ''}`,
+	);
 	const baseEnv = {
 		...process.env,
 		npm_config_audit: 'false',
@@ -270,39 +299,65 @@ async function installRuntime(status, { log, force }) {
 	// @msgpackr-extract prebuilds for other platforms exist in this registry only up to 3.0.4; the
 	// overrides in n8n-runtime/package.json pin them there so the lockfile lists them, as npm ci needs.)
 	// n8n1-runtime/ keeps `npm install` (RUNTIMES): its lockfile was made and tested that way.
-	log(`[1/3] npm ${RUNTIME.installArgs[0]} --ignore-scripts, from ${folder}/package-lock.json (n8n and its ~2,000 packages)`);
+	log(
+		`[1/3] npm ${RUNTIME.installArgs[0]} --ignore-scripts, from ${folder}/package-lock.json (n8n and its ~2,000 packages)`,
+	);
 	await installPackages(folder, baseEnv, log);
 
 	if (RUNTIME.bundledNode) {
-		log('[2/3] Node 24 binary (the npm registry\'s `node` package)');
-		await runLogged('node@24', 'npm', ['rebuild', 'node', '--foreground-scripts'], { cwd: RUNTIME_DIR, env: baseEnv, log });
+		log("[2/3] Node 24 binary (the npm registry's `node` package)");
+		await runLogged('node@24', 'npm', ['rebuild', 'node', '--foreground-scripts'], {
+			cwd: RUNTIME_DIR,
+			env: baseEnv,
+			log,
+		});
 		if (!fs.existsSync(NODE24)) throw new Error(`the node package did not provide ${NODE24}`);
 	} else {
 		log(`[2/3] n8n runs on this machine's Node ${process.version} (${NODE24})`);
 	}
 
-	log(`[3/3] native modules ${RUNTIME.rebuild.join(' and ')}, built for Node ${RUNTIME.bundledNode ? '24' : process.version} (sqlite3 compiles: about 2 minutes)`);
+	log(
+		`[3/3] native modules ${RUNTIME.rebuild.join(' and ')}, built for Node ${RUNTIME.bundledNode ? '24' : process.version} (sqlite3 compiles: about 2 minutes)`,
+	);
 	const nativeEnv = {
 		...baseEnv,
 		PATH: `${NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
 		npm_config_nodedir: RUNTIME.bundledNode ? NODE24_PACKAGE : systemNodeDir(),
 	};
 	if (!nativeEnv.npm_config_nodedir) delete nativeEnv.npm_config_nodedir;
-	await runLogged('native modules', 'npm', ['rebuild', ...RUNTIME.rebuild, '--foreground-scripts'], {
-		cwd: RUNTIME_DIR,
-		env: nativeEnv,
-		log,
-	});
+	await runLogged(
+		'native modules',
+		'npm',
+		['rebuild', ...RUNTIME.rebuild, '--foreground-scripts'],
+		{
+			cwd: RUNTIME_DIR,
+			env: nativeEnv,
+			log,
+		},
+	);
 
-	const check = await runCapture(NODE24, ['-e', "require('sqlite3'); process.stdout.write(process.version)"], {
-		cwd: path.join(RUNTIME_MODULES, 'n8n'),
-		timeoutMs: 60000,
-	});
+	const check = await runCapture(
+		NODE24,
+		['-e', "require('sqlite3'); process.stdout.write(process.version)"],
+		{
+			cwd: path.join(RUNTIME_MODULES, 'n8n'),
+			timeoutMs: 60000,
+		},
+	);
 	if (check.code !== 0) throw new Error(`sqlite3 does not load under ${NODE24}:\n${check.stderr}`);
-	const n8nVersion = JSON.parse(fs.readFileSync(path.join(RUNTIME_MODULES, 'n8n', 'package.json'), 'utf8')).version;
-	const marker = { treeHash: installTreeHash(), node: check.stdout.trim(), n8n: n8nVersion, installedAt: new Date().toISOString() };
+	const n8nVersion = JSON.parse(
+		fs.readFileSync(path.join(RUNTIME_MODULES, 'n8n', 'package.json'), 'utf8'),
+	).version;
+	const marker = {
+		treeHash: installTreeHash(),
+		node: check.stdout.trim(),
+		n8n: n8nVersion,
+		installedAt: new Date().toISOString(),
+	};
 	fs.writeFileSync(MARKER, `${JSON.stringify(marker, null, 2)}\n`);
-	log(`n8n runtime ready: n8n ${n8nVersion} on Node ${marker.node} (${formatSeconds(Date.now() - started)})`);
+	log(
+		`n8n runtime ready: n8n ${n8nVersion} on Node ${marker.node} (${formatSeconds(Date.now() - started)})`,
+	);
 	return marker;
 }
 
@@ -316,11 +371,17 @@ function systemNodeDir() {
 }
 
 /** Runs a command and collects its output. */
-function runCapture(command, args, { cwd = ROOT, env = process.env, timeoutMs = 300000, input, stdoutToFile = false } = {}) {
+function runCapture(
+	command,
+	args,
+	{ cwd = ROOT, env = process.env, timeoutMs = 300000, input, stdoutToFile = false } = {},
+) {
 	// stdoutToFile: the child writes its standard output to a temporary file instead of a pipe. Node
 	// writes to a pipe asynchronously, so a CLI that prints megabytes and then exits at once (n8n
 	// execute --rawOutput) can lose the end of its output; writes to a file are synchronous.
-	const outFile = stdoutToFile ? path.join(os.tmpdir(), `site-n8n-stdout-${crypto.randomBytes(6).toString('hex')}.txt`) : undefined;
+	const outFile = stdoutToFile
+		? path.join(os.tmpdir(), `site-n8n-stdout-${crypto.randomBytes(6).toString('hex')}.txt`)
+		: undefined;
 	const outFd = outFile ? fs.openSync(outFile, 'w', 0o600) : undefined;
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, { cwd, env, stdio: ['pipe', outFd ?? 'pipe', 'pipe'] });
@@ -337,7 +398,11 @@ function runCapture(command, args, { cwd = ROOT, env = process.env, timeoutMs = 
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
 			readOutFile();
-			reject(new Error(`${path.basename(command)} ${args.join(' ')} timed out after ${formatSeconds(timeoutMs)}\n${stdout}\n${stderr}`));
+			reject(
+				new Error(
+					`${path.basename(command)} ${args.join(' ')} timed out after ${formatSeconds(timeoutMs)}\n${stdout}\n${stderr}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
@@ -389,7 +454,12 @@ function n8nEnv({ userFolder, port = 5678, brokerPort = 5679, logLevel = 'info',
 	// Nothing from the caller's n8n or DB settings leaks in.
 	for (const [key, value] of Object.entries(process.env)) {
 		// NODE_ENV=test (set by jest) makes n8n refuse to load nodes.
-		if (/^(N8N_|DB_|WEBHOOK_URL$|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_PATH$|NODE_ENV$|JEST_WORKER_ID$)/.test(key)) continue;
+		if (
+			/^(N8N_|DB_|WEBHOOK_URL$|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_PATH$|NODE_ENV$|JEST_WORKER_ID$)/.test(
+				key,
+			)
+		)
+			continue;
 		env[key] = value;
 	}
 	const url = `http://127.0.0.1:${port}/`;
@@ -441,7 +511,8 @@ function stagePackage(userFolder) {
 	const rootPackage = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 	const entries = [...(rootPackage.n8n?.nodes ?? []), ...(rootPackage.n8n?.credentials ?? [])];
 	const missing = entries.filter((entry) => !fs.existsSync(path.join(ROOT, entry)));
-	if (missing.length > 0) throw new Error(`the package is not built (missing ${missing.join(', ')}): run npm run build`);
+	if (missing.length > 0)
+		throw new Error(`the package is not built (missing ${missing.join(', ')}): run npm run build`);
 
 	const nodesDir = path.join(n8nFolder(userFolder), 'nodes');
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
@@ -451,7 +522,8 @@ function stagePackage(userFolder) {
 	fs.mkdirSync(staging, { recursive: true });
 	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(staging, 'package.json'));
 	for (const file of ['README.md', 'LICENSE', 'LICENSE.md']) {
-		if (fs.existsSync(path.join(ROOT, file))) fs.copyFileSync(path.join(ROOT, file), path.join(staging, file));
+		if (fs.existsSync(path.join(ROOT, file)))
+			fs.copyFileSync(path.join(ROOT, file), path.join(staging, file));
 	}
 	fs.cpSync(path.join(ROOT, 'dist'), path.join(staging, 'dist'), {
 		recursive: true,
@@ -467,7 +539,10 @@ function stagePackage(userFolder) {
 	} catch {
 		// first time
 	}
-	nodesPackage.dependencies = { ...(nodesPackage.dependencies ?? {}), [PACKAGE_NAME]: rootPackage.version };
+	nodesPackage.dependencies = {
+		...(nodesPackage.dependencies ?? {}),
+		[PACKAGE_NAME]: rootPackage.version,
+	};
 	fs.writeFileSync(manifest, `${JSON.stringify(nodesPackage, null, 2)}\n`);
 	return target;
 }
@@ -481,7 +556,12 @@ async function n8nCli(args, { env, timeoutMs = 240000, stdoutToFile = false } = 
 async function n8nCliOk(args, options) {
 	const result = await n8nCli(args, options);
 	if (result.code !== 0) {
-		throw new Error(`n8n ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.slice(0, 6000));
+		throw new Error(
+			`n8n ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`.slice(
+				0,
+				6000,
+			),
+		);
 	}
 	return result;
 }
@@ -493,9 +573,19 @@ async function n8nCliOk(args, options) {
  * A failed run is returned too (with `failed: true` and the output), not thrown.
  */
 async function executeWorkflow(id, { env, timeoutMs = 240000 } = {}) {
-	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs, stdoutToFile: true });
+	const result = await n8nCli(['execute', `--id=${id}`, '--rawOutput'], {
+		env,
+		timeoutMs,
+		stdoutToFile: true,
+	});
 	const run = parseRunJson(result.stdout);
-	return { code: result.code, run, stdout: result.stdout, stderr: result.stderr, failed: result.code !== 0 || !run || Boolean(run.data?.resultData?.error) };
+	return {
+		code: result.code,
+		run,
+		stdout: result.stdout,
+		stderr: result.stderr,
+		failed: result.code !== 0 || !run || Boolean(run.data?.resultData?.error),
+	};
 }
 
 function parseRunJson(text) {
@@ -543,7 +633,9 @@ function httpGet(url, timeoutMs = 5000) {
  */
 function watchExit(child) {
 	let exited = null;
-	const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+	const exitPromise = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
+	);
 	const stop = async (graceMs) => {
 		if (exited) return exited;
 		child.kill('SIGTERM');
@@ -555,16 +647,33 @@ function watchExit(child) {
 	return { exited: () => exited, exitPromise, stop };
 }
 
-async function startN8n({ env, port, logFile, echo, timeoutMs = 240000, detached = false, command = 'start', args = [] }) {
+async function startN8n({
+	env,
+	port,
+	logFile,
+	echo,
+	timeoutMs = 240000,
+	detached = false,
+	command = 'start',
+	args = [],
+}) {
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
 	const out = fs.createWriteStream(logFile, { flags: 'a' });
 	out.write(`\n==== n8n ${command}, ${new Date().toISOString()}\n`);
 	// detached: its own process group, so a terminal's Ctrl-C reaches only the caller, which stops it in order.
-	const child = spawn(NODE24, [N8N_BIN, command, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached });
+	const child = spawn(NODE24, [N8N_BIN, command, ...args], {
+		cwd: ROOT,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached,
+	});
 	let recent = [];
 	const onData = (chunk) => {
 		out.write(chunk);
-		const lines = chunk.toString('utf8').split('\n').filter((line) => line.trim() !== '');
+		const lines = chunk
+			.toString('utf8')
+			.split('\n')
+			.filter((line) => line.trim() !== '');
 		recent = [...recent, ...lines].slice(-40);
 		if (echo) for (const line of lines) echo(line);
 	};
@@ -579,8 +688,12 @@ async function startN8n({ env, port, logFile, echo, timeoutMs = 240000, detached
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const exit = exited();
-		if (exit) throw new Error(`n8n exited during start-up (${exit.signal ?? `exit ${exit.code}`}):\n${recent.join('\n')}`);
-		if ((await httpGet(`${url}/healthz/readiness`)) === 200) return { process: child, url, stop, exitPromise, recentLines: () => recent };
+		if (exit)
+			throw new Error(
+				`n8n exited during start-up (${exit.signal ?? `exit ${exit.code}`}):\n${recent.join('\n')}`,
+			);
+		if ((await httpGet(`${url}/healthz/readiness`)) === 200)
+			return { process: child, url, stop, exitPromise, recentLines: () => recent };
 		await sleep(500);
 	}
 	await stop(5000);
@@ -610,9 +723,18 @@ async function login(baseUrl, { email, password }) {
 		headers: { 'content-type': 'application/json', 'browser-id': 'site-management-start' },
 		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
 	});
-	if (!response.ok) throw new Error(`login failed: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`);
-	const cookies = typeof response.headers.getSetCookie === 'function' ? response.headers.getSetCookie() : [response.headers.get('set-cookie')];
-	return cookies.filter(Boolean).map((cookie) => cookie.split(';')[0]).join('; ');
+	if (!response.ok)
+		throw new Error(
+			`login failed: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`,
+		);
+	const cookies =
+		typeof response.headers.getSetCookie === 'function'
+			? response.headers.getSetCookie()
+			: [response.headers.get('set-cookie')];
+	return cookies
+		.filter(Boolean)
+		.map((cookie) => cookie.split(';')[0])
+		.join('; ');
 }
 
 module.exports = {

@@ -22,9 +22,17 @@ const WORKFLOWS = {
 
 /** The credential IDs and names the example workflows refer to. */
 const CREDENTIALS = {
-	admin: { id: 'siteAdminCred001', name: 'Site Management Admin (reference server)', type: 'siteAdminApi' },
+	admin: {
+		id: 'siteAdminCred001',
+		name: 'Site Management Admin (reference server)',
+		type: 'siteAdminApi',
+	},
 	tenant: { id: 'siteTenantCred01', name: 'Site Management Tenant (demo)', type: 'siteTenantApi' },
-	managed: { id: 'siteManagedCred1', name: 'Site Management Managed Tenant (acme)', type: 'siteManagedTenantApi' },
+	managed: {
+		id: 'siteManagedCred1',
+		name: 'Site Management Managed Tenant (acme)',
+		type: 'siteManagedTenantApi',
+	},
 	ai: { id: 'siteOpenAiCred01', name: 'OpenAI-compatible endpoint', type: 'openAiApi' },
 };
 
@@ -36,7 +44,9 @@ const ONBOARDING_TENANT = 'acme';
  * used to be, as its chat-completions URL.
  */
 function aiBaseUrl(url) {
-	return String(url).replace(/\/+$/, '').replace(/\/chat\/completions$/, '');
+	return String(url)
+		.replace(/\/+$/, '')
+		.replace(/\/chat\/completions$/, '');
 }
 
 /**
@@ -44,7 +54,14 @@ function aiBaseUrl(url) {
  * encrypts it with the instance's key). Tokens appear here and nowhere in a workflow. The AI one is
  * n8n's OpenAI credential with its Base URL on the endpoint (the stand-in, or a real one).
  */
-function credentialsFor({ serverUrl, adminToken, tenantToken, managedTenantId = ONBOARDING_TENANT, aiUrl, aiApiKey = 'not-needed-for-the-stand-in' }) {
+function credentialsFor({
+	serverUrl,
+	adminToken,
+	tenantToken,
+	managedTenantId = ONBOARDING_TENANT,
+	aiUrl,
+	aiApiKey = 'not-needed-for-the-stand-in',
+}) {
 	const entry = (key, data) => ({ ...CREDENTIALS[key], data });
 	const list = [
 		entry('admin', { baseUrl: serverUrl, token: adminToken }),
@@ -56,7 +73,12 @@ function credentialsFor({ serverUrl, adminToken, tenantToken, managedTenantId = 
 			lifetime: 900,
 			accessToken: '',
 		}),
-		entry('ai', { apiKey: aiApiKey, organizationId: '', url: aiBaseUrl(aiUrl ?? 'https://api.openai.com/v1'), header: false }),
+		entry('ai', {
+			apiKey: aiApiKey,
+			organizationId: '',
+			url: aiBaseUrl(aiUrl ?? 'https://api.openai.com/v1'),
+			header: false,
+		}),
 	];
 	if (tenantToken) list.splice(1, 0, entry('tenant', { baseUrl: serverUrl, token: tenantToken }));
 	return list;
@@ -67,7 +89,10 @@ function credentialsFor({ serverUrl, adminToken, tenantToken, managedTenantId = 
  * right after, whatever happens.
  */
 async function importCredentials(env, userFolder, credentials) {
-	const file = path.join(n8nFolder(userFolder), `import-credentials-${crypto.randomBytes(6).toString('hex')}.json`);
+	const file = path.join(
+		n8nFolder(userFolder),
+		`import-credentials-${crypto.randomBytes(6).toString('hex')}.json`,
+	);
 	fs.mkdirSync(path.dirname(file), { recursive: true });
 	fs.writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
 	try {
@@ -79,8 +104,12 @@ async function importCredentials(env, userFolder, credentials) {
 
 /** `n8n import:workflow --separate` of the given workflow files (default: every example). */
 async function importWorkflows(env, userFolder, files) {
-	const list = files ?? Object.values(WORKFLOWS).map((workflow) => path.join(EXAMPLES_DIR, workflow.file));
-	const dir = path.join(n8nFolder(userFolder), `import-workflows-${crypto.randomBytes(6).toString('hex')}`);
+	const list =
+		files ?? Object.values(WORKFLOWS).map((workflow) => path.join(EXAMPLES_DIR, workflow.file));
+	const dir = path.join(
+		n8nFolder(userFolder),
+		`import-workflows-${crypto.randomBytes(6).toString('hex')}`,
+	);
 	fs.mkdirSync(dir, { recursive: true });
 	try {
 		for (const file of list) fs.copyFileSync(file, path.join(dir, path.basename(file)));
@@ -125,7 +154,9 @@ function siteClient(baseUrl, token) {
 async function ensureTenant(serverUrl, adminToken, body) {
 	const created = await siteClient(serverUrl, adminToken)('POST', '/api/tenant', body);
 	if (created.status !== 200 && created.status !== 409) {
-		throw new Error(`could not create the tenant "${body.id}": HTTP ${created.status} ${JSON.stringify(created.data)}`);
+		throw new Error(
+			`could not create the tenant "${body.id}": HTTP ${created.status} ${JSON.stringify(created.data)}`,
+		);
 	}
 	return created.status === 200;
 }
@@ -143,7 +174,9 @@ async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
 		}
 		await new Promise((resolve) => setTimeout(resolve, everyMs));
 	}
-	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+	throw new Error(
+		`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
+	);
 }
 
 module.exports = {

@@ -40,9 +40,13 @@ async function startRegistry({ verdaccioBin, workDir, log = () => {} }) {
 	const port = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const logFile = fs.openSync(path.join(workDir, 'verdaccio.log'), 'a');
-	const child = spawn(process.execPath, [verdaccioBin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
-		stdio: ['ignore', logFile, logFile],
-	});
+	const child = spawn(
+		process.execPath,
+		[verdaccioBin, '--config', configFile, '--listen', `127.0.0.1:${port}`],
+		{
+			stdio: ['ignore', logFile, logFile],
+		},
+	);
 	let exited = false;
 	child.on('exit', () => (exited = true));
 	const stop = async () => {
@@ -56,7 +60,9 @@ async function startRegistry({ verdaccioBin, workDir, log = () => {} }) {
 	while ((await httpGet(`${url}/-/ping`)) !== 200) {
 		if (exited || Date.now() > deadline) {
 			await stop();
-			throw new Error(`verdaccio did not start: ${fs.readFileSync(path.join(workDir, 'verdaccio.log'), 'utf8').slice(-2000)}`);
+			throw new Error(
+				`verdaccio did not start: ${fs.readFileSync(path.join(workDir, 'verdaccio.log'), 'utf8').slice(-2000)}`,
+			);
 		}
 		await sleep(250);
 	}
@@ -69,9 +75,12 @@ async function startRegistry({ verdaccioBin, workDir, log = () => {} }) {
 		body: JSON.stringify({ name: 'publisher', password, type: 'user', roles: [] }),
 	});
 	const { token } = await response.json();
-	if (!response.ok || !token) throw new Error(`verdaccio: could not create the publishing user (HTTP ${response.status})`);
+	if (!response.ok || !token)
+		throw new Error(`verdaccio: could not create the publishing user (HTTP ${response.status})`);
 	const npmrc = path.join(workDir, 'npmrc');
-	fs.writeFileSync(npmrc, `registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`, { mode: 0o600 });
+	fs.writeFileSync(npmrc, `registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`, {
+		mode: 0o600,
+	});
 	const cache = path.join(workDir, 'npm-cache');
 	log(`verdaccio on ${url} (storage ${storage}, no uplink)`);
 
@@ -86,7 +95,8 @@ async function startRegistry({ verdaccioBin, workDir, log = () => {} }) {
 		npm_config_fund: 'false',
 		npm_config_update_notifier: 'false',
 	});
-	const npm = (args, { cwd, timeoutMs = 300000 } = {}) => runCapture('npm', args, { cwd, env, timeoutMs });
+	const npm = (args, { cwd, timeoutMs = 300000 } = {}) =>
+		runCapture('npm', args, { cwd, env, timeoutMs });
 	return { url, env, npm, stop };
 }
 

@@ -24,7 +24,9 @@ const [scannerDir, registryUrl, spec, sourceDir] = process.argv.slice(2);
 const at = spec.lastIndexOf('@');
 const [name, version] = [spec.slice(0, at), spec.slice(at + 1)];
 const scanner = await import(pathToFileURL(path.join(scannerDir, 'scanner', 'scanner.mjs')).href);
-const { checkPackageProvenance } = await import(pathToFileURL(path.join(scannerDir, 'scanner', 'provenance.mjs')).href);
+const { checkPackageProvenance } = await import(
+	pathToFileURL(path.join(scannerDir, 'scanner', 'provenance.mjs')).href
+);
 
 const metadata = await (await fetch(`${registryUrl.replace(/\/$/, '')}/${name}`)).json();
 const provenance = checkPackageProvenance(metadata, version);
@@ -38,21 +40,35 @@ try {
 	const tarball = fs.readdirSync(workDir).find((file) => file.endsWith('.tgz'));
 	const packageDir = path.join(workDir, 'package');
 	fs.mkdirSync(packageDir);
-	const untar = spawnSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { cwd: workDir, encoding: 'utf8' });
+	const untar = spawnSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], {
+		cwd: workDir,
+		encoding: 'utf8',
+	});
 	if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
 	const distResult = await scanner.analyzePackage(packageDir, ['**/*.js', 'package.json']);
 
-	const leg = (result) => ({ passed: result.passed, message: result.message ?? null, details: result.details ?? null });
+	const leg = (result) => ({
+		passed: result.passed,
+		message: result.message ?? null,
+		details: result.details ?? null,
+	});
 	const report = {
 		package: spec,
 		provenance: { passed: provenance.passed, message: provenance.message ?? null },
 		source: leg(sourceResult),
 		tarball: leg(distResult),
 	};
-	for (const [label, result] of [['source (package.json, nodes/, credentials/)', report.source], ['tarball (dist/**/*.js, package.json)', report.tarball]]) {
-		console.log(`${result.passed ? '✅' : '❌'} ${label}: ${result.passed ? 'no violations' : `${result.message}\n${result.details ?? ''}`}`);
+	for (const [label, result] of [
+		['source (package.json, nodes/, credentials/)', report.source],
+		['tarball (dist/**/*.js, package.json)', report.tarball],
+	]) {
+		console.log(
+			`${result.passed ? '✅' : '❌'} ${label}: ${result.passed ? 'no violations' : `${result.message}\n${result.details ?? ''}`}`,
+		);
 	}
-	console.log(`${provenance.passed ? '✅' : 'ℹ️ '} provenance: ${provenance.passed ? 'present' : provenance.message}`);
+	console.log(
+		`${provenance.passed ? '✅' : 'ℹ️ '} provenance: ${provenance.passed ? 'present' : provenance.message}`,
+	);
 	console.log(JSON.stringify(report));
 	process.exitCode = sourceResult.passed && distResult.passed ? 0 : 1;
 } finally {

@@ -11,11 +11,22 @@ const ALLOWED = [
 	/^dist\/(nodes|credentials)\/([\w.-]+\/)*[\w.-]+\.(js|svg|png)$/,
 	/^dist\/nodes\/([\w.-]+\/)*[\w.-]+\.node\.json$/,
 ];
-const FORBIDDEN = [/\.map$/, /\.d\.ts$/, /\.ts$/, /(^|\/)test(s)?\//, /\.test\./, /(^|\/)reference-server\//];
+const FORBIDDEN = [
+	/\.map$/,
+	/\.d\.ts$/,
+	/\.ts$/,
+	/(^|\/)test(s)?\//,
+	/\.test\./,
+	/(^|\/)reference-server\//,
+];
 
 /** The paths (relative, as `npm pack --json` lists them) that do not belong in the tarball. */
 function unexpectedFiles(paths) {
-	return paths.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)) || FORBIDDEN.some((pattern) => pattern.test(file)));
+	return paths.filter(
+		(file) =>
+			!ALLOWED.some((pattern) => pattern.test(file)) ||
+			FORBIDDEN.some((pattern) => pattern.test(file)),
+	);
 }
 
 module.exports = { unexpectedFiles };

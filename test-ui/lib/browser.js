@@ -8,11 +8,17 @@ const os = require('node:os');
 const path = require('node:path');
 const { chromium, selectors } = require('playwright-core');
 
-const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const CHROMIUM_CANDIDATES = [
+	process.env.CHROMIUM_PATH,
+	'/usr/bin/chromium',
+	'/usr/bin/chromium-browser',
+	'/usr/bin/google-chrome',
+];
 
 function chromiumPath() {
 	const found = CHROMIUM_CANDIDATES.find((candidate) => candidate && fs.existsSync(candidate));
-	if (!found) throw new Error('No Chromium found: apt-get install -y chromium (or set CHROMIUM_PATH)');
+	if (!found)
+		throw new Error('No Chromium found: apt-get install -y chromium (or set CHROMIUM_PATH)');
 	return found;
 }
 

@@ -18,7 +18,11 @@ async function openNewCredential(page, baseUrl, typeName) {
 	await page.goto(`${baseUrl}/home/credentials`);
 	await page.getByRole('button', { name: 'Create credential' }).first().click();
 	await page.getByRole('combobox', { name: 'Search for app...' }).fill(typeName);
-	await page.getByTestId('new-credential-type-select-option').filter({ hasText: typeName }).first().click();
+	await page
+		.getByTestId('new-credential-type-select-option')
+		.filter({ hasText: typeName })
+		.first()
+		.click();
 	await page.getByTestId('new-credential-type-button').click();
 	await page.getByTestId('parameter-input-baseUrl').waitFor();
 }
@@ -30,7 +34,11 @@ async function fillCredentialField(page, name, value) {
 
 /** A new workflow with the node panel searched for `search`, the node chosen and one of its actions picked. */
 async function addNodeAction(page, { search, node, action }) {
-	await page.getByTestId('canvas-add-button').or(page.getByTestId('node-creator-plus-button')).first().click();
+	await page
+		.getByTestId('canvas-add-button')
+		.or(page.getByTestId('node-creator-plus-button'))
+		.first()
+		.click();
 	await page.getByTestId('node-creator-search-bar').fill(search);
 	const items = page.getByTestId('node-creator').getByTestId('item-iterator-item');
 	await items.filter({ hasText: node }).first().click();
@@ -51,9 +59,18 @@ async function searchResourceLocator(page, name, search) {
 
 /** Adds a trigger node (one with no action list) from the node panel and opens it. */
 async function addTrigger(page, { search, node }) {
-	await page.getByTestId('canvas-add-button').or(page.getByTestId('node-creator-plus-button')).first().click();
+	await page
+		.getByTestId('canvas-add-button')
+		.or(page.getByTestId('node-creator-plus-button'))
+		.first()
+		.click();
 	await page.getByTestId('node-creator-search-bar').fill(search);
-	await page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: node }).first().click();
+	await page
+		.getByTestId('node-creator')
+		.getByTestId('item-iterator-item')
+		.filter({ hasText: node })
+		.first()
+		.click();
 	const add = page.getByRole('button', { name: 'Add to workflow' });
 	if (await add.isVisible().catch(() => false)) await add.click();
 	await page.getByTestId('ndv').waitFor();
@@ -71,7 +88,11 @@ async function fillParameter(page, name, value) {
 async function chooseOption(page, name, option) {
 	await page.getByTestId(`parameter-input-${name}`).click();
 	// An option's accessible name is its name followed by its description.
-	await page.getByRole('option', { name: new RegExp(`^${option}`) }).filter({ visible: true }).first().click();
+	await page
+		.getByRole('option', { name: new RegExp(`^${option}`) })
+		.filter({ visible: true })
+		.first()
+		.click();
 }
 
 /** Chooses the credential with this id in the open node's credential select. */
@@ -80,4 +101,14 @@ async function chooseCredential(page, id) {
 	await page.getByTestId(`node-credentials-select-item-${id}`).click();
 }
 
-module.exports = { chooseCredential, signIn, openNewCredential, fillCredentialField, addNodeAction, addTrigger, searchResourceLocator, fillParameter, chooseOption };
+module.exports = {
+	chooseCredential,
+	signIn,
+	openNewCredential,
+	fillCredentialField,
+	addNodeAction,
+	addTrigger,
+	searchResourceLocator,
+	fillParameter,
+	chooseOption,
+};

@@ -15,7 +15,12 @@ const READY_LINE = 'Site Management stack is running';
 
 async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-ui-'));
-	const ports = { n8n: await runtime.freePort(), broker: await runtime.freePort(), server: await runtime.freePort(), ai: await runtime.freePort() };
+	const ports = {
+		n8n: await runtime.freePort(),
+		broker: await runtime.freePort(),
+		server: await runtime.freePort(),
+		ai: await runtime.freePort(),
+	};
 	const logFile = path.join(folder, 'start.log');
 	const out = fs.openSync(logFile, 'a');
 	const child = spawn(process.execPath, [path.join(runtime.ROOT, 'scripts', 'start.js')], {
@@ -44,7 +49,9 @@ async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 		const exit = exited();
 		if (exit || Date.now() > deadline) {
 			await stop();
-			throw new Error(`npm start did not come up (${exit ? `exit ${exit.code}` : 'timeout'}):\n${text.slice(-3000)}`);
+			throw new Error(
+				`npm start did not come up (${exit ? `exit ${exit.code}` : 'timeout'}):\n${text.slice(-3000)}`,
+			);
 		}
 		await runtime.sleep(500);
 	}

@@ -6,7 +6,14 @@ import { existsSync, readdirSync, readFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 
 const ROOT = join(__dirname, '..', '..');
-const PAGES = ['README.md', 'CHANGELOG.md', 'reference-server/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+	'README.md',
+	'CHANGELOG.md',
+	'reference-server/README.md',
+	...readdirSync(join(ROOT, 'docs'))
+		.filter((f) => f.endsWith('.md'))
+		.map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {
@@ -24,7 +31,9 @@ function anchorsOf(file: string): string[] {
 
 function linksOf(file: string): string[] {
 	const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
-	return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((target) => !/^[a-z]+:/i.test(target));
+	return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+		.map((m) => m[1])
+		.filter((target) => !/^[a-z]+:/i.test(target));
 }
 
 test.each(PAGES)('%s links to files and headings that exist', (page) => {
@@ -33,7 +42,9 @@ test.each(PAGES)('%s links to files and headings that exist', (page) => {
 		const [target, anchor] = link.split('#');
 		const targetFile = target ? resolve(dirname(file), target) : file;
 		if (!targetFile.startsWith(ROOT) || !existsSync(targetFile)) return true;
-		return anchor !== undefined && targetFile.endsWith('.md') && !anchorsOf(targetFile).includes(anchor);
+		return (
+			anchor !== undefined && targetFile.endsWith('.md') && !anchorsOf(targetFile).includes(anchor)
+		);
 	});
 	expect(dead).toEqual([]);
 });

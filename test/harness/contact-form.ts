@@ -38,14 +38,21 @@ export function useContactFormContext(): ContactFormContext {
 		const site = await startTestSite({ deliveryRetryBaseMs: 20 });
 		const harness = await WebhookHarness.start({
 			nodeTypes: { [TRIGGER_TYPE]: new SiteContactFormTrigger() },
-			credentialTypes: [new SiteTenantApi(), new SiteManagedTenantApi(), new SiteContactFormSecretApi()],
+			credentialTypes: [
+				new SiteTenantApi(),
+				new SiteManagedTenantApi(),
+				new SiteContactFormSecretApi(),
+			],
 		});
 		Object.assign(context, {
 			site,
 			harness,
 			tenant: async (prefix: string) => {
 				const tenant = await site.createTenant(`${prefix}-${++tenantCount}`);
-				const credential = harness.credentials.add('siteTenantApi', { baseUrl: site.url, token: tenant.token });
+				const credential = harness.credentials.add('siteTenantApi', {
+					baseUrl: site.url,
+					token: tenant.token,
+				});
 				return { ...tenant, credential };
 			},
 			trigger: (parameters: INodeParameters, credentials?: INodeCredentials) =>
@@ -67,37 +74,64 @@ export interface WebhookSettings {
 /** The tenant's settings as the server reports them (GET /api/settings). */
 export async function readSettings(tenant: TestTenant): Promise<WebhookSettings> {
 	const response = await tenant.client.get('/api/settings');
-	if (response.status !== 200) throw new Error(`GET /api/settings: ${response.status} ${JSON.stringify(response.data)}`);
+	if (response.status !== 200)
+		throw new Error(`GET /api/settings: ${response.status} ${JSON.stringify(response.data)}`);
 	return response.data.settings as WebhookSettings;
 }
 
 /** Changes the tenant's settings directly (someone else editing them). */
-export async function writeSettings(tenant: TestTenant, settings: Partial<WebhookSettings>): Promise<void> {
+export async function writeSettings(
+	tenant: TestTenant,
+	settings: Partial<WebhookSettings>,
+): Promise<void> {
 	const response = await tenant.client.post('/api/settings', settings);
-	if (response.status !== 200) throw new Error(`POST /api/settings: ${response.status} ${JSON.stringify(response.data)}`);
+	if (response.status !== 200)
+		throw new Error(`POST /api/settings: ${response.status} ${JSON.stringify(response.data)}`);
 }
 
 /** A visitor sends the contact form; returns the submission id. */
-export async function submit(site: TestSite, tenantId: string, fields: IDataObject): Promise<string> {
-	const response = await axios.post(`${site.url}/forms/${tenantId}/contact`, fields, { validateStatus: () => true });
-	if (response.status !== 202) throw new Error(`submit: ${response.status} ${JSON.stringify(response.data)}`);
+export async function submit(
+	site: TestSite,
+	tenantId: string,
+	fields: IDataObject,
+): Promise<string> {
+	const response = await axios.post(`${site.url}/forms/${tenantId}/contact`, fields, {
+		validateStatus: () => true,
+	});
+	if (response.status !== 202)
+		throw new Error(`submit: ${response.status} ${JSON.stringify(response.data)}`);
 	return response.data.submission_id as string;
 }
 
 /** The server's delivery record of a submission (GET /api/contact-form/deliveries). */
-export async function deliveryOf(tenant: TestTenant, submissionId: string): Promise<IDataObject | undefined> {
-	const response = await tenant.client.get('/api/contact-form/deliveries', { params: { per_page: 100 } });
+export async function deliveryOf(
+	tenant: TestTenant,
+	submissionId: string,
+): Promise<IDataObject | undefined> {
+	const response = await tenant.client.get('/api/contact-form/deliveries', {
+		params: { per_page: 100 },
+	});
 	if (response.status !== 200) throw new Error(`deliveries: ${response.status}`);
-	return (response.data.data as IDataObject[]).find((delivery) => delivery.submission_id === submissionId);
+	return (response.data.data as IDataObject[]).find(
+		(delivery) => delivery.submission_id === submissionId,
+	);
 }
 
 /** Waits for the delivery of a submission to reach a state. */
-export async function waitForDelivery(tenant: TestTenant, submissionId: string, state: string, timeoutMs = 10_000) {
+export async function waitForDelivery(
+	tenant: TestTenant,
+	submissionId: string,
+	state: string,
+	timeoutMs = 10_000,
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const delivery = await deliveryOf(tenant, submissionId);
 		if (delivery?.state === state) return delivery;
-		if (Date.now() > deadline) throw new Error(`delivery ${submissionId}: ${JSON.stringify(delivery)} never became ${state}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`delivery ${submissionId}: ${JSON.stringify(delivery)} never became ${state}`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 25));
 	}
 }
@@ -126,6 +160,16 @@ export async function closedPortUrl(): Promise<string> {
 }
 
 /** A submission body as the site sends it. */
-export function submissionBody(tenantId: string, fields: IDataObject, id = `sub-${Math.random().toString(36).slice(2)}`) {
-	return { submission_id: id, tenant_id: tenantId, form: 'contact', submitted_at: new Date().toISOString(), fields };
+export function submissionBody(
+	tenantId: string,
+	fields: IDataObject,
+	id = `sub-${Math.random().toString(36).slice(2)}`,
+) {
+	return {
+		submission_id: id,
+		tenant_id: tenantId,
+		form: 'contact',
+		submitted_at: new Date().toISOString(),
+		fields,
+	};
 }

@@ -43,7 +43,13 @@ export function credentialProbe(credential: ICredentialType): INodeType {
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: credential.name, required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credential.test.request } },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: credential.test.request },
+				},
 			],
 		},
 	};
@@ -85,13 +91,34 @@ export async function testCredential(
 		position: [0, 0],
 		credentials: { [credential.name]: { id: details.id, name: details.name } },
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: runner.nodeTypes });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: runner.nodeTypes,
+	});
 	const inputData: ITaskDataConnections = { main: [[{ json: {} }]] };
 	const runExecutionData = { resultData: { runData: {} } } as unknown as IRunExecutionData;
 	const executeData: IExecuteData = { node, data: {}, source: null };
 	const additionalData = runner.createAdditionalData(`credential-test-${++testCount}`);
-	const context = new ExecuteContext(workflow, node, additionalData, 'internal', runExecutionData, 0, [], inputData, executeData, []);
-	const routingNode = new RoutingNode(context, probe, { id: details.id, name: details.name ?? '', type: credential.name, data });
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		runExecutionData,
+		0,
+		[],
+		inputData,
+		executeData,
+		[],
+	);
+	const routingNode = new RoutingNode(context, probe, {
+		id: details.id,
+		name: details.name ?? '',
+		type: credential.name,
+		data,
+	});
 
 	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
@@ -107,7 +134,10 @@ export async function testCredential(
 				}
 			}
 			if (statusCode < 199 || statusCode > 299) {
-				return { status: 'Error', message: response.statusText || `Received HTTP status code: ${statusCode}` };
+				return {
+					status: 'Error',
+					message: response.statusText || `Received HTTP status code: ${statusCode}`,
+				};
 			}
 		} else if (error.cause?.code) {
 			return { status: 'Error', message: error.cause.code };
@@ -117,7 +147,8 @@ export async function testCredential(
 	for (const rule of credential.test?.rules ?? []) {
 		if (rule.type === 'responseSuccessBody') {
 			const body = response?.[0]?.[0]?.json;
-			if (get(body, rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+			if (get(body, rule.properties.key) === rule.properties.value)
+				return { status: 'Error', message: rule.properties.message };
 		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };

@@ -123,13 +123,19 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
 
-		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		const output = (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined) return undefined;
 		const reference = node.credentials?.[typeName];
 		if (reference?.id) {
 			const stored = this.getStored(reference);
 			stored.data = { ...stored.data, ...output };
-			this.preAuthenticationCalls.set(reference.id, (this.preAuthenticationCalls.get(reference.id) ?? 0) + 1);
+			this.preAuthenticationCalls.set(
+				reference.id,
+				(this.preAuthenticationCalls.get(reference.id) ?? 0) + 1,
+			);
 		}
 		return Object.assign(credentials, output);
 	}
@@ -141,10 +147,16 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.getType(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		return (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		const stored = this.getStored(nodeCredentials);
 		return {
 			id: stored.id,
@@ -165,12 +177,17 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
 		const stored = this.getStored(nodeCredentials);
-		if (stored.type !== type) throw new Error(`Credential ${stored.id} is a ${stored.type}, not a ${type}`);
+		if (stored.type !== type)
+			throw new Error(`Credential ${stored.id} is a ${stored.type}, not a ${type}`);
 		this.reads.set(stored.id, (this.reads.get(stored.id) ?? 0) + 1);
 		return { ...stored.data };
 	}
 
-	async updateCredentials(nodeCredentials: INodeCredentialsDetails, _type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		_type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.getStored(nodeCredentials).data = { ...data };
 	}
 

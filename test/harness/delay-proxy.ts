@@ -100,7 +100,12 @@ export async function startDelayProxy(target: () => string): Promise<DelayProxy>
 				'content-type': 'application/json',
 				...(failure.retryAfter !== undefined ? { 'retry-after': failure.retryAfter } : {}),
 			});
-			outgoing.end(JSON.stringify({ error: 'injected', message: `Injected ${failure.status} by the test proxy.` }));
+			outgoing.end(
+				JSON.stringify({
+					error: 'injected',
+					message: `Injected ${failure.status} by the test proxy.`,
+				}),
+			);
 			incoming.resume();
 			return;
 		}
@@ -111,7 +116,10 @@ export async function startDelayProxy(target: () => string): Promise<DelayProxy>
 			setTimeout(() => {
 				const upstream = httpRequest(
 					`${target()}${path}`,
-					{ method: incoming.method, headers: { ...incoming.headers, host: new URL(target()).host } },
+					{
+						method: incoming.method,
+						headers: { ...incoming.headers, host: new URL(target()).host },
+					},
 					(response) => {
 						entry.status = response.statusCode;
 						if (drop) {

@@ -29,13 +29,15 @@ export class FaultCounter {
 			const writeHead = response.writeHead;
 			response.writeHead = function (this: typeof response, ...args: unknown[]) {
 				const headers = args.find(isRecord);
-				if (headers && String(headerValue(headers, 'idempotent-replayed')) === 'true') replayed = true;
+				if (headers && String(headerValue(headers, 'idempotent-replayed')) === 'true')
+					replayed = true;
 				return (writeHead as (...a: unknown[]) => typeof response).apply(this, args);
 			} as typeof response.writeHead;
 			response.on('finish', () => {
 				finished = true;
 				if (response.statusCode === 503) this.figures.unavailable++;
-				if (replayed || response.getHeader('idempotent-replayed') === 'true') this.figures.replayed++;
+				if (replayed || response.getHeader('idempotent-replayed') === 'true')
+					this.figures.replayed++;
 			});
 			// 'finish' means the answer was handed to the socket; a dropped connection closes without it.
 			response.on('close', () => {

@@ -55,7 +55,11 @@ export class ItemSource implements INodeType {
 				for (const [property, file] of Object.entries(item.binary)) {
 					// n8n-core accepts a Readable as well as a Buffer and streams it into its store.
 					const content = 'filePath' in file ? createReadStream(file.filePath) : file.data;
-					binary[property] = await this.helpers.prepareBinaryData(content, file.fileName, file.mimeType);
+					binary[property] = await this.helpers.prepareBinaryData(
+						content,
+						file.fileName,
+						file.mimeType,
+					);
 				}
 			}
 			output.push({ json: item.json, ...(binary ? { binary } : {}) });

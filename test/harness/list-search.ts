@@ -19,7 +19,10 @@ export interface ListSearchOptions {
 	paginationToken?: string;
 }
 
-export async function listSearch(runner: WorkflowRunner, options: ListSearchOptions): Promise<INodeListSearchResult> {
+export async function listSearch(
+	runner: WorkflowRunner,
+	options: ListSearchOptions,
+): Promise<INodeListSearchResult> {
 	const node: INode = {
 		id: 'node',
 		name: 'Node',
@@ -29,10 +32,20 @@ export async function listSearch(runner: WorkflowRunner, options: ListSearchOpti
 		parameters: options.parameters,
 		credentials: options.credentials,
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: runner.nodeTypes });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: runner.nodeTypes,
+	});
 	const nodeType = runner.nodeTypes.getByNameAndVersion(options.type);
 	const method = nodeType.methods?.listSearch?.[options.method];
 	if (!method) throw new Error(`${options.type} has no list search ${options.method}`);
-	const context = new LoadOptionsContext(workflow, node, runner.createAdditionalData('list-search'), 'parameters');
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		runner.createAdditionalData('list-search'),
+		'parameters',
+	);
 	return await method.call(context, options.filter, options.paginationToken);
 }

@@ -14,7 +14,11 @@ import type { ServerOptions } from '../../reference-server/src';
 import { WorkflowRunner, type NodeRunResult, type RunNodeOptions } from './workflow-runner';
 import { startTestSite, type TestSite, type TestTenant } from './reference-server';
 
-export const credentialTypes = () => [new SiteAdminApi(), new SiteTenantApi(), new SiteManagedTenantApi()];
+export const credentialTypes = () => [
+	new SiteAdminApi(),
+	new SiteTenantApi(),
+	new SiteManagedTenantApi(),
+];
 
 export function createRunner(extraNodes: Record<string, INodeType> = {}): WorkflowRunner {
 	return new WorkflowRunner(
@@ -35,7 +39,10 @@ export interface NodeTestContext {
 	runner: WorkflowRunner;
 	/** `siteAdminApi` credential with the server's admin token. */
 	adminCredential: INodeCredentials;
-	adminNode(parameters: RunNodeOptions['parameters'], extra?: Partial<RunNodeOptions>): Promise<NodeRunResult>;
+	adminNode(
+		parameters: RunNodeOptions['parameters'],
+		extra?: Partial<RunNodeOptions>,
+	): Promise<NodeRunResult>;
 	/** Creates a tenant with a token, plus a `siteTenantApi` credential and a node runner bound to it. */
 	tenant(id: string): Promise<TenantContext>;
 }
@@ -43,7 +50,10 @@ export interface NodeTestContext {
 export interface TenantContext extends TestTenant {
 	credential: INodeCredentials;
 	/** Runs the Tenant node with the tenant-token credential. */
-	run(parameters: RunNodeOptions['parameters'], extra?: Partial<RunNodeOptions>): Promise<NodeRunResult>;
+	run(
+		parameters: RunNodeOptions['parameters'],
+		extra?: Partial<RunNodeOptions>,
+	): Promise<NodeRunResult>;
 }
 
 /**
@@ -58,21 +68,43 @@ export function useNodeTestContext(
 	beforeAll(async () => {
 		const site = await startTestSite(options);
 		const runner = createRunner(extraNodes);
-		const adminCredential = runner.credentials.add('siteAdminApi', { baseUrl: site.url, token: site.adminToken });
+		const adminCredential = runner.credentials.add('siteAdminApi', {
+			baseUrl: site.url,
+			token: site.adminToken,
+		});
 		Object.assign(context, {
 			site,
 			runner,
 			adminCredential,
-			adminNode: async (parameters: RunNodeOptions['parameters'], extra: Partial<RunNodeOptions> = {}) =>
-				await runner.runNode({ type: 'siteAdmin', parameters, credentials: adminCredential, ...extra }),
+			adminNode: async (
+				parameters: RunNodeOptions['parameters'],
+				extra: Partial<RunNodeOptions> = {},
+			) =>
+				await runner.runNode({
+					type: 'siteAdmin',
+					parameters,
+					credentials: adminCredential,
+					...extra,
+				}),
 			tenant: async (id: string) => {
 				const tenant = await site.createTenant(id);
-				const credential = runner.credentials.add('siteTenantApi', { baseUrl: site.url, token: tenant.token });
+				const credential = runner.credentials.add('siteTenantApi', {
+					baseUrl: site.url,
+					token: tenant.token,
+				});
 				return {
 					...tenant,
 					credential,
-					run: async (parameters: RunNodeOptions['parameters'], extra: Partial<RunNodeOptions> = {}) =>
-						await runner.runNode({ type: 'siteTenant', parameters, credentials: credential, ...extra }),
+					run: async (
+						parameters: RunNodeOptions['parameters'],
+						extra: Partial<RunNodeOptions> = {},
+					) =>
+						await runner.runNode({
+							type: 'siteTenant',
+							parameters,
+							credentials: credential,
+							...extra,
+						}),
 				};
 			},
 		});
@@ -88,7 +120,8 @@ export async function listPages(client: AxiosInstance, query: Record<string, str
 	const pages: Array<Record<string, unknown>> = [];
 	for (let page = 1; ; page++) {
 		const response = await client.get('/api/pages', { params: { ...query, page, per_page: 100 } });
-		if (response.status !== 200) throw new Error(`GET /api/pages: ${response.status} ${JSON.stringify(response.data)}`);
+		if (response.status !== 200)
+			throw new Error(`GET /api/pages: ${response.status} ${JSON.stringify(response.data)}`);
 		pages.push(...response.data.data);
 		if (page >= response.data.meta.last_page) return pages;
 	}
@@ -114,7 +147,8 @@ export async function seedPages(
 					locale: page.locale ?? 'en',
 					...page,
 				});
-				if (response.status !== 201) throw new Error(`seed ${page.url}: ${response.status} ${JSON.stringify(response.data)}`);
+				if (response.status !== 201)
+					throw new Error(`seed ${page.url}: ${response.status} ${JSON.stringify(response.data)}`);
 			}),
 		);
 	}
@@ -152,20 +186,27 @@ export function expectNoSecrets(value: unknown, secrets: string[]) {
 		if (entry instanceof Error) {
 			// Error fields (message, stack, description, cause...) are not enumerable by default.
 			const fields: Record<string, unknown> = {};
-			for (const key of Object.getOwnPropertyNames(entry)) fields[key] = (entry as unknown as Record<string, unknown>)[key];
-			for (const key of Object.keys(entry)) fields[key] = (entry as unknown as Record<string, unknown>)[key];
+			for (const key of Object.getOwnPropertyNames(entry))
+				fields[key] = (entry as unknown as Record<string, unknown>)[key];
+			for (const key of Object.keys(entry))
+				fields[key] = (entry as unknown as Record<string, unknown>)[key];
 			return fields;
 		}
 		return entry;
 	});
 	for (const secret of secrets) {
 		expect(secret.length).toBeGreaterThan(8);
-		if (text?.includes(secret)) throw new Error(`a secret token appears in: ${text.slice(0, 2000)}`);
+		if (text?.includes(secret))
+			throw new Error(`a secret token appears in: ${text.slice(0, 2000)}`);
 	}
 }
 
 /** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function poll<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+export async function poll<T>(
+	check: () => Promise<T | undefined | false>,
+	timeoutMs = 10_000,
+	intervalMs = 50,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();
@@ -176,7 +217,10 @@ export async function poll<T>(check: () => Promise<T | undefined | false>, timeo
 }
 
 /** Page rows as stored, deleted ones included (`deleted_at` set by a default delete). */
-export function storedPageRows(site: TestSite, tenantId: string): Array<{ url: string; deleted_at: string | null }> {
+export function storedPageRows(
+	site: TestSite,
+	tenantId: string,
+): Array<{ url: string; deleted_at: string | null }> {
 	return site.server.app.site.store.db
 		.prepare(
 			`SELECT p.url, p.deleted_at FROM pages p JOIN tenants t ON t.pk = p.tenant_pk WHERE t.id = ? ORDER BY p.id`,

@@ -38,7 +38,15 @@ export async function startTestSite(options: Partial<ServerOptions> = {}): Promi
 	const dataDir = mkdtempSync(join(tmpdir(), 'site-ref-'));
 	const adminToken = `admin-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 	// Reliability tests submit hundreds of forms from one address: no form rate limit unless asked for.
-	const base: Partial<ServerOptions> = { port: 0, dataDir, adminToken, enableVariables: true, formRatePerAddress: 0, formRatePerTenant: 0, ...options };
+	const base: Partial<ServerOptions> = {
+		port: 0,
+		dataDir,
+		adminToken,
+		enableVariables: true,
+		formRatePerAddress: 0,
+		formRatePerTenant: 0,
+		...options,
+	};
 	let server = await startServer(base);
 
 	const site: TestSite = {
@@ -59,9 +67,14 @@ export async function startTestSite(options: Partial<ServerOptions> = {}): Promi
 		},
 		async createTenant(id, { expiresIn } = {}) {
 			const created = await site.admin.post('/api/tenant', { id });
-			if (created.status !== 200) throw new Error(`tenant ${id}: ${created.status} ${JSON.stringify(created.data)}`);
-			const issued = await site.admin.post('/api/tenant/token', { id, ...(expiresIn ? { expires_in: expiresIn } : {}) });
-			if (issued.status !== 200) throw new Error(`token ${id}: ${issued.status} ${JSON.stringify(issued.data)}`);
+			if (created.status !== 200)
+				throw new Error(`tenant ${id}: ${created.status} ${JSON.stringify(created.data)}`);
+			const issued = await site.admin.post('/api/tenant/token', {
+				id,
+				...(expiresIn ? { expires_in: expiresIn } : {}),
+			});
+			if (issued.status !== 200)
+				throw new Error(`token ${id}: ${issued.status} ${JSON.stringify(issued.data)}`);
 			const token = issued.data.token as string;
 			return { id, token, client: client(server.url, token) };
 		},

@@ -7,14 +7,24 @@ const path = require('path');
 const { startServer } = require(path.join(__dirname, '..', '..', 'reference-server', 'dist'));
 
 function kb(field) {
-	const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync('/proc/self/status', 'utf8'));
+	const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+		fs.readFileSync('/proc/self/status', 'utf8'),
+	);
 	return match ? Number(match[1]) * 1024 : NaN;
 }
 
-startServer({ port: 0, memory: true, logger: false, adminToken: process.env.ADMIN_TOKEN, formRatePerAddress: 0, formRatePerTenant: 0 }).then((server) => {
+startServer({
+	port: 0,
+	memory: true,
+	logger: false,
+	adminToken: process.env.ADMIN_TOKEN,
+	formRatePerAddress: 0,
+	formRatePerTenant: 0,
+}).then((server) => {
 	process.on('message', (message) => {
 		if (message === 'reset-peak') fs.writeFileSync('/proc/self/clear_refs', '5');
-		if (message === 'memory' || message === 'reset-peak') process.send({ rss: kb('VmRSS'), peak: kb('VmHWM') });
+		if (message === 'memory' || message === 'reset-peak')
+			process.send({ rss: kb('VmRSS'), peak: kb('VmHWM') });
 		if (message === 'stop') server.close().then(() => process.exit(0));
 	});
 	process.send({ url: server.url });

@@ -93,11 +93,15 @@ class ExpressLikeResponse {
 	}
 
 	type(contentType: string) {
-		return this.setHeader('content-type', contentType.includes('/') ? contentType : `application/${contentType}`);
+		return this.setHeader(
+			'content-type',
+			contentType.includes('/') ? contentType : `application/${contentType}`,
+		);
 	}
 
 	json(data: unknown) {
-		if (!this.raw.hasHeader('content-type')) this.raw.setHeader('content-type', 'application/json; charset=utf-8');
+		if (!this.raw.hasHeader('content-type'))
+			this.raw.setHeader('content-type', 'application/json; charset=utf-8');
 		return this.send(JSON.stringify(data));
 	}
 
@@ -107,7 +111,8 @@ class ExpressLikeResponse {
 		if (data === undefined || data === null) text = '';
 		else if (Buffer.isBuffer(data)) text = data.toString('utf8');
 		else if (typeof data === 'object') {
-			if (!this.raw.hasHeader('content-type')) this.raw.setHeader('content-type', 'application/json; charset=utf-8');
+			if (!this.raw.hasHeader('content-type'))
+				this.raw.setHeader('content-type', 'application/json; charset=utf-8');
 			text = JSON.stringify(data);
 		} else text = String(data);
 		this.body = text;
@@ -138,7 +143,10 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
  * n8n's body parser: JSON for exactly application/json, urlencoded, text/plain as a string; an
  * unparsable JSON body is answered 422 before any node sees it; an empty (or null) body becomes {}.
  */
-function parseLikeN8n(raw: Buffer, contentTypeHeader: string | undefined): { body: unknown } | { unprocessable: string } {
+function parseLikeN8n(
+	raw: Buffer,
+	contentTypeHeader: string | undefined,
+): { body: unknown } | { unprocessable: string } {
 	const contentType = contentTypeHeader?.split(';')[0].trim().toLowerCase();
 	let body: unknown;
 	if (raw.length > 0) {
@@ -195,23 +203,38 @@ export class WebhookHarness {
 	}
 
 	/** additionalData as n8n hands it to hook and webhook contexts. */
-	additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
-		return createAdditionalData(this.credentials, this.baseUrl, { executionId: undefined, ...extra });
+	additionalData(
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	): IWorkflowExecuteAdditionalData {
+		return createAdditionalData(this.credentials, this.baseUrl, {
+			executionId: undefined,
+			...extra,
+		});
 	}
 
 	/** A one-node workflow with the trigger, its node id and webhook id random as the editor makes them. */
-	workflow(options: { type: string; parameters: INodeParameters; credentials?: INodeCredentials }): TriggerWorkflow {
+	workflow(options: {
+		type: string;
+		parameters: INodeParameters;
+		credentials?: INodeCredentials;
+	}): TriggerWorkflow {
 		return new TriggerWorkflow(this, options);
 	}
 
 	/** Waits until at least `count` recorded calls (past or future) match; returns them in order. */
-	async waitForCalls(match: (call: WebhookCall) => boolean, count = 1, timeoutMs = 10_000): Promise<WebhookCall[]> {
+	async waitForCalls(
+		match: (call: WebhookCall) => boolean,
+		count = 1,
+		timeoutMs = 10_000,
+	): Promise<WebhookCall[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const found = this.calls.filter(match);
 			if (found.length >= count) return found;
 			if (Date.now() > deadline) {
-				throw new Error(`Expected ${count} matching webhook call(s) within ${timeoutMs} ms, saw ${found.length}`);
+				throw new Error(
+					`Expected ${count} matching webhook call(s) within ${timeoutMs} ms, saw ${found.length}`,
+				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 10));
 		}
@@ -242,7 +265,9 @@ export class WebhookHarness {
 			// n8n: "The requested webhook ... is not registered."
 			response.statusCode = 404;
 			response.setHeader('content-type', 'application/json');
-			response.end(JSON.stringify({ code: 404, message: 'The requested webhook is not registered.' }));
+			response.end(
+				JSON.stringify({ code: 404, message: 'The requested webhook is not registered.' }),
+			);
 			return;
 		}
 		const parsed = parseLikeN8n(raw, request.headers['content-type']);
@@ -273,7 +298,11 @@ export class WebhookHarness {
 		const expressResponse = new ExpressLikeResponse(response);
 		const drop = route.trigger.takeDrop();
 		try {
-			call.result = await route.trigger.runWebhook(route.isTest, expressRequest as unknown as IDataObject, expressResponse);
+			call.result = await route.trigger.runWebhook(
+				route.isTest,
+				expressRequest as unknown as IDataObject,
+				expressResponse,
+			);
 		} catch (error) {
 			call.error = error as Error;
 		}
@@ -298,7 +327,9 @@ export class WebhookHarness {
 			// The node answered itself.
 			if (!expressResponse.writableEnded) expressResponse.end();
 		} else if (result?.workflowData === undefined) {
-			expressResponse.status(200).send(result?.webhookResponse ?? { message: 'Webhook call received' });
+			expressResponse
+				.status(200)
+				.send(result?.webhookResponse ?? { message: 'Webhook call received' });
 		} else {
 			// responseMode onReceived: answered at once, the workflow runs on, with the description's
 			// responseData as n8n evaluates it (webhook-on-received-response-extractor): "noData" is an
@@ -309,7 +340,9 @@ export class WebhookHarness {
 		}
 		call.status = expressResponse.statusCode;
 		try {
-			call.responseBody = expressResponse.body ? JSON.parse(expressResponse.body) : expressResponse.body;
+			call.responseBody = expressResponse.body
+				? JSON.parse(expressResponse.body)
+				: expressResponse.body;
 		} catch {
 			call.responseBody = expressResponse.body;
 		}
@@ -365,7 +398,9 @@ export class TriggerWorkflow {
 	private workflowFor(isTest: boolean): Workflow {
 		if (!isTest) return this.workflow;
 		// n8n copies the workflow for the editor's test run; the saved static data is not shared.
-		this.testWorkflow ??= this.build(JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject);
+		this.testWorkflow ??= this.build(
+			JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject,
+		);
 		return this.testWorkflow;
 	}
 
@@ -398,7 +433,10 @@ export class TriggerWorkflow {
 		return description;
 	}
 
-	private webhookData(isTest: boolean, additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
+	private webhookData(
+		isTest: boolean,
+		additionalData: IWorkflowExecuteAdditionalData,
+	): IWebhookData {
 		const description = this.nodeType.description.webhooks?.[0];
 		if (!description) throw new Error('The node has no webhook');
 		return {
@@ -414,7 +452,11 @@ export class TriggerWorkflow {
 	}
 
 	/** A HookContext exactly as n8n builds one for webhook registration. */
-	hookContext(isTest: boolean, mode: WorkflowExecuteMode, activation: WorkflowActivateMode): HookContext {
+	hookContext(
+		isTest: boolean,
+		mode: WorkflowExecuteMode,
+		activation: WorkflowActivateMode,
+	): HookContext {
 		const additionalData = this.harness.additionalData();
 		const workflow = this.workflowFor(isTest);
 		return new HookContext(
@@ -449,7 +491,9 @@ export class TriggerWorkflow {
 	}
 
 	async checkExists(isTest = false): Promise<boolean> {
-		const context = isTest ? this.hookContext(true, 'manual', 'manual') : this.hookContext(false, 'trigger', 'activate');
+		const context = isTest
+			? this.hookContext(true, 'manual', 'manual')
+			: this.hookContext(false, 'trigger', 'activate');
 		return await this.methods().checkExists.call(context);
 	}
 
@@ -513,7 +557,9 @@ export class TriggerWorkflow {
 		});
 		// n8n loads the workflow afresh for every request and never saves the static data webhook()
 		// writes (WorkflowRunner persists a second copy whose change flag is reset): a copy per request.
-		const workflow = this.build(JSON.parse(JSON.stringify(this.workflowFor(isTest).staticData)) as IDataObject);
+		const workflow = this.build(
+			JSON.parse(JSON.stringify(this.workflowFor(isTest).staticData)) as IDataObject,
+		);
 		const context = new WebhookContext(
 			workflow,
 			this.nodeOf(workflow),

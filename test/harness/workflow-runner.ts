@@ -85,7 +85,14 @@ export class WorkflowRunner {
 		sourceRegistry.set(key, options.input ?? [{ json: {} }]);
 		const nodeName = 'Node Under Test';
 		const nodes: INode[] = [
-			{ id: 'source', name: 'Source', type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: { key } },
+			{
+				id: 'source',
+				name: 'Source',
+				type: SOURCE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { key },
+			},
 			{
 				id: 'subject',
 				name: nodeName,
@@ -97,7 +104,9 @@ export class WorkflowRunner {
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 			},
 		];
-		const connections = { Source: { main: [[{ node: nodeName, type: 'main' as const, index: 0 }]] } };
+		const connections = {
+			Source: { main: [[{ node: nodeName, type: 'main' as const, index: 0 }]] },
+		};
 		try {
 			const run = await this.runWorkflow(nodes, connections);
 			const taskData = run.data.resultData.runData[nodeName]?.[0];
@@ -147,7 +156,10 @@ export class WorkflowRunner {
 	}
 
 	/** The additional data n8n hands to a run (credentials helper, URLs, hooks); also for a bare RoutingNode. */
-	createAdditionalData(executionId: string, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+	createAdditionalData(
+		executionId: string,
+		hooks?: ExecutionLifecycleHooks,
+	): IWorkflowExecuteAdditionalData {
 		return createAdditionalData(this.credentials, 'http://127.0.0.1:5678', { hooks, executionId });
 	}
 }

@@ -24,8 +24,13 @@ function ask<T>(message: string): Promise<T> {
 }
 
 beforeAll(async () => {
-	child = fork(join(__dirname, '..', 'harness', 'server-process.js'), [], { env: { ...process.env, ADMIN_TOKEN: adminToken }, stdio: 'inherit' });
-	base = await new Promise<string>((resolve) => child.once('message', (m) => resolve((m as { url: string }).url)));
+	child = fork(join(__dirname, '..', 'harness', 'server-process.js'), [], {
+		env: { ...process.env, ADMIN_TOKEN: adminToken },
+		stdio: 'inherit',
+	});
+	base = await new Promise<string>((resolve) =>
+		child.once('message', (m) => resolve((m as { url: string }).url)),
+	);
 });
 
 afterAll(async () => {
@@ -63,17 +68,47 @@ it('a receiver streaming 1 GB: the server process grows < 64 MB and the delivery
 	const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
 	const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
-	await fetch(`${base}/api/tenant`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'mem' }) });
-	const token = ((await (await fetch(`${base}/api/tenant/token`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'mem' }) })).json()) as { token: string }).token;
+	await fetch(`${base}/api/tenant`, {
+		method: 'POST',
+		headers: admin,
+		body: JSON.stringify({ id: 'mem' }),
+	});
+	const token = (
+		(await (
+			await fetch(`${base}/api/tenant/token`, {
+				method: 'POST',
+				headers: admin,
+				body: JSON.stringify({ id: 'mem' }),
+			})
+		).json()) as { token: string }
+	).token;
 	const tenant = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-	expect((await fetch(`${base}/api/settings`, { method: 'POST', headers: tenant, body: JSON.stringify({ contact_form_webhook_url: receiverUrl }) })).status).toBe(200);
+	expect(
+		(
+			await fetch(`${base}/api/settings`, {
+				method: 'POST',
+				headers: tenant,
+				body: JSON.stringify({ contact_form_webhook_url: receiverUrl }),
+			})
+		).status,
+	).toBe(200);
 
 	const before = await ask<{ rss: number; peak: number }>('reset-peak');
 	const started = Date.now();
-	expect((await fetch(`${base}/forms/mem/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":"hi"}' })).status).toBe(202);
+	expect(
+		(
+			await fetch(`${base}/forms/mem/contact`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{"message":"hi"}',
+			})
+		).status,
+	).toBe(202);
 	let delivery: { state: string; last_status: number | null } | undefined;
 	while (Date.now() - started < 60_000) {
-		const list = (await (await fetch(`${base}/api/contact-form/deliveries`, { headers: tenant })).json()) as { data: { state: string; last_status: number | null }[] };
+		const list = (await (
+			await fetch(`${base}/api/contact-form/deliveries`, { headers: tenant })
+		).json()) as { data: { state: string; last_status: number | null }[] };
 		delivery = list.data[0];
 		if (delivery && delivery.state !== 'pending') break;
 		await new Promise((resolve) => setTimeout(resolve, 50));

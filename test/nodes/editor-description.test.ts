@@ -20,7 +20,11 @@ import { TestNodeTypes } from '../harness/workflow-runner';
 
 const ROOT = join(__dirname, '..', '..');
 const PACKAGE_PAGE = 'https://www.npmjs.com/package/n8n-nodes-site-management#';
-const NODES = { SiteAdmin: new SiteAdmin(), SiteTenant: new SiteTenant(), SiteContactFormTrigger: new SiteContactFormTrigger() };
+const NODES = {
+	SiteAdmin: new SiteAdmin(),
+	SiteTenant: new SiteTenant(),
+	SiteContactFormTrigger: new SiteContactFormTrigger(),
+};
 
 /** The anchors GitHub and npm give the README's headings. */
 function readmeAnchors(): Set<string> {
@@ -42,9 +46,18 @@ test('every Docs link (nodes and credentials) is a section of the README on the 
 	const links: string[] = [];
 	for (const name of Object.keys(NODES)) {
 		const codex = JSON.parse(readFileSync(join(ROOT, 'nodes', name, `${name}.node.json`), 'utf8'));
-		for (const entry of [...codex.resources.primaryDocumentation, ...codex.resources.credentialDocumentation]) links.push(entry.url);
+		for (const entry of [
+			...codex.resources.primaryDocumentation,
+			...codex.resources.credentialDocumentation,
+		])
+			links.push(entry.url);
 	}
-	for (const credential of [new SiteAdminApi(), new SiteTenantApi(), new SiteManagedTenantApi(), new SiteContactFormSecretApi()]) {
+	for (const credential of [
+		new SiteAdminApi(),
+		new SiteTenantApi(),
+		new SiteManagedTenantApi(),
+		new SiteContactFormSecretApi(),
+	]) {
 		links.push(credential.documentationUrl as string);
 	}
 	for (const link of links) {
@@ -86,7 +99,10 @@ describe('canvas subtitles name the operation', () => {
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) =>
 				(property.displayOptions?.show?.resource as string[]).flatMap((resource) =>
-					(property.options as Array<{ value: string; action: string }>).map((option) => ({ resource, ...option })),
+					(property.options as Array<{ value: string; action: string }>).map((option) => ({
+						resource,
+						...option,
+					})),
 				),
 			);
 
@@ -99,6 +115,9 @@ describe('canvas subtitles name the operation', () => {
 		for (const { resource, value, action } of all) {
 			expect(subtitle(type, node, { resource, operation: value })).toBe(action);
 		}
-		if (type === 'siteTenant') expect(subtitle(type, node, { resource: 'ai', operation: 'getPageContext' })).toBe('Get page context for AI');
+		if (type === 'siteTenant')
+			expect(subtitle(type, node, { resource: 'ai', operation: 'getPageContext' })).toBe(
+				'Get page context for AI',
+			);
 	});
 });

@@ -8,7 +8,14 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../nodes/shared/window';
 import { startDelayProxy, type DelayProxy, type ProxiedRequest } from '../harness/delay-proxy';
-import { credentialId, delayedPageLookup, listPages, seedPages, useNodeTestContext, type TenantContext } from '../harness/nodes';
+import {
+	credentialId,
+	delayedPageLookup,
+	listPages,
+	seedPages,
+	useNodeTestContext,
+	type TenantContext,
+} from '../harness/nodes';
 import { managedCredentialData } from '../harness/reference-server';
 
 const ctx = useNodeTestContext();
@@ -18,7 +25,10 @@ let proxy: DelayProxy;
 beforeAll(async () => {
 	tenant = await ctx.tenant('window');
 	proxy = await startDelayProxy(() => ctx.site.url);
-	await seedPages(tenant.client, Array.from({ length: MAX_CONCURRENCY + 12 }, (_, i) => ({ url: `/w${i}` })));
+	await seedPages(
+		tenant.client,
+		Array.from({ length: MAX_CONCURRENCY + 12 }, (_, i) => ({ url: `/w${i}` })),
+	);
 });
 afterAll(async () => {
 	await proxy?.close();
@@ -43,7 +53,10 @@ function maxInFlight(requests: ProxiedRequest[]): number {
 
 /** Page > Get for each item through the proxy, each held back `delay` ms; returns the proxy's log. */
 async function getPages(delays: number[], typeVersion: number, options: INodeParameters = {}) {
-	const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: proxy.url, token: tenant.token });
+	const credentials = ctx.runner.credentials.add('siteTenantApi', {
+		baseUrl: proxy.url,
+		token: tenant.token,
+	});
 	const first = proxy.log.length;
 	const input = delays.map((delay, i) => ({ json: { i, delay } }));
 	const result = await ctx.runner.runNode({
@@ -58,7 +71,9 @@ async function getPages(delays: number[], typeVersion: number, options: INodePar
 	});
 	expect(result.error).toBeUndefined();
 	// Output order and pairing follow the input, whatever finished first.
-	expect(result.items.map((item) => (item.json.data as Array<{ url: string }>)[0].url)).toEqual(input.map(({ json }) => `/w${json.i}`));
+	expect(result.items.map((item) => (item.json.data as Array<{ url: string }>)[0].url)).toEqual(
+		input.map(({ json }) => `/w${json.i}`),
+	);
 	expect(result.items.map((item) => item.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));
 	return proxy.log.slice(first);
 }
@@ -84,13 +99,16 @@ describe('sliding window (version 2)', () => {
 
 		const one = await getPages(Array(5).fill(20), 2, { concurrency: 1 });
 		expect(maxInFlight(one)).toBe(1);
-		for (let i = 1; i < one.length; i++) expect(one[i].arrivedAt).toBeGreaterThanOrEqual(one[i - 1].finishedAt!);
+		for (let i = 1; i < one.length; i++)
+			expect(one[i].arrivedAt).toBeGreaterThanOrEqual(one[i - 1].finishedAt!);
 	});
 
 	test(`a Concurrency over ${MAX_CONCURRENCY} is held at ${MAX_CONCURRENCY}; one that is not a number falls back to the default`, async () => {
 		const many = await getPages(Array(MAX_CONCURRENCY + 12).fill(150), 2, { concurrency: 1000 });
 		expect(maxInFlight(many)).toBe(MAX_CONCURRENCY);
-		const unreadable = await getPages(Array(DEFAULT_CONCURRENCY + 4).fill(150), 2, { concurrency: '=not a number' });
+		const unreadable = await getPages(Array(DEFAULT_CONCURRENCY + 4).fill(150), 2, {
+			concurrency: '=not a number',
+		});
 		expect(maxInFlight(unreadable)).toBe(DEFAULT_CONCURRENCY);
 	});
 
@@ -107,8 +125,14 @@ describe('sliding window (version 2)', () => {
 
 	test('the first failure in input order stops the node, even when a later item failed first', async () => {
 		const local = await ctx.tenant('window-fail');
-		const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: proxy.url, token: local.token });
-		await seedPages(local.client, ['/d0', '/d2', '/d4', '/d5'].map((url) => ({ url })));
+		const credentials = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: proxy.url,
+			token: local.token,
+		});
+		await seedPages(
+			local.client,
+			['/d0', '/d2', '/d4', '/d5'].map((url) => ({ url })),
+		);
 		// Deleting a missing page is a 404. Item 3 fails at once, item 1 only after 300 ms; the
 		// others take 100 ms, so the window of 4 is still full when item 3 fails.
 		const input = [
@@ -146,22 +170,40 @@ describe('sliding window (version 2)', () => {
 	test('with Continue On Fail every error stays with its own item while the window runs', async () => {
 		const local = await ctx.tenant('window-continue');
 		await seedPages(local.client, [{ url: '/dup-1' }, { url: '/dup-5' }]);
-		const urls = Array.from({ length: 12 }, (_, i) => (i === 1 || i === 5 ? `/dup-${i}` : i === 8 ? 'no slash' : `/new-${i}`));
+		const urls = Array.from({ length: 12 }, (_, i) =>
+			i === 1 || i === 5 ? `/dup-${i}` : i === 8 ? 'no slash' : `/new-${i}`,
+		);
 		const result = await local.run(
-			{ resource: 'page', operation: 'create', name: 'Page', url: '={{ $json.url }}', locale: 'en' },
+			{
+				resource: 'page',
+				operation: 'create',
+				name: 'Page',
+				url: '={{ $json.url }}',
+				locale: 'en',
+			},
 			{ continueOnFail: true, typeVersion: 2, input: urls.map((url) => ({ json: { url } })) },
 		);
 		expect(result.error).toBeUndefined();
 		expect(
-			result.items.map((item) => [item.pairedItem, item.json.error === undefined ? (item.json.page as { url: string }).url : item.json.httpCode]),
-		).toEqual(urls.map((url, i) => [{ item: i }, i === 1 || i === 5 ? '409' : i === 8 ? '400' : url]));
+			result.items.map((item) => [
+				item.pairedItem,
+				item.json.error === undefined
+					? (item.json.page as { url: string }).url
+					: item.json.httpCode,
+			]),
+		).toEqual(
+			urls.map((url, i) => [{ item: i }, i === 1 || i === 5 ? '409' : i === 8 ? '400' : url]),
+		);
 		expect((await listPages(local.client)).map((page) => page.url).sort()).toEqual(
 			[...urls.filter((_, i) => i !== 1 && i !== 5 && i !== 8), '/dup-1', '/dup-5'].sort(),
 		);
 	});
 
 	test('the Admin node runs its items through the window too', async () => {
-		const credentials = ctx.runner.credentials.add('siteAdminApi', { baseUrl: `${proxy.url}/_/delay=80`, token: ctx.site.adminToken });
+		const credentials = ctx.runner.credentials.add('siteAdminApi', {
+			baseUrl: `${proxy.url}/_/delay=80`,
+			token: ctx.site.adminToken,
+		});
 		const first = proxy.log.length;
 		const ids = Array.from({ length: DEFAULT_CONCURRENCY + 4 }, (_, i) => `window-admin-${i}`);
 		const result = await ctx.runner.runNode({
@@ -182,14 +224,21 @@ describe('Get Many fetches the pages after the first through the window', () => 
 	let expected: string[];
 	beforeAll(async () => {
 		listing = await ctx.tenant('window-list');
-		await seedPages(listing.client, Array.from({ length: 450 }, (_, i) => ({ url: `/l${i}` })), 25);
+		await seedPages(
+			listing.client,
+			Array.from({ length: 450 }, (_, i) => ({ url: `/l${i}` })),
+			25,
+		);
 		expected = (await listPages(listing.client)).map((page) => page.url as string);
 		expect(expected).toHaveLength(450);
 	});
 
 	async function getMany(typeVersion: number, parameters: INodeParameters) {
 		// Every page request held back 60 ms, so requests in flight together overlap visibly.
-		const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: `${proxy.url}/_/delay=60`, token: listing.token });
+		const credentials = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: `${proxy.url}/_/delay=60`,
+			token: listing.token,
+		});
 		const first = proxy.log.length;
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
@@ -217,7 +266,10 @@ describe('Get Many fetches the pages after the first through the window', () => 
 	});
 
 	test('Concurrency 1, and version 1, read one page after the other', async () => {
-		for (const run of [await getMany(2, { returnAll: true, options: { concurrency: 1 } }), await getMany(1, { returnAll: true })]) {
+		for (const run of [
+			await getMany(2, { returnAll: true, options: { concurrency: 1 } }),
+			await getMany(1, { returnAll: true }),
+		]) {
 			expect(run.urls).toEqual(expected);
 			expect(maxInFlight(run.requests)).toBe(1);
 		}
@@ -235,47 +287,64 @@ describe('version 1 keeps its behaviour', () => {
 		const requests = await getPages(delays, 1, { batching: { batch: { batchSize: 4 } } });
 		expect(maxInFlight(requests)).toBe(4);
 		const firstBatchDone = Math.max(...requests.slice(0, 4).map((entry) => entry.finishedAt!));
-		expect(Math.min(...requests.slice(4).map((entry) => entry.arrivedAt))).toBeGreaterThanOrEqual(firstBatchDone);
+		expect(Math.min(...requests.slice(4).map((entry) => entry.arrivedAt))).toBeGreaterThanOrEqual(
+			firstBatchDone,
+		);
 	});
 });
 
 test.each([
 	[`a window of ${DEFAULT_CONCURRENCY} (version 2, default)`, 2, {}],
 	['Batching 8 (version 1: a whole batch at once)', 1, { batching: { batch: { batchSize: 8 } } }],
-	['Batching 8 with Concurrency 8 (version 2)', 2, { batching: { batch: { batchSize: 8 } }, concurrency: 8 }],
-] as Array<[string, number, INodeParameters]>)('the managed credential mints one token for %s over 60 items', async (label, typeVersion, options) => {
-	const tenantId = `window-managed-${typeVersion}-${label.length}`;
-	await ctx.site.createTenant(tenantId);
-	const countTokens = () =>
-		(
-			ctx.site.server.app.site.store.db
-				.prepare('SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?')
-				.get(tenantId) as { n: number }
-		).n;
-	const before = countTokens();
-	const credentials = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, tenantId));
-	const result = await ctx.runner.runNode({
-		type: 'siteTenant',
-		typeVersion,
-		credentials,
-		input: Array.from({ length: 60 }, (_, i) => ({ json: { url: `/m${i}` } })),
-		parameters: {
-			authentication: 'managedTenant',
-			resource: 'page',
-			operation: 'create',
-			name: 'Page',
-			url: '={{ $json.url }}',
-			locale: 'en',
-			options,
-		},
-	});
-	expect(result.error).toBeUndefined();
-	expect(result.items).toHaveLength(60);
-	expect(countTokens() - before).toBe(1);
-});
+	[
+		'Batching 8 with Concurrency 8 (version 2)',
+		2,
+		{ batching: { batch: { batchSize: 8 } }, concurrency: 8 },
+	],
+] as Array<[string, number, INodeParameters]>)(
+	'the managed credential mints one token for %s over 60 items',
+	async (label, typeVersion, options) => {
+		const tenantId = `window-managed-${typeVersion}-${label.length}`;
+		await ctx.site.createTenant(tenantId);
+		const countTokens = () =>
+			(
+				ctx.site.server.app.site.store.db
+					.prepare(
+						'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
+					)
+					.get(tenantId) as { n: number }
+			).n;
+		const before = countTokens();
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, tenantId),
+		);
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			typeVersion,
+			credentials,
+			input: Array.from({ length: 60 }, (_, i) => ({ json: { url: `/m${i}` } })),
+			parameters: {
+				authentication: 'managedTenant',
+				resource: 'page',
+				operation: 'create',
+				name: 'Page',
+				url: '={{ $json.url }}',
+				locale: 'en',
+				options,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(60);
+		expect(countTokens() - before).toBe(1);
+	},
+);
 
 test('the credential is read once per request (by n8n, for the token), not once more per item for the base URL', async () => {
-	const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: tenant.token });
+	const credentials = ctx.runner.credentials.add('siteTenantApi', {
+		baseUrl: ctx.site.url,
+		token: tenant.token,
+	});
 	const id = credentialId(credentials);
 	const result = await ctx.runner.runNode({
 		type: 'siteTenant',
@@ -285,7 +354,9 @@ test('the credential is read once per request (by n8n, for the token), not once 
 		parameters: { resource: 'page', operation: 'get', url: '={{ $json.url }}' },
 	});
 	expect(result.error).toBeUndefined();
-	expect(result.items.map((item) => item.json.url)).toEqual(Array.from({ length: 20 }, (_, i) => `/w${i}`));
+	expect(result.items.map((item) => item.json.url)).toEqual(
+		Array.from({ length: 20 }, (_, i) => `/w${i}`),
+	);
 	// 20 requests: 20 reads by httpRequestWithAuthentication, and one for the base URL of the run.
 	expect(ctx.runner.credentials.reads.get(id)).toBe(21);
 });

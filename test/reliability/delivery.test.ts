@@ -29,10 +29,18 @@ let harness: WebhookHarness;
 let gate: TcpGate;
 
 beforeAll(async () => {
-	site = await startTestSite({ deliveryRetryBaseMs: 20, deliveryMaxAttempts: 40, deliveryTimeoutMs: 5000 });
+	site = await startTestSite({
+		deliveryRetryBaseMs: 20,
+		deliveryMaxAttempts: 40,
+		deliveryTimeoutMs: 5000,
+	});
 	harness = await WebhookHarness.start({
 		nodeTypes: { [TRIGGER_TYPE]: new SiteContactFormTrigger() },
-		credentialTypes: [new SiteTenantApi(), new SiteManagedTenantApi(), new SiteContactFormSecretApi()],
+		credentialTypes: [
+			new SiteTenantApi(),
+			new SiteManagedTenantApi(),
+			new SiteContactFormSecretApi(),
+		],
 	});
 	// n8n's public webhook address is the gate in front of the webhook server.
 	gate = await new TcpGate(Number(new URL(harness.baseUrl).port)).open();
@@ -73,14 +81,16 @@ async function submitMany(tenantId: string, from: number, to: number): Promise<s
 		await Promise.all(
 			Array.from({ length: Math.min(concurrency, to - start) }, async (_, offset) => {
 				const n = start + offset;
-				const response = await axios.post(
-					`${site.url}/forms/${tenantId}/contact`,
-					{ name: `Visitor ${n}`, email: `v${n}@example.com`, message: `message ${n}`, n },
-					// A fresh connection per submission: a kept-alive one may belong to the server before a restart.
-					{ validateStatus: () => true, httpAgent: new Agent({ keepAlive: false }) },
-				).catch((error: Error) => {
-					throw new Error(`submission ${n}: ${error.message}`);
-				});
+				const response = await axios
+					.post(
+						`${site.url}/forms/${tenantId}/contact`,
+						{ name: `Visitor ${n}`, email: `v${n}@example.com`, message: `message ${n}`, n },
+						// A fresh connection per submission: a kept-alive one may belong to the server before a restart.
+						{ validateStatus: () => true, httpAgent: new Agent({ keepAlive: false }) },
+					)
+					.catch((error: Error) => {
+						throw new Error(`submission ${n}: ${error.message}`);
+					});
 				expect(response.status).toBe(202);
 				ids[n - from] = response.data.submission_id as string;
 			}),
@@ -92,7 +102,10 @@ async function submitMany(tenantId: string, from: number, to: number): Promise<s
 test(`${SUBMISSIONS} submissions while the receiver is down, server restarted twice: all delivered once, the workflow started once each`, async () => {
 	const started = Date.now();
 	const tenant = await site.createTenant('delivery');
-	const credential = harness.credentials.add('siteTenantApi', { baseUrl: site.url, token: tenant.token });
+	const credential = harness.credentials.add('siteTenantApi', {
+		baseUrl: site.url,
+		token: tenant.token,
+	});
 	const trigger = harness.workflow({ type: TRIGGER_TYPE, parameters: {}, credentials: credential });
 	expect(await trigger.activate()).toBe(true);
 	expect((await readSettings(tenant)).contact_form_webhook_url).toBe(trigger.productionUrl);
@@ -108,7 +121,11 @@ test(`${SUBMISSIONS} submissions while the receiver is down, server restarted tw
 	expect(new Set(ids).size).toBe(SUBMISSIONS);
 
 	// While down: every delivery is pending and is being tried (connection refused, retried with backoff).
-	await waitUntil('every delivery attempted while the receiver is down', () => deliveryRows().every((row) => row.attempts >= 2), 15_000);
+	await waitUntil(
+		'every delivery attempted while the receiver is down',
+		() => deliveryRows().every((row) => row.attempts >= 2),
+		15_000,
+	);
 	const whileDown = deliveryRows();
 	expect(whileDown).toHaveLength(SUBMISSIONS);
 	expect(whileDown.every((row) => row.state === 'pending')).toBe(true);
@@ -128,16 +145,27 @@ test(`${SUBMISSIONS} submissions while the receiver is down, server restarted tw
 	}, 5);
 	try {
 		// A restart in the middle of the deliveries.
-		await waitUntil('a third delivered', () => deliveryRows().filter((row) => row.state === 'delivered').length >= SUBMISSIONS / 3, 30_000);
+		await waitUntil(
+			'a third delivered',
+			() => deliveryRows().filter((row) => row.state === 'delivered').length >= SUBMISSIONS / 3,
+			30_000,
+		);
 		await site.restart();
 		// 90 s: a delivery refused while the server restarted (the trigger could not claim it) waits out
 		// its backoff, which after ~11 attempts while the receiver was down is 10-40 s.
-		await waitUntil('all delivered', () => deliveryRows().every((row) => row.state === 'delivered'), 90_000).catch((error: Error) => {
+		await waitUntil(
+			'all delivered',
+			() => deliveryRows().every((row) => row.state === 'delivered'),
+			90_000,
+		).catch((error: Error) => {
 			const states: Record<string, number> = {};
-			for (const row of deliveryRows()) states[`${row.state}/${row.attempts}`] = (states[`${row.state}/${row.attempts}`] ?? 0) + 1;
+			for (const row of deliveryRows())
+				states[`${row.state}/${row.attempts}`] = (states[`${row.state}/${row.attempts}`] ?? 0) + 1;
 			const statuses: Record<string, number> = {};
 			for (const call of harness.calls) statuses[call.status] = (statuses[call.status] ?? 0) + 1;
-			throw new Error(`${error.message}: ${JSON.stringify(states)}, ${harness.calls.length} calls, statuses ${JSON.stringify(statuses)}`);
+			throw new Error(
+				`${error.message}: ${JSON.stringify(states)}, ${harness.calls.length} calls, statuses ${JSON.stringify(statuses)}`,
+			);
 		});
 	} finally {
 		clearInterval(dropper);
@@ -161,21 +189,31 @@ test(`${SUBMISSIONS} submissions while the receiver is down, server restarted tw
 	expect([...starts.values()].filter((count) => count !== 1)).toEqual([]);
 	ids.forEach((id, n) => {
 		const call = harness.calls.find((c) => c.items?.[0]?.json.submission_id === id)!;
-		expect(call.items![0].json).toMatchObject({ tenant_id: tenant.id, form: 'contact', fields: { n, message: `message ${n}` } });
+		expect(call.items![0].json).toMatchObject({
+			tenant_id: tenant.id,
+			form: 'contact',
+			fields: { n, message: `message ${n}` },
+		});
 	});
 
 	// Repeats did reach the trigger, and were acknowledged without starting anything.
-	const submissionOf = (call: (typeof harness.calls)[number]) => String(JSON.parse(call.requestBody).submission_id);
+	const submissionOf = (call: (typeof harness.calls)[number]) =>
+		String(JSON.parse(call.requestBody).submission_id);
 	const repeats = harness.calls.filter((call) => call.items === undefined);
 	const lostAnswers = harness.calls.filter((call) => call.status === -1);
 	expect(lostAnswers.length).toBeGreaterThan(0);
 	expect(repeats.length).toBeGreaterThan(0);
 	for (const call of repeats.filter((c) => c.status === 200)) {
-		expect(call.responseBody).toEqual({ message: 'Submission already received', submission_id: submissionOf(call) });
+		expect(call.responseBody).toEqual({
+			message: 'Submission already received',
+			submission_id: submissionOf(call),
+		});
 	}
 	// Every submission that started the workflow but whose answer was lost came again, and its last
 	// delivery was acknowledged without a start.
-	for (const id of new Set(lostAnswers.filter((call) => call.items !== undefined).map(submissionOf))) {
+	for (const id of new Set(
+		lostAnswers.filter((call) => call.items !== undefined).map(submissionOf),
+	)) {
 		const calls = harness.calls.filter((call) => submissionOf(call) === id);
 		expect(calls.length).toBeGreaterThanOrEqual(2);
 		const last = calls[calls.length - 1];
@@ -185,7 +223,11 @@ test(`${SUBMISSIONS} submissions while the receiver is down, server restarted tw
 	// trigger not claim a submission on it: those answered 503 (the site delivered again) and started nothing.
 	const unclaimed = harness.calls.filter((call) => call.status === 503);
 	expect(harness.calls.filter((call) => ![200, -1, 503].includes(call.status))).toEqual([]);
-	for (const call of unclaimed) expect([call.items, (call.responseBody as { error?: string }).error]).toEqual([undefined, 'unavailable']);
+	for (const call of unclaimed)
+		expect([call.items, (call.responseBody as { error?: string }).error]).toEqual([
+			undefined,
+			'unavailable',
+		]);
 
 	const attempts = rows.reduce((sum, row) => sum + row.attempts, 0);
 	report('delivery: contact form', {

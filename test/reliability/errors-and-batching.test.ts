@@ -3,7 +3,14 @@
  * batching that keeps order and pairing, and no token in any output or error.
  */
 import { startDelayProxy, type DelayProxy } from '../harness/delay-proxy';
-import { delayedPageLookup, expectNoSecrets, listPages, seedPages, useNodeTestContext, type TenantContext } from '../harness/nodes';
+import {
+	delayedPageLookup,
+	expectNoSecrets,
+	listPages,
+	seedPages,
+	useNodeTestContext,
+	type TenantContext,
+} from '../harness/nodes';
 import { managedCredentialData } from '../harness/reference-server';
 
 const ctx = useNodeTestContext();
@@ -36,13 +43,20 @@ describe('server errors', () => {
 			updateFields: {
 				googleCode: 'G-1',
 				contactFormWebhookUrl: 'not a url',
-				contactFormWebhookHeaders: { header: [{ name: 'Host', value: 'evil.example' }, { name: 'X-Ok', value: 'fine' }] },
+				contactFormWebhookHeaders: {
+					header: [
+						{ name: 'Host', value: 'evil.example' },
+						{ name: 'X-Ok', value: 'fine' },
+					],
+				},
 			},
 		});
 		expect(result.items).toHaveLength(0);
 		expect(result.error?.message).toBe(direct.data.message);
 		expect(result.error?.description).toBe(
-			direct.data.details.map((entry: { field: string; problem: string }) => `${entry.field}: ${entry.problem}`).join('\n'),
+			direct.data.details
+				.map((entry: { field: string; problem: string }) => `${entry.field}: ${entry.problem}`)
+				.join('\n'),
 		);
 		expect(result.error?.httpCode).toBe('400');
 		expect((result.error as unknown as { name: string }).name).toBe('NodeApiError');
@@ -50,7 +64,13 @@ describe('server errors', () => {
 
 	test('with Continue On Fail the error item carries message, details and status', async () => {
 		const result = await tenant.run(
-			{ resource: 'page', operation: 'create', name: '={{ $json.name }}', url: 'missing-slash', locale: 'en' },
+			{
+				resource: 'page',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				url: 'missing-slash',
+				locale: 'en',
+			},
 			{ continueOnFail: true, input: [{ json: { name: 'x' } }] },
 		);
 		expect(result.items).toEqual([
@@ -69,7 +89,13 @@ describe('server errors', () => {
 		await seedPages(tenant.client, [{ url: '/exists' }]);
 		const result = await tenant.run(
 			{ resource: 'page', operation: 'create', name: 'n', url: '={{ $json.url }}', locale: 'en' },
-			{ input: [{ json: { url: '/fresh-1' } }, { json: { url: '/exists' } }, { json: { url: '/fresh-2' } }] },
+			{
+				input: [
+					{ json: { url: '/fresh-1' } },
+					{ json: { url: '/exists' } },
+					{ json: { url: '/fresh-2' } },
+				],
+			},
 		);
 		// Without Continue On Fail the first failure stops the node: no output at all.
 		expect(result.items).toHaveLength(0);
@@ -88,11 +114,24 @@ describe('Continue On Fail', () => {
 		await seedPages(local.client, [{ url: '/taken' }]);
 		const urls = ['/c0', '/taken', '/c2', 'bad url', '/c4', ''];
 		const result = await local.run(
-			{ resource: 'page', operation: 'create', name: 'Page', url: '={{ $json.url }}', locale: 'en' },
+			{
+				resource: 'page',
+				operation: 'create',
+				name: 'Page',
+				url: '={{ $json.url }}',
+				locale: 'en',
+			},
 			{ continueOnFail: true, input: urls.map((url) => ({ json: { url } })) },
 		);
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => [item.pairedItem, item.json.error === undefined ? (item.json.page as { url: string }).url : item.json.httpCode ?? item.json.error])).toEqual([
+		expect(
+			result.items.map((item) => [
+				item.pairedItem,
+				item.json.error === undefined
+					? (item.json.page as { url: string }).url
+					: (item.json.httpCode ?? item.json.error),
+			]),
+		).toEqual([
 			[{ item: 0 }, '/c0'],
 			[{ item: 1 }, '409'],
 			[{ item: 2 }, '/c2'],
@@ -100,7 +139,12 @@ describe('Continue On Fail', () => {
 			[{ item: 4 }, '/c4'],
 			[{ item: 5 }, 'Page URL is required'],
 		]);
-		expect((await listPages(local.client)).map((page) => page.url)).toEqual(['/taken', '/c0', '/c2', '/c4']);
+		expect((await listPages(local.client)).map((page) => page.url)).toEqual([
+			'/taken',
+			'/c0',
+			'/c2',
+			'/c4',
+		]);
 	});
 
 	test('with batching too, every error stays with its own item', async () => {
@@ -123,24 +167,35 @@ describe('Continue On Fail', () => {
 				],
 			},
 		);
-		expect(result.items.map((item) => [item.pairedItem, item.json.httpCode ?? item.json.error])).toEqual([
+		expect(
+			result.items.map((item) => [item.pairedItem, item.json.httpCode ?? item.json.error]),
+		).toEqual([
 			[{ item: 0 }, '404'],
 			[{ item: 1 }, 'Templates must be a JSON array of objects'],
 			[{ item: 2 }, '404'],
-			[{ item: 3 }, expect.stringMatching(/^Templates must be a JSON array of objects; it is not valid JSON/)],
+			[
+				{ item: 3 },
+				expect.stringMatching(/^Templates must be a JSON array of objects; it is not valid JSON/),
+			],
 		]);
 	});
 });
 
 describe('Batching', () => {
-	const viaProxy = () => ctx.runner.credentials.add('siteTenantApi', { baseUrl: proxy.url, token: tenant.token });
+	const viaProxy = () =>
+		ctx.runner.credentials.add('siteTenantApi', { baseUrl: proxy.url, token: tenant.token });
 
 	test('batches of 4 over 10 items run concurrently, one batch after the other, and keep order and pairing', async () => {
-		await seedPages(tenant.client, Array.from({ length: 10 }, (_, i) => ({ url: `/b${i}` })));
+		await seedPages(
+			tenant.client,
+			Array.from({ length: 10 }, (_, i) => ({ url: `/b${i}` })),
+		);
 		const credentials = viaProxy();
 		const first = proxy.log.length;
 		// Within each batch the first item is the slowest: answers come back in reverse order.
-		const input = Array.from({ length: 10 }, (_, i) => ({ json: { i, delay: (4 - (i % 4)) * 60 } }));
+		const input = Array.from({ length: 10 }, (_, i) => ({
+			json: { i, delay: (4 - (i % 4)) * 60 },
+		}));
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,
@@ -151,7 +206,9 @@ describe('Batching', () => {
 			},
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => (item.json.data as Array<{ url: string }>)[0].url)).toEqual(input.map(({ json }) => `/b${json.i}`));
+		expect(result.items.map((item) => (item.json.data as Array<{ url: string }>)[0].url)).toEqual(
+			input.map(({ json }) => `/b${json.i}`),
+		);
 		expect(result.items.map((item) => item.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));
 
 		const requests = proxy.log.slice(first);
@@ -165,7 +222,9 @@ describe('Batching', () => {
 		for (let b = 1; b < batches.length; b++) {
 			// Sequential: a batch starts only once the one before is done.
 			const previousDone = Math.max(...batches[b - 1].map((entry) => entry.finishedAt!));
-			expect(Math.min(...batches[b].map((entry) => entry.arrivedAt))).toBeGreaterThanOrEqual(previousDone);
+			expect(Math.min(...batches[b].map((entry) => entry.arrivedAt))).toBeGreaterThanOrEqual(
+				previousDone,
+			);
 		}
 	});
 
@@ -191,7 +250,9 @@ describe('Batching', () => {
 		);
 		const requests = proxy.log.slice(first);
 		for (const b of [1, 2]) {
-			const previousDone = Math.max(...requests.slice((b - 1) * 2, b * 2).map((entry) => entry.finishedAt!));
+			const previousDone = Math.max(
+				...requests.slice((b - 1) * 2, b * 2).map((entry) => entry.finishedAt!),
+			);
 			const start = Math.min(...requests.slice(b * 2, b * 2 + 2).map((entry) => entry.arrivedAt));
 			expect(start - previousDone).toBeGreaterThanOrEqual(140);
 		}
@@ -211,9 +272,9 @@ describe('Batching', () => {
 			{ input: Array.from({ length: 10 }, (_, n) => ({ json: { n } })) },
 		);
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => [(item.json.page as { url: string }).url, item.pairedItem])).toEqual(
-			Array.from({ length: 10 }, (_, n) => [`/n${n}`, { item: n }]),
-		);
+		expect(
+			result.items.map((item) => [(item.json.page as { url: string }).url, item.pairedItem]),
+		).toEqual(Array.from({ length: 10 }, (_, n) => [`/n${n}`, { item: n }]));
 		expect((await listPages(local.client)).map((page) => page.url).sort()).toEqual(
 			Array.from({ length: 10 }, (_, n) => `/n${n}`).sort(),
 		);
@@ -224,49 +285,116 @@ describe('no token anywhere', () => {
 	test('outputs, errors, error items and the run data never contain a token', async () => {
 		const local = await ctx.tenant('secrets');
 		const bogus = 'stt_bogus-token-that-must-not-leak-0123456789';
-		const badCredential = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: bogus });
-		const adminAsTenant = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: ctx.site.adminToken });
-		const managed = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, 'secrets'));
+		const badCredential = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: ctx.site.url,
+			token: bogus,
+		});
+		const adminAsTenant = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: ctx.site.url,
+			token: ctx.site.adminToken,
+		});
+		const managed = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, 'secrets'),
+		);
 		const managedBadAdmin = ctx.runner.credentials.add(
 			'siteManagedTenantApi',
 			managedCredentialData(ctx.site, 'secrets', { adminToken: `${ctx.site.adminToken}-wrong` }),
 		);
 		const runs = [
-			await local.run({ resource: 'page', operation: 'create', name: 'n', url: '/ok', locale: 'en' }),
-			await local.run({ resource: 'page', operation: 'create', name: 'n', url: '/ok', locale: 'en' }),
-			await local.run({ resource: 'page', operation: 'get', url: '/missing' }, { continueOnFail: true }),
+			await local.run({
+				resource: 'page',
+				operation: 'create',
+				name: 'n',
+				url: '/ok',
+				locale: 'en',
+			}),
+			await local.run({
+				resource: 'page',
+				operation: 'create',
+				name: 'n',
+				url: '/ok',
+				locale: 'en',
+			}),
+			await local.run(
+				{ resource: 'page', operation: 'get', url: '/missing' },
+				{ continueOnFail: true },
+			),
 			await local.run({ resource: 'content', operation: 'update', url: '/ok', templates: '{' }),
-			await local.run({ resource: 'customApiCall', operation: 'call', method: 'GET', path: '/api/nothing' }),
-			await local.run({ resource: 'customApiCall', operation: 'call', method: 'GET', path: '/api/pages' }),
-			await ctx.runner.runNode({ type: 'siteTenant', credentials: badCredential, parameters: { resource: 'variable', operation: 'getAll' } }),
+			await local.run({
+				resource: 'customApiCall',
+				operation: 'call',
+				method: 'GET',
+				path: '/api/nothing',
+			}),
+			await local.run({
+				resource: 'customApiCall',
+				operation: 'call',
+				method: 'GET',
+				path: '/api/pages',
+			}),
+			await ctx.runner.runNode({
+				type: 'siteTenant',
+				credentials: badCredential,
+				parameters: { resource: 'variable', operation: 'getAll' },
+			}),
 			await ctx.runner.runNode({
 				type: 'siteTenant',
 				credentials: badCredential,
 				parameters: { resource: 'page', operation: 'delete', url: '/ok' },
 				continueOnFail: true,
 			}),
-			await ctx.runner.runNode({ type: 'siteTenant', credentials: adminAsTenant, parameters: { resource: 'sitemap', operation: 'get' } }),
+			await ctx.runner.runNode({
+				type: 'siteTenant',
+				credentials: adminAsTenant,
+				parameters: { resource: 'sitemap', operation: 'get' },
+			}),
 			await ctx.runner.runNode({
 				type: 'siteTenant',
 				credentials: managed,
-				parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll', returnAll: true },
+				parameters: {
+					authentication: 'managedTenant',
+					resource: 'page',
+					operation: 'getAll',
+					returnAll: true,
+				},
 			}),
 			await ctx.runner.runNode({
 				type: 'siteTenant',
 				credentials: managedBadAdmin,
-				parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll', returnAll: true },
+				parameters: {
+					authentication: 'managedTenant',
+					resource: 'page',
+					operation: 'getAll',
+					returnAll: true,
+				},
 			}),
 			await ctx.runner.runNode({
 				type: 'siteTenant',
 				credentials: managedBadAdmin,
-				parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll', returnAll: true },
+				parameters: {
+					authentication: 'managedTenant',
+					resource: 'page',
+					operation: 'getAll',
+					returnAll: true,
+				},
 				continueOnFail: true,
 			}),
 			await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'secrets' }),
-			await ctx.adminNode({ resource: 'tenant', operation: 'update', oldId: 'secrets', id: 'secrets', fqdn: 'no spaces allowed' }),
+			await ctx.adminNode({
+				resource: 'tenant',
+				operation: 'update',
+				oldId: 'secrets',
+				id: 'secrets',
+				fqdn: 'no spaces allowed',
+			}),
 		];
 		// Each case failed or succeeded as intended (so the scan covers real errors).
-		expect(runs.map((run) => (run.error ? `error ${run.error.httpCode ?? ''}`.trim() : `ok ${run.items.length}`))).toEqual([
+		expect(
+			runs.map((run) =>
+				run.error ? `error ${run.error.httpCode ?? ''}`.trim() : `ok ${run.items.length}`,
+			),
+		).toEqual([
 			'ok 1',
 			'error 409',
 			'ok 1',
@@ -282,7 +410,8 @@ describe('no token anywhere', () => {
 			'error 409',
 			'error 400',
 		]);
-		const managedToken = ctx.runner.credentials.read(Object.values(managed)[0].id!).accessToken as string;
+		const managedToken = ctx.runner.credentials.read(Object.values(managed)[0].id!)
+			.accessToken as string;
 		expectNoSecrets(
 			runs.map((run) => ({ run: run.run, error: run.error, items: run.items })),
 			[local.token, tenant.token, bogus, ctx.site.adminToken, managedToken],

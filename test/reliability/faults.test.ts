@@ -35,7 +35,10 @@ const ASSETS = 1000;
 let site: TestSite;
 let runner: WorkflowRunner;
 const counter = new FaultCounter();
-const tenants: Record<'pages' | 'content' | 'assets', TestTenant & { credential: INodeCredentials }> = {} as never;
+const tenants: Record<
+	'pages' | 'content' | 'assets',
+	TestTenant & { credential: INodeCredentials }
+> = {} as never;
 
 beforeAll(async () => {
 	// Set-up without faults, then the same data directory again with faults.
@@ -43,7 +46,13 @@ beforeAll(async () => {
 	runner = createRunner();
 	for (const name of ['pages', 'content', 'assets'] as const) {
 		const tenant = await site.createTenant(`faults-${name}`);
-		tenants[name] = { ...tenant, credential: runner.credentials.add('siteTenantApi', { baseUrl: site.url, token: tenant.token }) };
+		tenants[name] = {
+			...tenant,
+			credential: runner.credentials.add('siteTenantApi', {
+				baseUrl: site.url,
+				token: tenant.token,
+			}),
+		};
 	}
 	await seedPages(
 		tenants.content.client,
@@ -62,7 +71,9 @@ const tenantPk = (id: string) => site.server.app.site.store.tenants.findById(id)
 
 /** The Idempotency-Key records of one tenant: one per request that did its work. */
 function idempotencyRecords(tenantId: string): Array<{ state: string; status: number }> {
-	return db().prepare('SELECT state, status FROM idempotency_keys WHERE scope = ?').all(`tenant:${tenantPk(tenantId)}`) as Array<{
+	return db()
+		.prepare('SELECT state, status FROM idempotency_keys WHERE scope = ?')
+		.all(`tenant:${tenantPk(tenantId)}`) as Array<{
 		state: string;
 		status: number;
 	}>;
@@ -70,7 +81,9 @@ function idempotencyRecords(tenantId: string): Array<{ state: string; status: nu
 
 function statusCounts(records: Array<{ state: string; status: number }>): Record<string, number> {
 	const counts: Record<string, number> = {};
-	for (const record of records) counts[`${record.state}:${record.status}`] = (counts[`${record.state}:${record.status}`] ?? 0) + 1;
+	for (const record of records)
+		counts[`${record.state}:${record.status}`] =
+			(counts[`${record.state}:${record.status}`] ?? 0) + 1;
 	return counts;
 }
 
@@ -96,7 +109,10 @@ test(`${PAGES} Page Creates under faults: exactly ${PAGES} pages, none twice, ev
 	expect(result.items).toHaveLength(PAGES);
 	result.items.forEach((item, i) => {
 		expect(item.pairedItem).toEqual({ item: i });
-		expect(item.json).toMatchObject({ message: 'Page created successfully.', page: { url: `/faults/${i}`, name: `Page ${i}` } });
+		expect(item.json).toMatchObject({
+			message: 'Page created successfully.',
+			page: { url: `/faults/${i}`, name: `Page ${i}` },
+		});
 	});
 
 	const rows = db()
@@ -104,7 +120,9 @@ test(`${PAGES} Page Creates under faults: exactly ${PAGES} pages, none twice, ev
 		.all(tenantPk(tenants.pages.id)) as Array<{ url: string; deleted_at: string | null }>;
 	expect(rows).toHaveLength(PAGES);
 	expect(new Set(rows.map((row) => row.url)).size).toBe(PAGES);
-	expect(rows.map((row) => row.url).sort()).toEqual(Array.from({ length: PAGES }, (_, i) => `/faults/${i}`).sort());
+	expect(rows.map((row) => row.url).sort()).toEqual(
+		Array.from({ length: PAGES }, (_, i) => `/faults/${i}`).sort(),
+	);
 	expect(rows.every((row) => row.deleted_at === null)).toBe(true);
 	// One key per item, each did its work once and answered 201: no conflict, no second attempt at the work.
 	expect(statusCounts(idempotencyRecords(tenants.pages.id))).toEqual({ [`done:201`]: PAGES });
@@ -115,7 +133,12 @@ test(`${PAGES} Page Creates under faults: exactly ${PAGES} pages, none twice, ev
 	// Every dropped answer was followed by a replay of the stored answer (a replay may be dropped too).
 	expect(figures.replayed).toBeGreaterThan(0);
 	expect(figures.replayed).toBeLessThanOrEqual(figures.dropped);
-	report('faults: page creates', { items: PAGES, pages: rows.length, ...figures, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+	report('faults: page creates', {
+		items: PAGES,
+		pages: rows.length,
+		...figures,
+		seconds: ((Date.now() - started) / 1000).toFixed(1),
+	});
 });
 
 test(`${UPDATES} Content Updates under faults: every page holds its own content, each update done once`, async () => {
@@ -129,7 +152,8 @@ test(`${UPDATES} Content Updates under faults: every page holds its own content,
 			resource: 'content',
 			operation: 'update',
 			url: '={{ "/content/" + $json.i }}',
-			templates: '={{ JSON.stringify([{ type: "text", text: "content " + $json.i }, { type: "image", src: "/img/" + $json.i + ".png" }]) }}',
+			templates:
+				'={{ JSON.stringify([{ type: "text", text: "content " + $json.i }, { type: "image", src: "/img/" + $json.i + ".png" }]) }}',
 			banner: '={{ JSON.stringify({ title: "banner " + $json.i }) }}',
 			options: OPTIONS,
 		},
@@ -140,7 +164,10 @@ test(`${UPDATES} Content Updates under faults: every page holds its own content,
 	expect(result.items).toHaveLength(UPDATES);
 	result.items.forEach((item, i) => {
 		expect(item.pairedItem).toEqual({ item: i });
-		expect(item.json).toMatchObject({ message: 'Content updated successfully.', page: { url: `/content/${i}` } });
+		expect(item.json).toMatchObject({
+			message: 'Content updated successfully.',
+			page: { url: `/content/${i}` },
+		});
 	});
 	const rows = db()
 		.prepare('SELECT url, templates, banner FROM pages WHERE tenant_pk = ? ORDER BY id')
@@ -158,19 +185,33 @@ test(`${UPDATES} Content Updates under faults: every page holds its own content,
 	expect(statusCounts(idempotencyRecords(tenants.content.id))).toEqual({ 'done:200': UPDATES });
 	expect(figures.unavailable).toBeGreaterThan(0);
 	expect(figures.replayed).toBeLessThanOrEqual(figures.dropped);
-	report('faults: content updates', { items: UPDATES, ...figures, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+	report('faults: content updates', {
+		items: UPDATES,
+		...figures,
+		seconds: ((Date.now() - started) / 1000).toFixed(1),
+	});
 });
 
 test(`${ASSETS} Asset Uploads under faults: ${ASSETS} records and ${ASSETS} files, each stored once`, async () => {
 	counter.take();
 	const started = Date.now();
-	const files = Array.from({ length: ASSETS }, (_, i) => Buffer.concat([Buffer.from(`asset ${i}\n`), randomBytes(1024 + (i % 97) * 13)]));
+	const files = Array.from({ length: ASSETS }, (_, i) =>
+		Buffer.concat([Buffer.from(`asset ${i}\n`), randomBytes(1024 + (i % 97) * 13)]),
+	);
 	const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 	const result = await runner.runNode({
 		type: 'siteTenant',
 		credentials: tenants.assets.credential,
-		input: files.map((data, i) => ({ json: { i }, binary: { data: { data, fileName: `file-${i}.bin`, mimeType: 'application/octet-stream' } } })),
-		parameters: { resource: 'asset', operation: 'upload', binaryPropertyName: 'data', options: OPTIONS },
+		input: files.map((data, i) => ({
+			json: { i },
+			binary: { data: { data, fileName: `file-${i}.bin`, mimeType: 'application/octet-stream' } },
+		})),
+		parameters: {
+			resource: 'asset',
+			operation: 'upload',
+			binaryPropertyName: 'data',
+			options: OPTIONS,
+		},
 	});
 	const figures = counter.take();
 
@@ -183,7 +224,10 @@ test(`${ASSETS} Asset Uploads under faults: ${ASSETS} records and ${ASSETS} file
 	expect(new Set(result.items.map((item) => item.json.url)).size).toBe(ASSETS);
 
 	const pk = tenantPk(tenants.assets.id);
-	const records = db().prepare('SELECT id, name FROM assets WHERE tenant_pk = ?').all(pk) as Array<{ id: string; name: string }>;
+	const records = db().prepare('SELECT id, name FROM assets WHERE tenant_pk = ?').all(pk) as Array<{
+		id: string;
+		name: string;
+	}>;
 	expect(records).toHaveLength(ASSETS);
 	expect(new Set(records.map((record) => record.name)).size).toBe(ASSETS);
 	// Files on disk: exactly one per record, and every input's bytes exactly once.
@@ -196,9 +240,17 @@ test(`${ASSETS} Asset Uploads under faults: ${ASSETS} records and ${ASSETS} file
 
 	// Served back as uploaded (downloads carry no faults).
 	for (const i of [0, 37, 501, ASSETS - 1]) {
-		const download = await axios.get<ArrayBuffer>(String(result.items[i].json.url), { responseType: 'arraybuffer' });
+		const download = await axios.get<ArrayBuffer>(String(result.items[i].json.url), {
+			responseType: 'arraybuffer',
+		});
 		expect(sha(Buffer.from(download.data))).toBe(sha(files[i]));
 	}
 	expect(figures.unavailable).toBeGreaterThan(0);
-	report('faults: asset uploads', { items: ASSETS, records: records.length, files: onDisk.length, ...figures, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+	report('faults: asset uploads', {
+		items: ASSETS,
+		records: records.length,
+		files: onDisk.length,
+		...figures,
+		seconds: ((Date.now() - started) / 1000).toFixed(1),
+	});
 });

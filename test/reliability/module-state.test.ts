@@ -27,7 +27,20 @@ const EXCEPTIONS: Record<string, { name: string; why: string }> = {
 	},
 };
 
-const MUTATING_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'set', 'add', 'delete', 'clear']);
+const MUTATING_METHODS = new Set([
+	'push',
+	'pop',
+	'shift',
+	'unshift',
+	'splice',
+	'sort',
+	'reverse',
+	'fill',
+	'set',
+	'add',
+	'delete',
+	'clear',
+]);
 
 function sourceFiles(dir: string): string[] {
 	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -39,10 +52,19 @@ function sourceFiles(dir: string): string[] {
 
 function isContainer(node: ts.Expression | undefined): boolean {
 	if (!node) return false;
-	while (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) node = node.expression;
+	while (
+		ts.isAsExpression(node) ||
+		ts.isSatisfiesExpression(node) ||
+		ts.isParenthesizedExpression(node)
+	)
+		node = node.expression;
 	if (ts.isArrayLiteralExpression(node) || ts.isObjectLiteralExpression(node)) return true;
 	// A WeakMap is not listed: its entries live only as long as their keys (e.g. one node run's context).
-	return ts.isNewExpression(node) && ts.isIdentifier(node.expression) && ['Map', 'Set', 'Array', 'Object'].includes(node.expression.text);
+	return (
+		ts.isNewExpression(node) &&
+		ts.isIdentifier(node.expression) &&
+		['Map', 'Set', 'Array', 'Object'].includes(node.expression.text)
+	);
 }
 
 /** Top-level names a module declares with let/var, and top-level const containers it changes. */
@@ -62,15 +84,24 @@ export function moduleState(fileName: string, text: string): string[] {
 	}
 	const changed = new Set<string>();
 	const rootName = (node: ts.Expression): string | undefined => {
-		while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) node = node.expression;
+		while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node))
+			node = node.expression;
 		return ts.isIdentifier(node) ? node.text : undefined;
 	};
 	const visit = (node: ts.Node) => {
-		if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && MUTATING_METHODS.has(node.expression.name.text)) {
+		if (
+			ts.isCallExpression(node) &&
+			ts.isPropertyAccessExpression(node.expression) &&
+			MUTATING_METHODS.has(node.expression.name.text)
+		) {
 			const name = rootName(node.expression.expression);
 			if (name && containers.has(name)) changed.add(name);
 		}
-		if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+		if (
+			ts.isBinaryExpression(node) &&
+			node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+			node.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+		) {
 			const target = node.left;
 			if (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) {
 				const name = rootName(target);
@@ -103,7 +134,14 @@ describe('no module-scope state in nodes and credentials', () => {
 			'export function run(key: string) { perRun.set({}, key); cache.set(key, key); seen.push(key); table.a += 1; delete settings.b; return fixed[0]; }',
 		].join('\n');
 		expect(moduleState('sample.ts', sample).sort()).toEqual(
-			['cache (changed at run time)', 'counter (let/var)', 'legacy (let/var)', 'seen (changed at run time)', 'settings (changed at run time)', 'table (changed at run time)'].sort(),
+			[
+				'cache (changed at run time)',
+				'counter (let/var)',
+				'legacy (let/var)',
+				'seen (changed at run time)',
+				'settings (changed at run time)',
+				'table (changed at run time)',
+			].sort(),
 		);
 	});
 
@@ -112,7 +150,9 @@ describe('no module-scope state in nodes and credentials', () => {
 		const found: Record<string, string[]> = {};
 		for (const file of files) {
 			const state = moduleState(file, fs.readFileSync(path.join(ROOT, file), 'utf8'));
-			const allowed = EXCEPTIONS[file] ? `${EXCEPTIONS[file].name} (changed at run time)` : undefined;
+			const allowed = EXCEPTIONS[file]
+				? `${EXCEPTIONS[file].name} (changed at run time)`
+				: undefined;
 			const rest = state.filter((entry) => entry !== allowed);
 			if (rest.length > 0) found[file] = rest;
 		}
@@ -121,7 +161,9 @@ describe('no module-scope state in nodes and credentials', () => {
 
 	test('each exception still exists as described (a stale entry would hide nothing and mislead)', () => {
 		for (const [file, { name }] of Object.entries(EXCEPTIONS)) {
-			expect(moduleState(file, fs.readFileSync(path.join(ROOT, file), 'utf8'))).toContain(`${name} (changed at run time)`);
+			expect(moduleState(file, fs.readFileSync(path.join(ROOT, file), 'utf8'))).toContain(
+				`${name} (changed at run time)`,
+			);
 		}
 	});
 });

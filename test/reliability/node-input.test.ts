@@ -33,8 +33,14 @@ beforeAll(async () => {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	runner = createRunner();
-	tenantCredential = runner.credentials.add('siteTenantApi', { baseUrl: url, token: 'counting-server-token-0123456789' });
-	adminCredential = runner.credentials.add('siteAdminApi', { baseUrl: url, token: 'counting-server-admin-0123456789' });
+	tenantCredential = runner.credentials.add('siteTenantApi', {
+		baseUrl: url,
+		token: 'counting-server-token-0123456789',
+	});
+	adminCredential = runner.credentials.add('siteAdminApi', {
+		baseUrl: url,
+		token: 'counting-server-admin-0123456789',
+	});
 });
 
 afterAll(async () => {
@@ -44,15 +50,28 @@ afterAll(async () => {
 });
 
 /** Runs the node once with these parameters; asserts a NodeOperationError naming `label` and no request. */
-async function expectRejected(type: 'siteTenant' | 'siteAdmin', parameters: INodeParameters, label: string, input?: Parameters<WorkflowRunner['runNode']>[0]['input']) {
+async function expectRejected(
+	type: 'siteTenant' | 'siteAdmin',
+	parameters: INodeParameters,
+	label: string,
+	input?: Parameters<WorkflowRunner['runNode']>[0]['input'],
+) {
 	tried++;
 	const before = requests;
-	const result = await runner.runNode({ type, parameters, credentials: type === 'siteTenant' ? tenantCredential : adminCredential, input });
+	const result = await runner.runNode({
+		type,
+		parameters,
+		credentials: type === 'siteTenant' ? tenantCredential : adminCredential,
+		input,
+	});
 	// The run data carries the error as n8n stores it (its name, message, description...).
 	const name = (result.error as unknown as { name?: string } | undefined)?.name;
 	const where = `${JSON.stringify(parameters).slice(0, 300)} -> ${name}: ${result.error?.message}`;
 	expect({ where, name }).toEqual({ where, name: 'NodeOperationError' });
-	expect({ where, namesParameter: result.error?.message.includes(label) }).toEqual({ where, namesParameter: true });
+	expect({ where, namesParameter: result.error?.message.includes(label) }).toEqual({
+		where,
+		namesParameter: true,
+	});
 	expect({ where, sent: requests - before }).toEqual({ where, sent: 0 });
 	expect(result.items).toEqual([]);
 }
@@ -76,10 +95,34 @@ const notJson = fc.string({ maxLength: 60 }).filter((text) => {
 	}
 });
 const blank = fc.constantFrom('', ' ', '   ', '\t', '\n', ' \n\t ');
-const notAnObject = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.string({ maxLength: 20 }), fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }));
-const notAnArray = fc.oneof(fc.integer(), fc.boolean(), fc.string({ maxLength: 20 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), fc.constant(null));
+const notAnObject = fc.oneof(
+	fc.integer(),
+	fc.double({ noNaN: true, noDefaultInfinity: true }),
+	fc.boolean(),
+	fc.string({ maxLength: 20 }),
+	fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
+);
+const notAnArray = fc.oneof(
+	fc.integer(),
+	fc.boolean(),
+	fc.string({ maxLength: 20 }),
+	fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+	fc.constant(null),
+);
 const arrayWithANonObject = fc
-	.tuple(fc.array(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }), { maxLength: 2 }), fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })), fc.nat())
+	.tuple(
+		fc.array(
+			fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+			{ maxLength: 2 },
+		),
+		fc.oneof(
+			fc.integer(),
+			fc.string({ maxLength: 10 }),
+			fc.constant(null),
+			fc.array(fc.integer(), { maxLength: 2 }),
+		),
+		fc.nat(),
+	)
 	.map(([objects, bad, at]) => {
 		const list: unknown[] = [...objects];
 		list.splice(at % (list.length + 1), 0, bad);
@@ -97,7 +140,11 @@ interface ParameterValue {
 const asParameter = (value: unknown): fc.Arbitrary<ParameterValue> =>
 	fc
 		.constantFrom('text', 'expression')
-		.map((form) => (form === 'text' ? { value: JSON.stringify(value) } : { value: '={{ $json.v }}', input: [{ json: { v: value as IDataObject } }] }));
+		.map((form) =>
+			form === 'text'
+				? { value: JSON.stringify(value) }
+				: { value: '={{ $json.v }}', input: [{ json: { v: value as IDataObject } }] },
+		);
 const asText = (text: string): ParameterValue => ({ value: text });
 
 const RUNS = 40;
@@ -107,10 +154,20 @@ const RUNS = 40;
 // ---------------------------------------------------------------------------------------------
 
 test('Content > Update: Templates that are not a JSON array of objects', async () => {
-	const badTemplates = fc.oneof(notJson.map(asText), blank.filter((v) => v !== '').map(asText), notAnArray.chain(asParameter), arrayWithANonObject.chain(asParameter));
+	const badTemplates = fc.oneof(
+		notJson.map(asText),
+		blank.filter((v) => v !== '').map(asText),
+		notAnArray.chain(asParameter),
+		arrayWithANonObject.chain(asParameter),
+	);
 	await fc.assert(
 		fc.asyncProperty(badTemplates, async (templates) => {
-			await expectRejected('siteTenant', { resource: 'content', operation: 'update', url: '/page', templates: templates.value }, 'Templates', templates.input);
+			await expectRejected(
+				'siteTenant',
+				{ resource: 'content', operation: 'update', url: '/page', templates: templates.value },
+				'Templates',
+				templates.input,
+			);
 		}),
 		{ numRuns: RUNS },
 	);
@@ -124,53 +181,188 @@ test('Content > Update: a Banner that is not a JSON object (nor empty, nor null)
 	);
 	await fc.assert(
 		fc.asyncProperty(badBanner, async (banner) => {
-			await expectRejected('siteTenant', { resource: 'content', operation: 'update', url: '/page', templates: '[]', banner: banner.value }, 'Banner', banner.input);
+			await expectRejected(
+				'siteTenant',
+				{
+					resource: 'content',
+					operation: 'update',
+					url: '/page',
+					templates: '[]',
+					banner: banner.value,
+				},
+				'Banner',
+				banner.input,
+			);
 		}),
 		{ numRuns: RUNS },
 	);
 });
 
 test('required fields left empty or blank name themselves', async () => {
-	const cases: Array<{ type: 'siteTenant' | 'siteAdmin'; parameters: INodeParameters; field: string; label: string }> = [
-		{ type: 'siteTenant', parameters: { resource: 'page', operation: 'create', name: 'N', url: '/u', locale: 'en' }, field: 'name', label: 'Name' },
-		{ type: 'siteTenant', parameters: { resource: 'page', operation: 'create', name: 'N', url: '/u', locale: 'en' }, field: 'url', label: 'Page URL' },
-		{ type: 'siteTenant', parameters: { resource: 'page', operation: 'create', name: 'N', url: '/u', locale: 'en' }, field: 'locale', label: 'Locale' },
-		{ type: 'siteTenant', parameters: { resource: 'page', operation: 'get', url: '/u' }, field: 'url', label: 'Page URL' },
-		{ type: 'siteTenant', parameters: { resource: 'page', operation: 'delete', url: '/u' }, field: 'url', label: 'Page URL' },
-		{ type: 'siteTenant', parameters: { resource: 'content', operation: 'update', url: '/u', templates: '[]' }, field: 'url', label: 'Page URL' },
-		{ type: 'siteTenant', parameters: { resource: 'variable', operation: 'set', key: 'k', value: 'v' }, field: 'key', label: 'Key' },
-		{ type: 'siteTenant', parameters: { resource: 'variable', operation: 'delete', key: 'k' }, field: 'key', label: 'Key' },
-		{ type: 'siteTenant', parameters: { resource: 'notification', operation: 'send', notificationId: 'n', message: 'm', status: 'info' }, field: 'notificationId', label: 'Notification ID' },
-		{ type: 'siteTenant', parameters: { resource: 'notification', operation: 'send', notificationId: 'n', message: 'm', status: 'info' }, field: 'message', label: 'Message' },
-		{ type: 'siteAdmin', parameters: { resource: 'tenant', operation: 'create', id: 't' }, field: 'id', label: 'Tenant ID' },
-		{ type: 'siteAdmin', parameters: { resource: 'tenant', operation: 'update', oldId: 'a', id: 'b' }, field: 'oldId', label: 'Current Tenant ID' },
-		{ type: 'siteAdmin', parameters: { resource: 'tenant', operation: 'update', oldId: 'a', id: 'b' }, field: 'id', label: 'New Tenant ID' },
-		{ type: 'siteAdmin', parameters: { resource: 'tenant', operation: 'delete', id: 't' }, field: 'id', label: 'Tenant ID' },
-		{ type: 'siteAdmin', parameters: { resource: 'token', operation: 'issue', tenantId: 't' }, field: 'tenantId', label: 'Tenant ID' },
+	const cases: Array<{
+		type: 'siteTenant' | 'siteAdmin';
+		parameters: INodeParameters;
+		field: string;
+		label: string;
+	}> = [
+		{
+			type: 'siteTenant',
+			parameters: { resource: 'page', operation: 'create', name: 'N', url: '/u', locale: 'en' },
+			field: 'name',
+			label: 'Name',
+		},
+		{
+			type: 'siteTenant',
+			parameters: { resource: 'page', operation: 'create', name: 'N', url: '/u', locale: 'en' },
+			field: 'url',
+			label: 'Page URL',
+		},
+		{
+			type: 'siteTenant',
+			parameters: { resource: 'page', operation: 'create', name: 'N', url: '/u', locale: 'en' },
+			field: 'locale',
+			label: 'Locale',
+		},
+		{
+			type: 'siteTenant',
+			parameters: { resource: 'page', operation: 'get', url: '/u' },
+			field: 'url',
+			label: 'Page URL',
+		},
+		{
+			type: 'siteTenant',
+			parameters: { resource: 'page', operation: 'delete', url: '/u' },
+			field: 'url',
+			label: 'Page URL',
+		},
+		{
+			type: 'siteTenant',
+			parameters: { resource: 'content', operation: 'update', url: '/u', templates: '[]' },
+			field: 'url',
+			label: 'Page URL',
+		},
+		{
+			type: 'siteTenant',
+			parameters: { resource: 'variable', operation: 'set', key: 'k', value: 'v' },
+			field: 'key',
+			label: 'Key',
+		},
+		{
+			type: 'siteTenant',
+			parameters: { resource: 'variable', operation: 'delete', key: 'k' },
+			field: 'key',
+			label: 'Key',
+		},
+		{
+			type: 'siteTenant',
+			parameters: {
+				resource: 'notification',
+				operation: 'send',
+				notificationId: 'n',
+				message: 'm',
+				status: 'info',
+			},
+			field: 'notificationId',
+			label: 'Notification ID',
+		},
+		{
+			type: 'siteTenant',
+			parameters: {
+				resource: 'notification',
+				operation: 'send',
+				notificationId: 'n',
+				message: 'm',
+				status: 'info',
+			},
+			field: 'message',
+			label: 'Message',
+		},
+		{
+			type: 'siteAdmin',
+			parameters: { resource: 'tenant', operation: 'create', id: 't' },
+			field: 'id',
+			label: 'Tenant ID',
+		},
+		{
+			type: 'siteAdmin',
+			parameters: { resource: 'tenant', operation: 'update', oldId: 'a', id: 'b' },
+			field: 'oldId',
+			label: 'Current Tenant ID',
+		},
+		{
+			type: 'siteAdmin',
+			parameters: { resource: 'tenant', operation: 'update', oldId: 'a', id: 'b' },
+			field: 'id',
+			label: 'New Tenant ID',
+		},
+		{
+			type: 'siteAdmin',
+			parameters: { resource: 'tenant', operation: 'delete', id: 't' },
+			field: 'id',
+			label: 'Tenant ID',
+		},
+		{
+			type: 'siteAdmin',
+			parameters: { resource: 'token', operation: 'issue', tenantId: 't' },
+			field: 'tenantId',
+			label: 'Tenant ID',
+		},
 	];
 	// Strictly empty: n8n itself refuses to run a node with an empty required parameter (before the node).
 	for (const { type, parameters, field } of cases) {
 		tried++;
 		const before = requests;
 		await expect(
-			runner.runNode({ type, parameters: { ...parameters, [field]: '' }, credentials: type === 'siteTenant' ? tenantCredential : adminCredential }),
+			runner.runNode({
+				type,
+				parameters: { ...parameters, [field]: '' },
+				credentials: type === 'siteTenant' ? tenantCredential : adminCredential,
+			}),
 		).rejects.toThrow(/has issues/);
 		expect(requests).toBe(before);
 	}
 	// Blank, or empty from an expression: the node's own check names the parameter.
 	await fc.assert(
-		fc.asyncProperty(fc.constantFrom(...cases), fc.oneof(blank.filter((v) => v !== ''), fc.constantFrom('={{ "" }}', '={{ "   " }}', '={{ null }}', '={{ undefined }}')), async ({ type, parameters, field, label }, value) => {
-			await expectRejected(type, { ...parameters, [field]: value }, label);
-		}),
+		fc.asyncProperty(
+			fc.constantFrom(...cases),
+			fc.oneof(
+				blank.filter((v) => v !== ''),
+				fc.constantFrom('={{ "" }}', '={{ "   " }}', '={{ null }}', '={{ undefined }}'),
+			),
+			async ({ type, parameters, field, label }, value) => {
+				await expectRejected(type, { ...parameters, [field]: value }, label);
+			},
+		),
 		{ numRuns: RUNS * 2 },
 	);
 });
 
 test('Custom API Call: a JSON Body that is not JSON, or not an object or array', async () => {
-	const badBody = fc.oneof(notJson.map(asText), fc.oneof(fc.integer(), fc.boolean(), fc.string({ minLength: 1, maxLength: 10 }).filter((t) => t.trim() !== '')).chain(asParameter), arrayWithANonObject.chain(asParameter));
+	const badBody = fc.oneof(
+		notJson.map(asText),
+		fc
+			.oneof(
+				fc.integer(),
+				fc.boolean(),
+				fc.string({ minLength: 1, maxLength: 10 }).filter((t) => t.trim() !== ''),
+			)
+			.chain(asParameter),
+		arrayWithANonObject.chain(asParameter),
+	);
 	await fc.assert(
 		fc.asyncProperty(badBody, fc.constantFrom('POST', 'PUT', 'DELETE'), async (body, method) => {
-			await expectRejected('siteTenant', { resource: 'customApiCall', operation: 'call', method, path: '/api/settings', body: body.value }, 'JSON Body', body.input);
+			await expectRejected(
+				'siteTenant',
+				{
+					resource: 'customApiCall',
+					operation: 'call',
+					method,
+					path: '/api/settings',
+					body: body.value,
+				},
+				'JSON Body',
+				body.input,
+			);
 		}),
 		{ numRuns: RUNS },
 	);
@@ -180,14 +372,39 @@ test('Custom API Call: a JSON Body that is not JSON, or not an object or array',
 // tests in shared-units.test.ts). A stricter hand-written filter here let through strings such as
 // "a/b;c", which are valid, and made this test fail now and then.
 test('Asset > Upload: a MIME type that is not one, or no binary field named', async () => {
-	const input = [{ json: {}, binary: { data: { data: Buffer.from('file'), fileName: 'a.txt', mimeType: 'text/plain' } } }];
+	const input = [
+		{
+			json: {},
+			binary: { data: { data: Buffer.from('file'), fileName: 'a.txt', mimeType: 'text/plain' } },
+		},
+	];
 	await fc.assert(
-		fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }).filter((text) => text.trim() !== '' && isTypedText(text) && !isValidMimeType(text.trim())), async (mimeType) => {
-			await expectRejected('siteTenant', { resource: 'asset', operation: 'upload', binaryPropertyName: 'data', additionalFields: { mimeType } }, 'MIME Type', input);
-		}),
+		fc.asyncProperty(
+			fc
+				.string({ minLength: 1, maxLength: 30 })
+				.filter((text) => text.trim() !== '' && isTypedText(text) && !isValidMimeType(text.trim())),
+			async (mimeType) => {
+				await expectRejected(
+					'siteTenant',
+					{
+						resource: 'asset',
+						operation: 'upload',
+						binaryPropertyName: 'data',
+						additionalFields: { mimeType },
+					},
+					'MIME Type',
+					input,
+				);
+			},
+		),
 		{ numRuns: RUNS / 2 },
 	);
-	await expectRejected('siteTenant', { resource: 'asset', operation: 'upload', binaryPropertyName: '  ' }, 'Input Binary Field', input);
+	await expectRejected(
+		'siteTenant',
+		{ resource: 'asset', operation: 'upload', binaryPropertyName: '  ' },
+		'Input Binary Field',
+		input,
+	);
 });
 
 test('after all those inputs, not one request reached the server', () => {

@@ -46,7 +46,10 @@ beforeAll(async () => {
 	expect(created.error).toBeUndefined();
 	const issued = await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: TENANT });
 	expect(issued.error).toBeUndefined();
-	tenantCredential = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: issued.items[0].json.token as string });
+	tenantCredential = ctx.runner.credentials.add('siteTenantApi', {
+		baseUrl: ctx.site.url,
+		token: issued.items[0].json.token as string,
+	});
 });
 
 test('20 page creates in batches of 4 all succeed, leaving exactly one page per item', async () => {
@@ -65,11 +68,13 @@ test('20 page creates in batches of 4 all succeed, leaving exactly one page per 
 		},
 	});
 	expect(result.error).toBeUndefined();
-	expect(result.items.map((item) => [(item.json.page as { url: string }).url, item.pairedItem])).toEqual(
-		Array.from({ length: count }, (_, i) => [`/retry/${i}`, { item: i }]),
-	);
+	expect(
+		result.items.map((item) => [(item.json.page as { url: string }).url, item.pairedItem]),
+	).toEqual(Array.from({ length: count }, (_, i) => [`/retry/${i}`, { item: i }]));
 	const rows = storedPageRows(ctx.site, TENANT).filter((row) => row.url.startsWith('/retry/'));
-	expect(rows.map((row) => row.url).sort()).toEqual(Array.from({ length: count }, (_, i) => `/retry/${i}`).sort());
+	expect(rows.map((row) => row.url).sort()).toEqual(
+		Array.from({ length: count }, (_, i) => `/retry/${i}`).sort(),
+	);
 	expect(rows.every((row) => row.deleted_at === null)).toBe(true);
 });
 
@@ -101,7 +106,10 @@ test('10 content updates in batches of 4 all succeed and each page holds its own
 });
 
 test('with the managed credential (minting under faults too): creates, then deletes, each exactly once', async () => {
-	const managed = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, TENANT));
+	const managed = ctx.runner.credentials.add(
+		'siteManagedTenantApi',
+		managedCredentialData(ctx.site, TENANT),
+	);
 	const urls = Array.from({ length: 6 }, (_, i) => `/managed/${i}`);
 	const created = await ctx.runner.runNode({
 		type: 'siteTenant',
@@ -118,7 +126,9 @@ test('with the managed credential (minting under faults too): creates, then dele
 	});
 	expect(created.error).toBeUndefined();
 	expect(created.items).toHaveLength(urls.length);
-	expect(ctx.runner.credentials.preAuthenticationCalls.get(credentialId(managed))).toBeGreaterThanOrEqual(1);
+	expect(
+		ctx.runner.credentials.preAuthenticationCalls.get(credentialId(managed)),
+	).toBeGreaterThanOrEqual(1);
 
 	// Delete the first three: each is read, then deleted; a dropped DELETE retried must not turn into "not found".
 	const deleted = await ctx.runner.runNode({
@@ -134,12 +144,14 @@ test('with the managed credential (minting under faults too): creates, then dele
 		},
 	});
 	expect(deleted.error).toBeUndefined();
-	expect(deleted.items.map((item) => [item.json.deleted, (item.json.page as { url: string }).url])).toEqual(
-		urls.slice(0, 3).map((url) => [true, url]),
-	);
+	expect(
+		deleted.items.map((item) => [item.json.deleted, (item.json.page as { url: string }).url]),
+	).toEqual(urls.slice(0, 3).map((url) => [true, url]));
 
 	const rows = storedPageRows(ctx.site, TENANT).filter((row) => row.url.startsWith('/managed/'));
-	expect(rows.map((row) => [row.url, row.deleted_at === null])).toEqual(urls.map((url, i) => [url, i >= 3]));
+	expect(rows.map((row) => [row.url, row.deleted_at === null])).toEqual(
+		urls.map((url, i) => [url, i >= 3]),
+	);
 });
 
 test('the faults really happened (so the tests above could have failed)', () => {

@@ -18,7 +18,13 @@ let scanned = 0;
 
 function scan(label: string, result: NodeRunResult) {
 	scanned++;
-	const everything = { items: result.items, error: result.error, execution: result.run.data, errorMessage: result.error?.message, description: result.error?.description };
+	const everything = {
+		items: result.items,
+		error: result.error,
+		execution: result.run.data,
+		errorMessage: result.error?.message,
+		description: result.error?.description,
+	};
 	try {
 		expectNoSecrets(everything, secrets);
 	} catch (error) {
@@ -30,10 +36,22 @@ const operations: INodeParameters[] = [
 	{ resource: 'page', operation: 'create', name: 'Secret test', url: '/secret-test', locale: 'en' },
 	{ resource: 'page', operation: 'get', url: '/secret-test' },
 	{ resource: 'page', operation: 'getAll', returnAll: true },
-	{ resource: 'content', operation: 'update', url: '/secret-test', templates: '[{"type":"text","text":"hi"}]', banner: '{"title":"b"}' },
+	{
+		resource: 'content',
+		operation: 'update',
+		url: '/secret-test',
+		templates: '[{"type":"text","text":"hi"}]',
+		banner: '{"title":"b"}',
+	},
 	{ resource: 'settings', operation: 'update', updateFields: { googleCode: 'G-1' } },
 	{ resource: 'sitemap', operation: 'get' },
-	{ resource: 'notification', operation: 'send', notificationId: 'job', message: 'm', status: 'info' },
+	{
+		resource: 'notification',
+		operation: 'send',
+		notificationId: 'job',
+		message: 'm',
+		status: 'info',
+	},
 	{ resource: 'variable', operation: 'set', key: 'k', value: 'v' },
 	{ resource: 'variable', operation: 'getAll' },
 	{ resource: 'variable', operation: 'delete', key: 'k' },
@@ -46,18 +64,35 @@ test('every operation, plain and managed credential: outputs, errors and executi
 	secrets.push(ctx.site.adminToken);
 	await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'secrets' });
 	// Token > Issue is the one output that carries a token, on purpose.
-	const issued = await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'secrets' });
+	const issued = await ctx.adminNode({
+		resource: 'token',
+		operation: 'issue',
+		tenantId: 'secrets',
+	});
 	const token = issued.items[0].json.token as string;
 	expect(token).toEqual(expect.any(String));
 	secrets.push(token);
 
 	const plain = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token });
-	const managed = ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, 'secrets'));
+	const managed = ctx.runner.credentials.add(
+		'siteManagedTenantApi',
+		managedCredentialData(ctx.site, 'secrets'),
+	);
 	const minted = new Set<string>();
-	for (const [authentication, credentials] of [['tenantToken', plain], ['managedTenant', managed]] as Array<[string, INodeCredentials]>) {
+	for (const [authentication, credentials] of [
+		['tenantToken', plain],
+		['managedTenant', managed],
+	] as Array<[string, INodeCredentials]>) {
 		for (const parameters of operations) {
-			const result = await ctx.runner.runNode({ type: 'siteTenant', credentials, parameters: { authentication, ...parameters } });
-			expect({ op: parameters.operation, error: result.error?.message }).toEqual({ op: parameters.operation, error: undefined });
+			const result = await ctx.runner.runNode({
+				type: 'siteTenant',
+				credentials,
+				parameters: { authentication, ...parameters },
+			});
+			expect({ op: parameters.operation, error: result.error?.message }).toEqual({
+				op: parameters.operation,
+				error: undefined,
+			});
 			const accessToken = ctx.runner.credentials.read(credentialId(managed)).accessToken;
 			if (typeof accessToken === 'string' && accessToken !== '' && !minted.has(accessToken)) {
 				minted.add(accessToken);
@@ -79,27 +114,52 @@ test('every operation, plain and managed credential: outputs, errors and executi
 
 test('failures: wrong, revoked and wrong-surface tokens leave no token in the error, with or without Continue On Fail', async () => {
 	await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'secrets-fail' });
-	const revoked = (await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'secrets-fail' })).items[0].json.token as string;
-	await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'secrets-fail', revokePrevious: true });
+	const revoked = (
+		await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'secrets-fail' })
+	).items[0].json.token as string;
+	await ctx.adminNode({
+		resource: 'token',
+		operation: 'issue',
+		tenantId: 'secrets-fail',
+		revokePrevious: true,
+	});
 	const wrong = `stt_wrong_${'x'.repeat(40)}`;
 	secrets.push(revoked, wrong);
 
 	const badCredentials = [
 		ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: wrong }),
 		ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: revoked }),
-		ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: ctx.site.adminToken }),
+		ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: ctx.site.url,
+			token: ctx.site.adminToken,
+		}),
 	];
 	for (const credentials of badCredentials) {
 		for (const continueOnFail of [false, true]) {
-			const result = await ctx.runner.runNode({ type: 'siteTenant', credentials, continueOnFail, parameters: { resource: 'page', operation: 'create', name: 'x', url: '/x', locale: 'en' } });
+			const result = await ctx.runner.runNode({
+				type: 'siteTenant',
+				credentials,
+				continueOnFail,
+				parameters: { resource: 'page', operation: 'create', name: 'x', url: '/x', locale: 'en' },
+			});
 			if (continueOnFail) expect(result.items[0].json.error).toEqual(expect.any(String));
 			else expect(result.error?.message).toEqual(expect.any(String));
 			scan('failure', result);
 		}
 	}
 	// A tenant token on the admin node (wrong surface).
-	const adminWithTenantToken = ctx.runner.credentials.add('siteAdminApi', { baseUrl: ctx.site.url, token: revoked });
-	scan('admin with a tenant token', await ctx.runner.runNode({ type: 'siteAdmin', credentials: adminWithTenantToken, parameters: { resource: 'tenant', operation: 'create', id: 'nope' } }));
+	const adminWithTenantToken = ctx.runner.credentials.add('siteAdminApi', {
+		baseUrl: ctx.site.url,
+		token: revoked,
+	});
+	scan(
+		'admin with a tenant token',
+		await ctx.runner.runNode({
+			type: 'siteAdmin',
+			credentials: adminWithTenantToken,
+			parameters: { resource: 'tenant', operation: 'create', id: 'nope' },
+		}),
+	);
 });
 
 test('the exported workflow holds credential references only, never a token', () => {
@@ -122,7 +182,11 @@ test('the exported workflow holds credential references only, never a token', ()
 	// The node descriptions themselves have no parameter that could hold a token.
 	for (const type of ['siteTenant', 'siteAdmin']) {
 		const properties = ctx.runner.nodeTypes.getByNameAndVersion(type).description.properties;
-		const tokenLike = properties.filter((p) => /token|secret|password|authorization/i.test(`${p.name} ${p.displayName}`) && p.typeOptions?.password !== true);
+		const tokenLike = properties.filter(
+			(p) =>
+				/token|secret|password|authorization/i.test(`${p.name} ${p.displayName}`) &&
+				p.typeOptions?.password !== true,
+		);
 		expect(tokenLike.filter((p) => p.type === 'string').map((p) => p.name)).toEqual([]);
 	}
 	report('security: node outputs', { runs_scanned: scanned, secrets: secrets.length, leaks: 0 });

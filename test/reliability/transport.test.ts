@@ -7,7 +7,13 @@ import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
 import type { RunNodeOptions } from '../harness/workflow-runner';
 import { startDelayProxy, type DelayProxy } from '../harness/delay-proxy';
-import { readPage, seedPages, storedPageRows, useNodeTestContext, type TenantContext } from '../harness/nodes';
+import {
+	readPage,
+	seedPages,
+	storedPageRows,
+	useNodeTestContext,
+	type TenantContext,
+} from '../harness/nodes';
 
 const ctx = useNodeTestContext();
 
@@ -29,10 +35,19 @@ const through = (directives = ''): INodeCredentials =>
 	});
 
 /** Runs the Tenant node and returns what went over the wire for it. */
-async function onTheWire(credentials: INodeCredentials, parameters: INodeParameters, extra: Partial<RunNodeOptions> = {}) {
+async function onTheWire(
+	credentials: INodeCredentials,
+	parameters: INodeParameters,
+	extra: Partial<RunNodeOptions> = {},
+) {
 	const first = proxy.log.length;
 	const startedAt = Date.now();
-	const result = await ctx.runner.runNode({ type: 'siteTenant', credentials, parameters, ...extra });
+	const result = await ctx.runner.runNode({
+		type: 'siteTenant',
+		credentials,
+		parameters,
+		...extra,
+	});
 	return { result, requests: proxy.log.slice(first), elapsed: Date.now() - startedAt };
 }
 
@@ -42,7 +57,13 @@ test('every POST, PUT and DELETE carries its own Idempotency-Key; GET carries no
 	const creates = await onTheWire(
 		credentials,
 		{ resource: 'page', operation: 'create', name: 'n', url: '={{ $json.url }}', locale: 'en' },
-		{ input: [{ json: { url: '/idem-1' } }, { json: { url: '/idem-2' } }, { json: { url: '/idem-3' } }] },
+		{
+			input: [
+				{ json: { url: '/idem-1' } },
+				{ json: { url: '/idem-2' } },
+				{ json: { url: '/idem-3' } },
+			],
+		},
 	);
 	expect(creates.result.error).toBeUndefined();
 	const keys = creates.requests.map((request) => request.idempotencyKey);
@@ -50,12 +71,25 @@ test('every POST, PUT and DELETE carries its own Idempotency-Key; GET carries no
 	expect(new Set(keys).size).toBe(3);
 	for (const key of keys) expect(key).toMatch(/^[0-9a-f-]{36}$/);
 
-	const put = await onTheWire(credentials, { resource: 'variable', operation: 'set', key: 'k', value: 'v' });
-	expect(put.requests.map((request) => [request.method, typeof request.idempotencyKey])).toEqual([['PUT', 'string']]);
+	const put = await onTheWire(credentials, {
+		resource: 'variable',
+		operation: 'set',
+		key: 'k',
+		value: 'v',
+	});
+	expect(put.requests.map((request) => [request.method, typeof request.idempotencyKey])).toEqual([
+		['PUT', 'string'],
+	]);
 
-	const deleted = await onTheWire(credentials, { resource: 'page', operation: 'delete', url: '/idem-del' });
+	const deleted = await onTheWire(credentials, {
+		resource: 'page',
+		operation: 'delete',
+		url: '/idem-del',
+	});
 	expect(deleted.result.error).toBeUndefined();
-	expect(deleted.requests.map((request) => [request.method, typeof request.idempotencyKey])).toEqual([
+	expect(
+		deleted.requests.map((request) => [request.method, typeof request.idempotencyKey]),
+	).toEqual([
 		['GET', 'undefined'],
 		['DELETE', 'string'],
 	]);
@@ -70,13 +104,20 @@ test('an answer lost after the work was done: the retry with the same key replay
 		locale: 'en',
 	});
 	expect(result.error).toBeUndefined();
-	expect(result.items[0].json).toMatchObject({ message: 'Page created successfully.', page: { url: '/lost-answer', name: 'Once' } });
-	expect(requests.map((request) => [request.method, request.status, request.dropped ?? false])).toEqual([
+	expect(result.items[0].json).toMatchObject({
+		message: 'Page created successfully.',
+		page: { url: '/lost-answer', name: 'Once' },
+	});
+	expect(
+		requests.map((request) => [request.method, request.status, request.dropped ?? false]),
+	).toEqual([
 		['POST', 201, true],
 		['POST', 201, false],
 	]);
 	expect(requests[1].idempotencyKey).toBe(requests[0].idempotencyKey);
-	expect(storedPageRows(ctx.site, 'wire').filter((row) => row.url === '/lost-answer')).toHaveLength(1);
+	expect(storedPageRows(ctx.site, 'wire').filter((row) => row.url === '/lost-answer')).toHaveLength(
+		1,
+	);
 });
 
 test('a page delete whose answer is lost is retried with the same key and still succeeds (no "not found")', async () => {
@@ -88,7 +129,9 @@ test('a page delete whose answer is lost is retried with the same key and still 
 	});
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].json).toMatchObject({ deleted: true, page: { url: '/lost-delete' } });
-	expect(requests.map((request) => [request.method, request.status, request.dropped ?? false])).toEqual([
+	expect(
+		requests.map((request) => [request.method, request.status, request.dropped ?? false]),
+	).toEqual([
 		['GET', 200, false],
 		['DELETE', 200, true],
 		['DELETE', 200, false],
@@ -136,14 +179,20 @@ test('429 with Retry-After waits that long, then retries', async () => {
 });
 
 test('503 without Retry-After is retried after a short backoff', async () => {
-	const { result, requests } = await onTheWire(through('failOnce=down:503'), { resource: 'sitemap', operation: 'get' });
+	const { result, requests } = await onTheWire(through('failOnce=down:503'), {
+		resource: 'sitemap',
+		operation: 'get',
+	});
 	expect(result.error).toBeUndefined();
 	expect(requests.map((request) => request.status)).toEqual([503, 200]);
 	expect(requests[1].arrivedAt - requests[0].arrivedAt).toBeLessThan(1000);
 });
 
 test('a Retry-After longer than the limit fails the item at once with the server message', async () => {
-	const { result, requests, elapsed } = await onTheWire(through('failOnce=much-later:429:3600'), { resource: 'sitemap', operation: 'get' });
+	const { result, requests, elapsed } = await onTheWire(through('failOnce=much-later:429:3600'), {
+		resource: 'sitemap',
+		operation: 'get',
+	});
 	expect(result.error?.httpCode).toBe('429');
 	expect(result.error?.message).toBe('Injected 429 by the test proxy.');
 	expect(requests).toHaveLength(1);
@@ -157,20 +206,41 @@ test.each([400, 403, 404, 409, 422])('%i is not retried', async (status) => {
 		{ continueOnFail: true },
 	);
 	expect(requests).toHaveLength(1);
-	expect(result.items[0].json).toEqual({ error: `Injected ${status} by the test proxy.`, httpCode: String(status) });
-	expect((await tenant.client.get('/api/variables')).data.data.map((v: { key: string }) => v.key)).not.toContain(`k${status}`);
+	expect(result.items[0].json).toEqual({
+		error: `Injected ${status} by the test proxy.`,
+		httpCode: String(status),
+	});
+	expect(
+		(await tenant.client.get('/api/variables')).data.data.map((v: { key: string }) => v.key),
+	).not.toContain(`k${status}`);
 });
 
 test('no answer at all: retried with backoff, then a clear network error', async () => {
-	const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: 'http://127.0.0.1:1', token: tenant.token });
-	const result = await ctx.runner.runNode({ type: 'siteTenant', credentials, parameters: { resource: 'sitemap', operation: 'get' } });
+	const credentials = ctx.runner.credentials.add('siteTenantApi', {
+		baseUrl: 'http://127.0.0.1:1',
+		token: tenant.token,
+	});
+	const result = await ctx.runner.runNode({
+		type: 'siteTenant',
+		credentials,
+		parameters: { resource: 'sitemap', operation: 'get' },
+	});
 	expect(result.error?.message).toMatch(/refused the connection/);
-	expect(result.error?.description).toBe('No answer from the service after 6 attempts (ECONNREFUSED).');
+	expect(result.error?.description).toBe(
+		'No answer from the service after 6 attempts (ECONNREFUSED).',
+	);
 });
 
 test('a base URL with a trailing slash joins cleanly', async () => {
-	const trailing = ctx.runner.credentials.add('siteTenantApi', { baseUrl: `${proxy.url}/`, token: tenant.token });
-	const { result, requests } = await onTheWire(trailing, { resource: 'page', operation: 'get', url: '/idem-1' });
+	const trailing = ctx.runner.credentials.add('siteTenantApi', {
+		baseUrl: `${proxy.url}/`,
+		token: tenant.token,
+	});
+	const { result, requests } = await onTheWire(trailing, {
+		resource: 'page',
+		operation: 'get',
+		url: '/idem-1',
+	});
 	expect(result.error).toBeUndefined();
 	expect(requests[0].path).toMatch(/^\/api\/pages\?/);
 	expect(await readPage(tenant.client, '/idem-1')).toBeDefined();

@@ -6,7 +6,15 @@
  */
 import { execFileSync } from 'child_process';
 import { createHash } from 'crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'fs';
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
@@ -14,7 +22,12 @@ import { join } from 'path';
 
 interface Runtime {
 	INSTALL_LOG: string;
-	installPackages(folder: string, env: NodeJS.ProcessEnv, log: (line: string) => void, options?: { attempts?: number; waitMs?: number }): Promise<void>;
+	installPackages(
+		folder: string,
+		env: NodeJS.ProcessEnv,
+		log: (line: string) => void,
+		options?: { attempts?: number; waitMs?: number },
+	): Promise<void>;
 	isDiskFull(message: string, free: number): boolean;
 }
 
@@ -45,7 +58,10 @@ function writeRuntimeFolder(port: number): void {
 	rmSync(runtimeDir, { recursive: true, force: true });
 	mkdirSync(runtimeDir, { recursive: true });
 	const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
-	writeFileSync(join(runtimeDir, 'package.json'), JSON.stringify({ name: 'runtime-copy', private: true, dependencies: { 'tiny-dep': '1.0.0' } }));
+	writeFileSync(
+		join(runtimeDir, 'package.json'),
+		JSON.stringify({ name: 'runtime-copy', private: true, dependencies: { 'tiny-dep': '1.0.0' } }),
+	);
 	writeFileSync(
 		join(runtimeDir, 'package-lock.json'),
 		JSON.stringify({
@@ -54,7 +70,11 @@ function writeRuntimeFolder(port: number): void {
 			requires: true,
 			packages: {
 				'': { name: 'runtime-copy', dependencies: { 'tiny-dep': '1.0.0' } },
-				'node_modules/tiny-dep': { version: '1.0.0', resolved: `http://127.0.0.1:${port}/tiny-dep-1.0.0.tgz`, integrity },
+				'node_modules/tiny-dep': {
+					version: '1.0.0',
+					resolved: `http://127.0.0.1:${port}/tiny-dep-1.0.0.tgz`,
+					integrity,
+				},
 			},
 		}),
 	);
@@ -62,16 +82,33 @@ function writeRuntimeFolder(port: number): void {
 
 /** npm with no retries of its own and an empty cache, so every attempt asks the stand-in. */
 function npmEnv(): NodeJS.ProcessEnv {
-	return { ...process.env, npm_config_fetch_retries: '0', npm_config_cache: mkdtempSync(join(work, 'cache-')), npm_config_audit: 'false', npm_config_fund: 'false' };
+	return {
+		...process.env,
+		npm_config_fetch_retries: '0',
+		npm_config_cache: mkdtempSync(join(work, 'cache-')),
+		npm_config_audit: 'false',
+		npm_config_fund: 'false',
+	};
 }
 
 beforeAll(async () => {
 	const source = join(work, 'tiny-dep');
 	mkdirSync(source);
-	writeFileSync(join(source, 'package.json'), JSON.stringify({ name: 'tiny-dep', version: '1.0.0', main: 'index.js' }));
+	writeFileSync(
+		join(source, 'package.json'),
+		JSON.stringify({ name: 'tiny-dep', version: '1.0.0', main: 'index.js' }),
+	);
 	writeFileSync(join(source, 'index.js'), 'module.exports = 1;\n');
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: source, stdio: 'ignore' });
-	tarball = readFileSync(join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!));
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+		cwd: source,
+		stdio: 'ignore',
+	});
+	tarball = readFileSync(
+		join(
+			work,
+			readdirSync(work).find((name) => name.endsWith('.tgz'))!,
+		),
+	);
 
 	server = createServer((request, response) => {
 		requests += 1;
@@ -101,7 +138,10 @@ beforeEach(() => {
 test('a download that fails once: the second attempt installs, and the first failure is in the progress output', async () => {
 	failuresLeft = 1;
 	const lines: string[] = [];
-	await runtime.installPackages('runtime-copy', npmEnv(), (line) => lines.push(line), { attempts: 3, waitMs: 10 });
+	await runtime.installPackages('runtime-copy', npmEnv(), (line) => lines.push(line), {
+		attempts: 3,
+		waitMs: 10,
+	});
 
 	expect(existsSync(join(runtimeDir, 'node_modules', 'tiny-dep', 'index.js'))).toBe(true);
 	expect(requests).toBe(2);
@@ -112,7 +152,10 @@ test('a download that fails once: the second attempt installs, and the first fai
 test('a download that keeps failing: three attempts, then the error with the end of the install log', async () => {
 	failuresLeft = 100;
 	const lines: string[] = [];
-	const install = runtime.installPackages('runtime-copy', npmEnv(), (line) => lines.push(line), { attempts: 3, waitMs: 10 });
+	const install = runtime.installPackages('runtime-copy', npmEnv(), (line) => lines.push(line), {
+		attempts: 3,
+		waitMs: 10,
+	});
 
 	await expect(install).rejects.toThrow(/packages failed \(exit \d+\)[\s\S]*503/);
 	expect(requests).toBe(3);
@@ -123,7 +166,9 @@ test('a download that keeps failing: three attempts, then the error with the end
 test('a full disk is named as such (no retry is worth it); other failures are not', () => {
 	const plenty = 50 * 1024 ** 3;
 	expect(runtime.isDiskFull('npm error code ENOSPC\nnpm error syscall write', plenty)).toBe(true);
-	expect(runtime.isDiskFull('npm error nospc ENOSPC: no space left on device, write', plenty)).toBe(true);
+	expect(runtime.isDiskFull('npm error nospc ENOSPC: no space left on device, write', plenty)).toBe(
+		true,
+	);
 	expect(runtime.isDiskFull('npm error code E503', 100 * 1024 ** 2)).toBe(true);
 	expect(runtime.isDiskFull('npm error code E503', plenty)).toBe(false);
 	expect(runtime.isDiskFull('npm error code ECONNRESET', plenty)).toBe(false);

@@ -28,7 +28,9 @@ interface Lock {
 	packages: Record<string, LockEntry>;
 }
 
-const lock = JSON.parse(readFileSync(join(runtime.RUNTIME_DIR, 'package-lock.json'), 'utf8')) as Lock;
+const lock = JSON.parse(
+	readFileSync(join(runtime.RUNTIME_DIR, 'package-lock.json'), 'utf8'),
+) as Lock;
 const manifest = JSON.parse(readFileSync(join(runtime.RUNTIME_DIR, 'package.json'), 'utf8')) as {
 	dependencies: Record<string, string>;
 };
@@ -44,13 +46,16 @@ function resolves(where: string, name: string): boolean {
 	}
 }
 
-test('the runtime installs with npm ci (the lockfile\'s packages only), scripts off', () => {
+test("the runtime installs with npm ci (the lockfile's packages only), scripts off", () => {
 	expect(runtime.INSTALL_ARGS.slice(0, 2)).toEqual(['ci', '--ignore-scripts']);
 });
 
 test('the lockfile pins what package.json asks for, and locks every optional dependency (npm ci accepts it)', () => {
 	for (const [name, version] of Object.entries(manifest.dependencies)) {
-		expect({ name, version: lock.packages[`node_modules/${name}`]?.version }).toEqual({ name, version });
+		expect({ name, version: lock.packages[`node_modules/${name}`]?.version }).toEqual({
+			name,
+			version,
+		});
 	}
 	const missing: string[] = [];
 	for (const [where, entry] of Object.entries(lock.packages)) {
@@ -62,10 +67,30 @@ test('the lockfile pins what package.json asks for, and locks every optional dep
 });
 
 test('an install is out of date when what installs here changes, not when entries for other platforms are added', () => {
-	const entry = (extra: Partial<LockEntry>): LockEntry => ({ version: '1.0.0', integrity: 'sha512-a', ...extra });
-	const base = { packages: { '': {}, 'node_modules/a': entry({}), 'node_modules/pre-linux': entry({ os: ['linux'], cpu: ['x64'] }) } };
-	const withDarwin = { packages: { ...base.packages, 'node_modules/pre-darwin': entry({ os: ['darwin'], cpu: ['arm64'] }) } };
-	const bumped = { packages: { ...base.packages, 'node_modules/a': entry({ version: '1.0.1', integrity: 'sha512-b' }) } };
+	const entry = (extra: Partial<LockEntry>): LockEntry => ({
+		version: '1.0.0',
+		integrity: 'sha512-a',
+		...extra,
+	});
+	const base = {
+		packages: {
+			'': {},
+			'node_modules/a': entry({}),
+			'node_modules/pre-linux': entry({ os: ['linux'], cpu: ['x64'] }),
+		},
+	};
+	const withDarwin = {
+		packages: {
+			...base.packages,
+			'node_modules/pre-darwin': entry({ os: ['darwin'], cpu: ['arm64'] }),
+		},
+	};
+	const bumped = {
+		packages: {
+			...base.packages,
+			'node_modules/a': entry({ version: '1.0.1', integrity: 'sha512-b' }),
+		},
+	};
 	const hash = (value: object) => runtime.installTreeHash(value, 'linux', 'x64');
 	expect(hash(withDarwin)).toBe(hash(base));
 	expect(hash(bumped)).not.toBe(hash(base));
@@ -80,5 +105,7 @@ test('an install marker matches by its tree hash; an older marker (whole-file ha
 	const n8n = lock.packages['node_modules/n8n'].version;
 	const node = lock.packages['node_modules/node'].version;
 	expect(runtime.markerMatches({ lockHash: 'old', n8n, node: `v${node}` }, lock)).toBe(true);
-	expect(runtime.markerMatches({ lockHash: 'old', n8n: '1.0.0', node: `v${node}` }, lock)).toBe(false);
+	expect(runtime.markerMatches({ lockHash: 'old', n8n: '1.0.0', node: `v${node}` }, lock)).toBe(
+		false,
+	);
 });

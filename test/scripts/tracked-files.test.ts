@@ -10,7 +10,11 @@ const ROOT = join(__dirname, '..', '..');
 
 /** `git ls-files --stage`: one entry per tracked file with its mode (120000 is a symbolic link). */
 function trackedEntries(): Array<{ mode: string; path: string }> {
-	const out = execFileSync('git', ['ls-files', '--stage', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	const out = execFileSync('git', ['ls-files', '--stage', '-z'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+	});
 	return out
 		.split('\0')
 		.filter(Boolean)
@@ -24,7 +28,11 @@ test('no tracked file is a symbolic link or lies inside a node_modules folder', 
 	const entries = trackedEntries();
 	expect(entries.length).toBeGreaterThan(100);
 	expect(entries.filter((entry) => entry.mode === '120000').map((entry) => entry.path)).toEqual([]);
-	expect(entries.filter((entry) => entry.path.split('/').includes('node_modules')).map((entry) => entry.path)).toEqual([]);
+	expect(
+		entries
+			.filter((entry) => entry.path.split('/').includes('node_modules'))
+			.map((entry) => entry.path),
+	).toEqual([]);
 });
 
 test('.gitignore ignores node_modules whether it is a folder or a link', () => {
@@ -37,7 +45,12 @@ test('.gitignore ignores node_modules whether it is a folder or a link', () => {
 		}
 	};
 	// Without a trailing slash the pattern also matches a file or a link of that name.
-	for (const path of ['node_modules', 'n8n-runtime/node_modules', 'n8n1-runtime/node_modules', 'reference-server/node_modules']) {
+	for (const path of [
+		'node_modules',
+		'n8n-runtime/node_modules',
+		'n8n1-runtime/node_modules',
+		'reference-server/node_modules',
+	]) {
 		expect([path, ignored(path)]).toEqual([path, true]);
 	}
 });

@@ -3,12 +3,20 @@
  * old parameter stays (shown only to older versions, read as before) and the locator of the same name
  * is shown from that version.
  */
-import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeParameterResourceLocator,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { isRecord } from '../../shared/json';
 import { beforeVersion, fromVersion } from '../../shared/version';
 
-export function versionedParameter(legacy: INodeProperties, locator: INodeProperties, version: number): INodeProperties[] {
+export function versionedParameter(
+	legacy: INodeProperties,
+	locator: INodeProperties,
+	version: number,
+): INodeProperties[] {
 	return [
 		{ ...legacy, displayOptions: beforeVersion(version) },
 		{ ...locator, displayOptions: fromVersion(version) },
@@ -23,7 +31,11 @@ function isLocator(value: unknown): value is INodeParameterResourceLocator {
  * The trimmed value of a resource locator parameter, whatever its mode; undefined when the saved
  * parameter is the plain string of an older version (the caller reads it as it always did).
  */
-export function readLocatorValue(ctx: IExecuteFunctions, name: string, itemIndex: number): string | undefined {
+export function readLocatorValue(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): string | undefined {
 	const raw = ctx.getNodeParameter(name, itemIndex, '', { extractValue: false }) as unknown;
 	return isLocator(raw) ? String(raw.value ?? '').trim() : undefined;
 }

@@ -11,13 +11,18 @@ import { isPlainObject } from '../../shared/json';
 import { tenantApiRequest } from '../transport';
 import { unwrapList } from '../../shared/transport';
 
-const withoutTrailingSlash = (value: string) => (value.length > 1 ? value.replace(/\/+$/, '') : value);
+const withoutTrailingSlash = (value: string) =>
+	value.length > 1 ? value.replace(/\/+$/, '') : value;
 
 function pagesOf(response: unknown): IDataObject[] {
 	return isPlainObject(response) && 'url' in response ? [response] : unwrapList(response);
 }
 
-export async function readPageByUrl(this: IExecuteFunctions, url: string, itemIndex: number): Promise<IDataObject> {
+export async function readPageByUrl(
+	this: IExecuteFunctions,
+	url: string,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const response = await tenantApiRequest.call(
 		this,
 		{ method: 'GET', path: '/api/pages', qs: { url, page: 1, per_page: 100 } },
@@ -27,7 +32,9 @@ export async function readPageByUrl(this: IExecuteFunctions, url: string, itemIn
 	const page =
 		pages.find((candidate) => candidate?.url === url) ??
 		pages.find(
-			(candidate) => typeof candidate?.url === 'string' && withoutTrailingSlash(candidate.url) === withoutTrailingSlash(url),
+			(candidate) =>
+				typeof candidate?.url === 'string' &&
+				withoutTrailingSlash(candidate.url) === withoutTrailingSlash(url),
 		);
 	if (!page) {
 		throw new NodeOperationError(this.getNode(), `No page with url "${url}"`, {

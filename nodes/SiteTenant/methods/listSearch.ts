@@ -2,7 +2,12 @@
  * The editor's searchable lists behind the resource locators (Page, Variable). They go through the
  * node's transport like every operation: the chosen credential, retries, errors without the token.
  */
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { tenantApiRequest } from '../transport';
 import { unwrapList } from '../../shared/transport';
@@ -11,10 +16,17 @@ import { unwrapList } from '../../shared/transport';
 const PAGE_SEARCH_SIZE = 50;
 
 function pageItem(page: IDataObject): INodeListSearchItems {
-	const hint = [page.locale ? `Locale ${String(page.locale)}` : '', page.draft === true ? 'draft' : 'published']
+	const hint = [
+		page.locale ? `Locale ${String(page.locale)}` : '',
+		page.draft === true ? 'draft' : 'published',
+	]
 		.filter(Boolean)
 		.join(' · ');
-	return { name: `${String(page.name ?? page.url)} (${String(page.url)})`, value: String(page.url), description: hint };
+	return {
+		name: `${String(page.name ?? page.url)} (${String(page.url)})`,
+		value: String(page.url),
+		description: hint,
+	};
 }
 
 /** Pages whose name or url contains `filter` (the server's `search`), one list page at a time. */
@@ -26,7 +38,11 @@ export async function searchPages(
 	const page = Math.max(1, Number(paginationToken) || 1);
 	const qs: IDataObject = { page, per_page: PAGE_SEARCH_SIZE };
 	if (filter?.trim()) qs.search = filter.trim();
-	const response = (await tenantApiRequest.call(this, { method: 'GET', path: '/api/pages', qs }, { itemIndex: 0 })) as IDataObject;
+	const response = (await tenantApiRequest.call(
+		this,
+		{ method: 'GET', path: '/api/pages', qs },
+		{ itemIndex: 0 },
+	)) as IDataObject;
 	const lastPage = Number((response?.meta as IDataObject | undefined)?.last_page);
 	return {
 		results: unwrapList(response).map(pageItem),
@@ -35,12 +51,23 @@ export async function searchPages(
 }
 
 /** Variables whose key contains `filter` (case-insensitive); the service lists them all at once. */
-export async function searchVariables(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const response = await tenantApiRequest.call(this, { method: 'GET', path: '/api/variables' }, { itemIndex: 0 });
+export async function searchVariables(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'GET', path: '/api/variables' },
+		{ itemIndex: 0 },
+	);
 	const fragment = filter?.trim().toLowerCase() ?? '';
 	return {
 		results: unwrapList(response)
 			.filter((variable) => String(variable.key).toLowerCase().includes(fragment))
-			.map((variable) => ({ name: String(variable.key), value: String(variable.key), description: String(variable.value ?? '') })),
+			.map((variable) => ({
+				name: String(variable.key),
+				value: String(variable.key),
+				description: String(variable.value ?? ''),
+			})),
 	};
 }

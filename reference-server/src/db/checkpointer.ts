@@ -54,11 +54,20 @@ export interface CheckpointerOptions {
 	onError?: (message: string) => void;
 }
 
-export function startCheckpointer(db: SqliteDatabase, file: string, options: CheckpointerOptions): Checkpointer {
+export function startCheckpointer(
+	db: SqliteDatabase,
+	file: string,
+	options: CheckpointerOptions,
+): Checkpointer {
 	const onError = options.onError ?? (() => undefined);
 	const worker = new Worker(WORKER_SOURCE, {
 		eval: true,
-		workerData: { file, intervalMs: options.intervalMs, truncateAfterFrames: options.truncateAfterFrames, driver: require.resolve('better-sqlite3') },
+		workerData: {
+			file,
+			intervalMs: options.intervalMs,
+			truncateAfterFrames: options.truncateAfterFrames,
+			driver: require.resolve('better-sqlite3'),
+		},
 	});
 	worker.unref();
 	worker.on('message', (message: { type: string; message: string }) => {

@@ -25,17 +25,25 @@ export function createContactFormClaimRepository(db: SqliteDatabase) {
 	);
 	CREATE INDEX IF NOT EXISTS contact_form_claims_age ON contact_form_claims(claimed_at);
 	`);
-	const insert = db.prepare('INSERT OR IGNORE INTO contact_form_claims (tenant_pk, consumer, key, claimed_at) VALUES (?, ?, ?, ?)');
+	const insert = db.prepare(
+		'INSERT OR IGNORE INTO contact_form_claims (tenant_pk, consumer, key, claimed_at) VALUES (?, ?, ?, ?)',
+	);
 	const find = db.prepare<[number, string, string], { claimed_at: string }>(
 		'SELECT claimed_at FROM contact_form_claims WHERE tenant_pk = ? AND consumer = ? AND key = ?',
 	);
-	const remove = db.prepare('DELETE FROM contact_form_claims WHERE tenant_pk = ? AND consumer = ? AND key = ?');
+	const remove = db.prepare(
+		'DELETE FROM contact_form_claims WHERE tenant_pk = ? AND consumer = ? AND key = ?',
+	);
 	const purge = db.prepare('DELETE FROM contact_form_claims WHERE claimed_at < ?');
 	let sincePurge = 0;
 
 	return {
 		/** Claims the key; `claimed` is false when an earlier claim holds it (its time is returned). */
-		claim(tenantPk: number, consumer: string, key: string): { claimed: boolean; claimed_at: string } {
+		claim(
+			tenantPk: number,
+			consumer: string,
+			key: string,
+		): { claimed: boolean; claimed_at: string } {
 			if (++sincePurge >= PURGE_EVERY) {
 				sincePurge = 0;
 				purge.run(isoIn(-CLAIM_RETENTION_MS));
@@ -43,7 +51,10 @@ export function createContactFormClaimRepository(db: SqliteDatabase) {
 			const now = nowIso();
 			// One statement: atomic however many requests race for the same key.
 			const claimed = insert.run(tenantPk, consumer, key, now).changes === 1;
-			return { claimed, claimed_at: claimed ? now : (find.get(tenantPk, consumer, key)?.claimed_at ?? now) };
+			return {
+				claimed,
+				claimed_at: claimed ? now : (find.get(tenantPk, consumer, key)?.claimed_at ?? now),
+			};
 		},
 		/** Gives a claim up (the work it stood for did not happen); whether one was held. */
 		release(tenantPk: number, consumer: string, key: string): boolean {

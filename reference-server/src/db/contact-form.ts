@@ -47,7 +47,9 @@ export function createContactFormRepository(db: SqliteDatabase) {
 	const webhookUrl = db.prepare<[number], { url: string | null }>(
 		'SELECT contact_form_webhook_url AS url FROM settings WHERE tenant_pk = ?',
 	);
-	const insertSubmission = db.prepare('INSERT INTO submissions (id, tenant_pk, form, fields, submitted_at) VALUES (?, ?, ?, ?, ?)');
+	const insertSubmission = db.prepare(
+		'INSERT INTO submissions (id, tenant_pk, form, fields, submitted_at) VALUES (?, ?, ?, ?, ?)',
+	);
 	const insertDelivery = db.prepare(
 		`INSERT INTO deliveries (id, submission_id, tenant_pk, state, attempts, next_attempt_at, created_at, updated_at)
 		 VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)`,
@@ -75,7 +77,11 @@ export function createContactFormRepository(db: SqliteDatabase) {
 		 * Stores the submission and, when the tenant has a webhook URL at this moment, its outbox row, in
 		 * one transaction. Without a webhook URL the submission is kept and no delivery is created.
 		 */
-		submit(tenantPk: number, form: string, fields: Record<string, unknown>): { submissionId: string; deliveryId: string | null } {
+		submit(
+			tenantPk: number,
+			form: string,
+			fields: Record<string, unknown>,
+		): { submissionId: string; deliveryId: string | null } {
 			return db.transaction(() => {
 				const now = nowIso();
 				const submissionId = randomUUID();
@@ -86,12 +92,23 @@ export function createContactFormRepository(db: SqliteDatabase) {
 				return { submissionId, deliveryId };
 			})();
 		},
-		list(tenantPk: number, state: DeliveryState | undefined, limit: number, offset: number): { deliveries: Delivery[]; total: number } {
+		list(
+			tenantPk: number,
+			state: DeliveryState | undefined,
+			limit: number,
+			offset: number,
+		): { deliveries: Delivery[]; total: number } {
 			const filter = state === undefined ? '' : 'AND state = ?';
 			const params: unknown[] = state === undefined ? [tenantPk] : [tenantPk, state];
-			const total = (db.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE tenant_pk = ? ${filter}`).get(...params) as { n: number }).n;
+			const total = (
+				db
+					.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE tenant_pk = ? ${filter}`)
+					.get(...params) as { n: number }
+			).n;
 			const deliveries = db
-				.prepare(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE tenant_pk = ? ${filter} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+				.prepare(
+					`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE tenant_pk = ? ${filter} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+				)
 				.all(...params, limit, offset) as Delivery[];
 			return { deliveries, total };
 		},
@@ -100,7 +117,12 @@ export function createContactFormRepository(db: SqliteDatabase) {
 		/** Records one finished attempt; a row that is gone (tenant deleted) or no longer pending is left alone. */
 		recordAttempt(id: string, outcome: AttemptOutcome): void {
 			const now = nowIso();
-			recordAttempt.run({ ...outcome, id, now, delivered_at: outcome.state === 'delivered' ? now : null });
+			recordAttempt.run({
+				...outcome,
+				id,
+				now,
+				delivered_at: outcome.state === 'delivered' ? now : null,
+			});
 		},
 	};
 }

@@ -36,7 +36,9 @@ export function createGroupCommit(db: SqliteDatabase): GroupCommit {
 		if (open !== group) return;
 		open = undefined;
 		if (!db.inTransaction) {
-			group.reject(new Error('The database rolled the transaction back; nothing of it was stored.'));
+			group.reject(
+				new Error('The database rolled the transaction back; nothing of it was stored.'),
+			);
 			return;
 		}
 		try {

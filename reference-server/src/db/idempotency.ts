@@ -58,7 +58,12 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 		 * stored answer. Expired answers, and reservations older than staleInFlightMs (their request died
 		 * unanswered), are replaced.
 		 */
-		reserve(scope: string, key: string, requestHash: string, staleInFlightMs: number): ReserveResult {
+		reserve(
+			scope: string,
+			key: string,
+			requestHash: string,
+			staleInFlightMs: number,
+		): ReserveResult {
 			const now = Date.now();
 			const id = mapKey(scope, key);
 			const running = inFlight.get(id);
@@ -76,7 +81,8 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 				};
 			}
 			const done = getDone.get(scope, key);
-			if (done && done.expires_at > new Date(now).toISOString()) return { kind: 'done', record: done };
+			if (done && done.expires_at > new Date(now).toISOString())
+				return { kind: 'done', record: done };
 			const reservation: InFlightReservation = { scope, key, requestHash, reservedAt: now };
 			inFlight.set(id, reservation);
 			return { kind: 'reserved', reservation };
@@ -88,7 +94,12 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 		 * request in progress, as its first request has not been answered yet). A reservation taken over
 		 * meanwhile (stale, see reserve) stores nothing: the newer request answers for the key.
 		 */
-		async complete(reservation: InFlightReservation, status: number, contentType: string | null, body: string): Promise<void> {
+		async complete(
+			reservation: InFlightReservation,
+			status: number,
+			contentType: string | null,
+			body: string,
+		): Promise<void> {
 			if (inFlight.get(mapKey(reservation.scope, reservation.key)) !== reservation) return;
 			try {
 				const committed = group.join();

@@ -135,7 +135,9 @@ const MIGRATIONS: string[] = [
 export function runMigrations(db: Database.Database): void {
 	const current = db.pragma('user_version', { simple: true }) as number;
 	if (current > MIGRATIONS.length) {
-		throw new Error(`The database schema (version ${current}) is newer than this server understands (${MIGRATIONS.length}).`);
+		throw new Error(
+			`The database schema (version ${current}) is newer than this server understands (${MIGRATIONS.length}).`,
+		);
 	}
 	for (let index = current; index < MIGRATIONS.length; index++) {
 		db.transaction(() => {

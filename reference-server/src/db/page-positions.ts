@@ -39,7 +39,8 @@ export class PagePositions {
 		const key = PagePositions.key(tenantPk, filter);
 		this.marks.delete(key);
 		this.marks.set(key, { tenantPk, ids });
-		while (this.marks.size > this.maxEntries) this.marks.delete(this.marks.keys().next().value as string);
+		while (this.marks.size > this.maxEntries)
+			this.marks.delete(this.marks.keys().next().value as string);
 	}
 
 	/** Rows of the tenant's listings moved (a delete): its marks are stale. */
@@ -57,7 +58,10 @@ export class PagePositions {
  * Where to start reading for `offset`: after the mark at or before it (`afterId`, undefined when no
  * mark helps) and how many rows remain to skip from there.
  */
-export function seek(marks: number[] | undefined, offset: number): { afterId?: number; skip: number } {
+export function seek(
+	marks: number[] | undefined,
+	offset: number,
+): { afterId?: number; skip: number } {
 	const index = Math.min(Math.floor(offset / STRIDE), marks?.length ?? 0);
 	if (!marks || index === 0) return { skip: offset };
 	return { afterId: marks[index - 1], skip: offset - index * STRIDE };

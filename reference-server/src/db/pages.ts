@@ -57,8 +57,20 @@ export interface SitemapEntry {
 }
 
 /** The columns of a Page, in the order fromColumns reads them. */
-const PAGE_COLUMNS = 'url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at';
-type PageColumns = [string, string, string, string | null, string | null, number, string, string | null, string, string];
+const PAGE_COLUMNS =
+	'url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at';
+type PageColumns = [
+	string,
+	string,
+	string,
+	string | null,
+	string | null,
+	number,
+	string,
+	string | null,
+	string,
+	string,
+];
 /** From this OFFSET on, a listing skips rows in the index before reading any from the table. */
 const DEEP_OFFSET = 1000;
 
@@ -85,7 +97,8 @@ function toPage(row: PageRow): Page {
 		meta_title: row.meta_title,
 		meta_description: row.meta_description,
 		draft: row.draft === 1,
-		templates: row.templates === '[]' ? [] : (JSON.parse(row.templates) as Record<string, unknown>[]),
+		templates:
+			row.templates === '[]' ? [] : (JSON.parse(row.templates) as Record<string, unknown>[]),
 		banner: row.banner === null ? null : (JSON.parse(row.banner) as Record<string, unknown>),
 		created_at: row.created_at,
 		updated_at: row.updated_at,
@@ -100,14 +113,18 @@ export type PageRepository = ReturnType<typeof createPageRepository>;
  * that archived row, so a url is never blocked by a deleted page.
  */
 export function createPageRepository(db: SqliteDatabase, rendered = new RenderedListCache(0)) {
-	const anyByUrl = db.prepare<[number, string], PageRow>('SELECT * FROM pages WHERE tenant_pk = ? AND url = ?');
+	const anyByUrl = db.prepare<[number, string], PageRow>(
+		'SELECT * FROM pages WHERE tenant_pk = ? AND url = ?',
+	);
 	const removeRow = db.prepare('DELETE FROM pages WHERE id = ?');
 	const insertNew = db.prepare(
 		`INSERT OR IGNORE INTO pages (tenant_pk, url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at)
 		 VALUES (@tenant_pk, @url, @name, @locale, @meta_title, @meta_description, @draft, '[]', NULL, @now, @now)`,
 	);
 	const softDelete = db.prepare('UPDATE pages SET deleted_at = ? WHERE id = ?');
-	const setContent = db.prepare('UPDATE pages SET templates = ?, banner = ?, updated_at = ? WHERE id = ?');
+	const setContent = db.prepare(
+		'UPDATE pages SET templates = ?, banner = ?, updated_at = ? WHERE id = ?',
+	);
 	const setTemplates = db.prepare('UPDATE pages SET templates = ?, updated_at = ? WHERE id = ?');
 	/** A page row without its templates (which may be megabytes). */
 	const metaByUrl = db.prepare<[number, string], Omit<PageRow, 'templates'>>(
@@ -161,7 +178,10 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 	 * over the index when first needed. Not built inside a transaction: it could still roll back.
 	 */
 	const positions = new PagePositions();
-	function deepMarks(tenantPk: number, where: { sql: string; params: unknown[] }): number[] | undefined {
+	function deepMarks(
+		tenantPk: number,
+		where: { sql: string; params: unknown[] },
+	): number[] | undefined {
 		const key = `${where.sql}\u0000${JSON.stringify(where.params)}`;
 		const known = positions.get(tenantPk, key);
 		if (known || db.inTransaction) return known;
@@ -210,9 +230,18 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 			return row && row.deleted_at === null ? toPage(row) : undefined;
 		},
 		/** Filtered page of live pages in creation order. */
-		list(tenantPk: number, filter: PageFilter, limit: number, offset: number): { pages: Page[]; total: number } {
+		list(
+			tenantPk: number,
+			filter: PageFilter,
+			limit: number,
+			offset: number,
+		): { pages: Page[]; total: number } {
 			const where = whereClause(filter);
-			const total = cachedTotal(tenantPk, `SELECT COUNT(*) AS n FROM pages WHERE ${where.sql}`, where.params);
+			const total = cachedTotal(
+				tenantPk,
+				`SELECT COUNT(*) AS n FROM pages WHERE ${where.sql}`,
+				where.params,
+			);
 			// Only the columns a Page shows, as arrays: better-sqlite3 builds a row object property by
 			// property, which cost more than the query itself (20 rows: ~57 -> ~46 us, 100 rows: ~270 ->
 			// ~175 us). A deep OFFSET is first skipped in the index alone: `SELECT ... LIMIT ? OFFSET ?`
@@ -233,8 +262,21 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 		 * The rendered answer of a listing (render gets what list() returns), from the cache of rendered
 		 * listings when it holds it (db/rendered-lists.ts).
 		 */
-		listRendered(tenantPk: number, filter: PageFilter, limit: number, offset: number, render: (pages: Page[], total: number) => string): Buffer {
-			const key = JSON.stringify([limit, offset, filter.url ?? null, filter.locale ?? null, filter.draft ?? null, filter.search || null]);
+		listRendered(
+			tenantPk: number,
+			filter: PageFilter,
+			limit: number,
+			offset: number,
+			render: (pages: Page[], total: number) => string,
+		): Buffer {
+			const key = JSON.stringify([
+				limit,
+				offset,
+				filter.url ?? null,
+				filter.locale ?? null,
+				filter.draft ?? null,
+				filter.search || null,
+			]);
 			const cached = rendered.get(tenantPk, key);
 			if (cached !== undefined) return cached;
 			const { pages, total } = this.list(tenantPk, filter, limit, offset);
@@ -260,7 +302,14 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 				})();
 			}
 			// The new row holds exactly these values (the insert's defaults: no templates, no banner).
-			return { ...page, draft: page.draft, templates: [], banner: null, created_at: now, updated_at: now };
+			return {
+				...page,
+				draft: page.draft,
+				templates: [],
+				banner: null,
+				created_at: now,
+				updated_at: now,
+			};
 		},
 		/**
 		 * Default delete of a live page, or permanent erase of a live or soft-deleted one.
@@ -288,7 +337,12 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 		 * passes the templates as JSON text (a large body's is serialised by a JSON worker), and neither
 		 * the old nor the new templates are read back and parsed.
 		 */
-		updateContent(tenantPk: number, url: string, templatesJson: string, banner: unknown): { page: Omit<Page, 'templates'>; templatesJson: string } | undefined {
+		updateContent(
+			tenantPk: number,
+			url: string,
+			templatesJson: string,
+			banner: unknown,
+		): { page: Omit<Page, 'templates'>; templatesJson: string } | undefined {
 			changed(tenantPk);
 			const bannerJson = banner === undefined || banner === null ? null : JSON.stringify(banner);
 			// IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the read, so a checkpoint
@@ -307,7 +361,8 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 					meta_title: existing.meta_title,
 					meta_description: existing.meta_description,
 					draft: existing.draft === 1,
-					banner: storedBanner === null ? null : (JSON.parse(storedBanner) as Record<string, unknown>),
+					banner:
+						storedBanner === null ? null : (JSON.parse(storedBanner) as Record<string, unknown>),
 					created_at: existing.created_at,
 					updated_at: now,
 				};

@@ -32,7 +32,10 @@ function toSettings(row: SettingsRow | undefined): Settings {
 		noindex: row.noindex === 1 ? 1 : 0,
 		statistics_iframe: row.statistics_iframe,
 		contact_form_webhook_url: row.contact_form_webhook_url,
-		contact_form_webhook_headers: row.contact_form_webhook_headers === null ? null : (JSON.parse(row.contact_form_webhook_headers) as Record<string, string>),
+		contact_form_webhook_headers:
+			row.contact_form_webhook_headers === null
+				? null
+				: (JSON.parse(row.contact_form_webhook_headers) as Record<string, string>),
 	};
 }
 
@@ -59,7 +62,10 @@ export function createSettingsRepository(db: SqliteDatabase) {
 				upsert.run({
 					...merged,
 					tenant_pk: tenantPk,
-					contact_form_webhook_headers: merged.contact_form_webhook_headers === null ? null : JSON.stringify(merged.contact_form_webhook_headers),
+					contact_form_webhook_headers:
+						merged.contact_form_webhook_headers === null
+							? null
+							: JSON.stringify(merged.contact_form_webhook_headers),
 					updated_at: nowIso(),
 				});
 				return merged;

@@ -15,7 +15,9 @@ export type TenantRepository = ReturnType<typeof createTenantRepository>;
 export function createTenantRepository(db: SqliteDatabase, onChange: () => void = () => undefined) {
 	const byId = db.prepare<[string], TenantRow>('SELECT * FROM tenants WHERE id = ?');
 	const byPk = db.prepare<[number], TenantRow>('SELECT * FROM tenants WHERE pk = ?');
-	const insert = db.prepare('INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)');
+	const insert = db.prepare(
+		'INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)',
+	);
 	const update = db.prepare('UPDATE tenants SET id = ?, fqdn = ?, updated_at = ? WHERE pk = ?');
 	const remove = db.prepare('DELETE FROM tenants WHERE pk = ?');
 

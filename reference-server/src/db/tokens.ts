@@ -17,8 +17,12 @@ export function createTokenRepository(db: SqliteDatabase) {
 		   FROM tokens t JOIN tenants tn ON tn.pk = t.tenant_pk
 		  WHERE t.token_hash = ?`,
 	);
-	const revokeAll = db.prepare('UPDATE tokens SET revoked_at = ? WHERE tenant_pk = ? AND revoked_at IS NULL');
-	const insert = db.prepare('INSERT INTO tokens (tenant_pk, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)');
+	const revokeAll = db.prepare(
+		'UPDATE tokens SET revoked_at = ? WHERE tenant_pk = ? AND revoked_at IS NULL',
+	);
+	const insert = db.prepare(
+		'INSERT INTO tokens (tenant_pk, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)',
+	);
 
 	/**
 	 * Known token hashes -> their row, so that a request's authentication is a map lookup instead of a

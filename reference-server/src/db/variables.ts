@@ -9,7 +9,9 @@ export interface Variable {
 export type VariableRepository = ReturnType<typeof createVariableRepository>;
 
 export function createVariableRepository(db: SqliteDatabase) {
-	const list = db.prepare<[number], Variable>('SELECT key, value FROM variables WHERE tenant_pk = ? ORDER BY key');
+	const list = db.prepare<[number], Variable>(
+		'SELECT key, value FROM variables WHERE tenant_pk = ? ORDER BY key',
+	);
 	const upsert = db.prepare(
 		`INSERT INTO variables (tenant_pk, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
 		 ON CONFLICT (tenant_pk, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,

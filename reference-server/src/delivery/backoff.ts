@@ -5,7 +5,11 @@ export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
  * Exponential backoff with jitter: a random share between half and all of base * 2^(attempt-1), capped.
  * `attempt` is the number of attempts made so far (1 after the first failure).
  */
-export function backoffDelayMs(attempt: number, baseMs: number, random: () => number = Math.random): number {
+export function backoffDelayMs(
+	attempt: number,
+	baseMs: number,
+	random: () => number = Math.random,
+): number {
 	const exponential = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.max(0, attempt - 1));
 	return Math.round((0.5 + 0.5 * random()) * exponential);
 }

@@ -39,7 +39,11 @@ export function postWebhook(url: URL, options: PostOptions): Promise<WebhookRepl
 		request.once('response', (response) => {
 			let bytesRead = 0;
 			const finish = () => {
-				resolve({ status: response.statusCode ?? 0, retryAfter: header(response.headers['retry-after']), bytesRead });
+				resolve({
+					status: response.statusCode ?? 0,
+					retryAfter: header(response.headers['retry-after']),
+					bytesRead,
+				});
 			};
 			response.on('data', (chunk: Buffer) => {
 				bytesRead += chunk.length;

@@ -44,8 +44,17 @@ export function parseCidrList(text: string): BlockList {
 		const family = isIP(address);
 		const max = family === 4 ? 32 : 128;
 		const prefix = prefixText === undefined ? max : Number(prefixText);
-		if (family === 0 || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText))) {
-			throw new CidrListError(`"${entry}" is not an address, a CIDR range, "loopback" or "private"`);
+		if (
+			family === 0 ||
+			extra !== undefined ||
+			!Number.isInteger(prefix) ||
+			prefix < 0 ||
+			prefix > max ||
+			(prefixText !== undefined && !/^\d+$/.test(prefixText))
+		) {
+			throw new CidrListError(
+				`"${entry}" is not an address, a CIDR range, "loopback" or "private"`,
+			);
 		}
 		list.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
 	}
@@ -80,7 +89,10 @@ function expandIpv6(address: string): number[] {
 	const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
 	const headGroups = head === '' ? [] : head.split(':');
 	const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-	const zeros = tail === undefined ? [] : new Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
+	const zeros =
+		tail === undefined
+			? []
+			: new Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
 	return [...headGroups, ...zeros, ...tailGroups].map((group) => parseInt(group, 16));
 }
 
@@ -121,19 +133,23 @@ export class TargetPolicy {
 		const ip = canonicalAddress(address);
 		const family = isIP(ip) === 4 ? 'ipv4' : 'ipv6';
 		if (this.always.check(ip, family)) {
-			const reason = this.reasons.find(([list]) => list.check(ip, family))?.[1] ?? 'a refused address';
+			const reason =
+				this.reasons.find(([list]) => list.check(ip, family))?.[1] ?? 'a refused address';
 			return `${ip} (${reason})`;
 		}
 		if (this.isSelf(ip, port)) return `${ip} port ${port} (this server itself)`;
-		if (this.options.deny?.check(ip, family)) return `${ip} (in the ranges refused by --webhook-deny)`;
-		if (this.options.allow && !this.options.allow.check(ip, family)) return `${ip} (outside the ranges allowed by --webhook-allow)`;
+		if (this.options.deny?.check(ip, family))
+			return `${ip} (in the ranges refused by --webhook-deny)`;
+		if (this.options.allow && !this.options.allow.check(ip, family))
+			return `${ip} (outside the ranges allowed by --webhook-allow)`;
 		return undefined;
 	}
 
 	/** Why this URL is refused, before any name is resolved (its literal address, the public origin). */
 	refusalForUrl(url: URL): string | undefined {
 		const self = this.options.self();
-		if (self.publicOrigin !== undefined && url.origin === self.publicOrigin) return `${url.origin} (this server itself)`;
+		if (self.publicOrigin !== undefined && url.origin === self.publicOrigin)
+			return `${url.origin} (this server itself)`;
 		const host = url.hostname.replace(/^\[|\]$/g, '');
 		return isIP(host) !== 0 ? this.refusalFor(host, portOf(url)) : undefined;
 	}
@@ -159,12 +175,17 @@ export class TargetPolicy {
 	 * changes its answer after the setting was saved does not get through).
 	 */
 	lookupFor(port: number): LookupFunction {
-		return ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+		return ((
+			hostname: string,
+			options: { all?: boolean; family?: number },
+			callback: (...args: unknown[]) => void,
+		) => {
 			dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
 				if (error) return callback(error);
 				for (const { address } of addresses) {
 					const refusal = this.refusalFor(address, port);
-					if (refusal !== undefined) return callback(new WebhookRefusedError(`${hostname} resolves to ${refusal}`));
+					if (refusal !== undefined)
+						return callback(new WebhookRefusedError(`${hostname} resolves to ${refusal}`));
 				}
 				if (options.all) return callback(null, addresses);
 				return callback(null, addresses[0].address, addresses[0].family);

@@ -114,7 +114,12 @@ export class DeliveryWorker {
 		const attemptNumber = delivery.attempts + 1;
 		const log = this.options.logger.child({ delivery_id: delivery.id, attempt: attemptNumber });
 		if (!delivery.webhook_url) {
-			this.record(delivery.id, { state: 'failed', last_status: null, last_error: 'The webhook URL is no longer configured.', next_attempt_at: null });
+			this.record(delivery.id, {
+				state: 'failed',
+				last_status: null,
+				last_error: 'The webhook URL is no longer configured.',
+				next_attempt_at: null,
+			});
 			return;
 		}
 		const body = JSON.stringify({
@@ -125,7 +130,9 @@ export class DeliveryWorker {
 			fields: JSON.parse(delivery.fields) as unknown,
 		});
 		const headers: Record<string, string> = {
-			...(delivery.webhook_headers ? (JSON.parse(delivery.webhook_headers) as Record<string, string>) : {}),
+			...(delivery.webhook_headers
+				? (JSON.parse(delivery.webhook_headers) as Record<string, string>)
+				: {}),
 			'content-type': 'application/json',
 			'user-agent': 'site-reference-server',
 			// Marks the request as a delivery: the public form refuses it, so no relay can make a loop.
@@ -136,7 +143,12 @@ export class DeliveryWorker {
 		const refused = this.options.targets.refusalForUrl(url);
 		if (refused !== undefined) {
 			log.warn('delivery stopped: the webhook address is refused');
-			this.record(delivery.id, { state: 'failed', last_status: null, last_error: `The webhook address is refused: ${refused}.`, next_attempt_at: null });
+			this.record(delivery.id, {
+				state: 'failed',
+				last_status: null,
+				last_error: `The webhook address is refused: ${refused}.`,
+				next_attempt_at: null,
+			});
 			return;
 		}
 
@@ -152,7 +164,8 @@ export class DeliveryWorker {
 				lookup: this.options.targets.lookupFor(portOf(url)),
 			});
 			status = reply.status;
-			retryAfter = status === 429 || status === 503 ? retryAfterMs(reply.retryAfter ?? null) : undefined;
+			retryAfter =
+				status === 429 || status === 503 ? retryAfterMs(reply.retryAfter ?? null) : undefined;
 		} catch (err) {
 			if (this.shutdown.signal.aborted) {
 				log.info('delivery attempt aborted by shutdown; it stays pending');
@@ -160,33 +173,60 @@ export class DeliveryWorker {
 			}
 			if (err instanceof WebhookRefusedError) {
 				log.warn('delivery stopped: the webhook address is refused');
-				this.record(delivery.id, { state: 'failed', last_status: null, last_error: `The webhook address is refused: ${err.message}.`, next_attempt_at: null });
+				this.record(delivery.id, {
+					state: 'failed',
+					last_status: null,
+					last_error: `The webhook address is refused: ${err.message}.`,
+					next_attempt_at: null,
+				});
 				return;
 			}
 			const e = err as Error & { code?: string };
-			error = timeout.aborted ? `Timed out after ${this.options.timeoutMs} ms.` : `Network error: ${e.code ?? e.message}`;
+			error = timeout.aborted
+				? `Timed out after ${this.options.timeoutMs} ms.`
+				: `Network error: ${e.code ?? e.message}`;
 		}
 
 		const verdict = status === null ? 'retry' : verdictFor(status);
 		if (verdict === 'delivered') {
 			log.info({ status }, 'delivery succeeded');
-			this.record(delivery.id, { state: 'delivered', last_status: status, last_error: null, next_attempt_at: null });
+			this.record(delivery.id, {
+				state: 'delivered',
+				last_status: status,
+				last_error: null,
+				next_attempt_at: null,
+			});
 			return;
 		}
 		const lastError = withoutUrlSecrets(error ?? `The webhook answered HTTP ${status}.`, url);
 		if (verdict === 'stop') {
 			log.warn({ status }, 'delivery stopped: the receiver rejected it');
-			this.record(delivery.id, { state: 'failed', last_status: status, last_error: lastError, next_attempt_at: null });
+			this.record(delivery.id, {
+				state: 'failed',
+				last_status: status,
+				last_error: lastError,
+				next_attempt_at: null,
+			});
 			return;
 		}
 		if (attemptNumber >= this.options.maxAttempts) {
 			log.warn({ status }, 'delivery failed: no attempts left');
-			this.record(delivery.id, { state: 'failed', last_status: status, last_error: lastError, next_attempt_at: null });
+			this.record(delivery.id, {
+				state: 'failed',
+				last_status: status,
+				last_error: lastError,
+				next_attempt_at: null,
+			});
 			return;
 		}
 		const delay = retryAfter ?? backoffDelayMs(attemptNumber, this.options.retryBaseMs);
 		log.info({ status, retry_in_ms: delay }, 'delivery will be retried');
-		this.record(delivery.id, { state: 'pending', last_status: status, last_error: lastError, next_attempt_at: isoIn(delay) });
+		this.record(delivery.id, {
+			state: 'pending',
+			last_status: status,
+			last_error: lastError,
+			next_attempt_at: isoIn(delay),
+		});
 	}
 
 	private record(id: string, outcome: AttemptOutcome): void {

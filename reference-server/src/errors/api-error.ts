@@ -28,5 +28,7 @@ export const validationFailed = (details: FieldProblem[]) =>
 /** The message of a validation_failed answer: the bad fields by name. */
 export function describeProblems(details: FieldProblem[]): string {
 	const fields = details.map((d) => d.field);
-	return fields.length === 1 ? `The field ${fields[0]} is invalid.` : `These fields are invalid: ${fields.join(', ')}.`;
+	return fields.length === 1
+		? `The field ${fields[0]} is invalid.`
+		: `These fields are invalid: ${fields.join(', ')}.`;
 }

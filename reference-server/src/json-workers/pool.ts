@@ -23,8 +23,12 @@ function startWorker(): Worker {
 	const compiled = join(__dirname, 'worker.js');
 	if (existsSync(compiled)) return new Worker(compiled);
 	// Whoever compiles the server must compile worker.ts too: nothing imports it (bench/tsconfig.json).
-	if (!existsSync(join(__dirname, 'worker.ts'))) throw new Error(`The JSON worker is missing: ${compiled}`);
-	return new Worker(TYPESCRIPT_LOADER, { eval: true, workerData: { file: join(__dirname, 'worker.ts'), typescript: require.resolve('typescript') } });
+	if (!existsSync(join(__dirname, 'worker.ts')))
+		throw new Error(`The JSON worker is missing: ${compiled}`);
+	return new Worker(TYPESCRIPT_LOADER, {
+		eval: true,
+		workerData: { file: join(__dirname, 'worker.ts'), typescript: require.resolve('typescript') },
+	});
 }
 
 interface Job {
@@ -59,7 +63,8 @@ export class JsonWorkerPool {
 		const workers = [...this.idle, ...this.busy.keys()];
 		this.idle.length = 0;
 		await Promise.all(workers.map((worker) => worker.terminate()));
-		for (const job of this.queue.splice(0)) job.reject(new Error('The JSON worker pool is closed.'));
+		for (const job of this.queue.splice(0))
+			job.reject(new Error('The JSON worker pool is closed.'));
 	}
 
 	private dispatch() {
@@ -69,7 +74,10 @@ export class JsonWorkerPool {
 			this.busy.set(worker, job);
 			const { bytes } = job.task;
 			// A buffer that is a view on a larger one (a pooled allocation) is copied, not transferred.
-			const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+			const own =
+				bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+					? bytes
+					: new Uint8Array(bytes);
 			worker.postMessage({ ...job.task, bytes: own }, [own.buffer as ArrayBuffer]);
 		}
 	}

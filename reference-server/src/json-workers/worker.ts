@@ -12,7 +12,8 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../plugins/json-depth';
 import { requestHash, stableJson } from '../plugins/request-hash';
 import type { JsonOutcome, JsonTask } from './protocol';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The same options as the in-thread parser (`getDefaultJsonParser('error', 'ignore')`). */
 const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'ignore' } as const;

@@ -16,8 +16,10 @@ function bearerToken(request: FastifyRequest): string | undefined {
 	return match ? match[1] : undefined;
 }
 
-const missingToken = () => new ApiError(401, 'unauthorized', 'A bearer token is required (Authorization: Bearer <token>).');
-const invalidToken = () => new ApiError(401, 'unauthorized', 'The bearer token is unknown, revoked or expired.');
+const missingToken = () =>
+	new ApiError(401, 'unauthorized', 'A bearer token is required (Authorization: Bearer <token>).');
+const invalidToken = () =>
+	new ApiError(401, 'unauthorized', 'The bearer token is unknown, revoked or expired.');
 
 /**
  * `requireAdmin` and `requireTenant` are onRequest hooks for routes. The two token kinds are separate:
@@ -27,13 +29,15 @@ export default fp(
 	async function authPlugin(app: FastifyInstance) {
 		// Comparing digests keeps the comparison constant-time regardless of the token lengths.
 		const adminDigest = createHash('sha256').update(app.site.config.adminToken, 'utf8').digest();
-		const isAdminToken = (token: string) => timingSafeEqual(createHash('sha256').update(token, 'utf8').digest(), adminDigest);
+		const isAdminToken = (token: string) =>
+			timingSafeEqual(createHash('sha256').update(token, 'utf8').digest(), adminDigest);
 
 		/** The tenant a token belongs to, if it is a live tenant token. */
 		function tenantFor(token: string): Caller | undefined {
 			const found = app.site.store.tokens.findByHash(sha256Hex(token));
 			if (!found || found.revoked_at !== null) return undefined;
-			if (found.expires_at !== null && found.expires_at <= new Date().toISOString()) return undefined;
+			if (found.expires_at !== null && found.expires_at <= new Date().toISOString())
+				return undefined;
 			return { kind: 'tenant', pk: found.tenant_pk, id: found.tenant_id };
 		}
 
@@ -47,7 +51,12 @@ export default fp(
 				request.caller = { kind: 'admin' };
 				return;
 			}
-			if (tenantFor(token)) throw new ApiError(403, 'forbidden', 'This endpoint needs the admin token; a tenant token was given.');
+			if (tenantFor(token))
+				throw new ApiError(
+					403,
+					'forbidden',
+					'This endpoint needs the admin token; a tenant token was given.',
+				);
 			throw invalidToken();
 		});
 
@@ -60,7 +69,12 @@ export default fp(
 				request.tenant = { pk: caller.pk, id: caller.id };
 				return;
 			}
-			if (isAdminToken(token)) throw new ApiError(403, 'forbidden', 'This endpoint needs a tenant token; the admin token was given.');
+			if (isAdminToken(token))
+				throw new ApiError(
+					403,
+					'forbidden',
+					'This endpoint needs a tenant token; the admin token was given.',
+				);
 			throw invalidToken();
 		});
 	},

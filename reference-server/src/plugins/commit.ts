@@ -31,7 +31,12 @@ export default fp(
 		};
 
 		// Callback style: most answers have nothing to wait for, and this runs for every one of them.
-		const waitForCommit = (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: Done) => {
+		const waitForCommit = (
+			request: FastifyRequest,
+			_reply: FastifyReply,
+			payload: unknown,
+			done: Done,
+		) => {
 			const own = request.commit;
 			// Once per request: the 500 sent for a failed commit passes through here again.
 			request.commit = null;
@@ -44,7 +49,8 @@ export default fp(
 		};
 
 		app.addHook('onRoute', (route) => {
-			if (routeMethods(route).some((method) => WRITING_METHODS.has(method))) addRouteHook(route, 'preHandler', join);
+			if (routeMethods(route).some((method) => WRITING_METHODS.has(method)))
+				addRouteHook(route, 'preHandler', join);
 			addRouteHook(route, 'onSend', waitForCommit);
 		});
 	},

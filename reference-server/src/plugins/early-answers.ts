@@ -38,14 +38,18 @@ function drain(raw: IncomingMessage, maxBytes: number): Promise<boolean> {
  */
 export default fp(
 	async function earlyAnswersPlugin(app: FastifyInstance) {
-		app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Done) => {
-			const raw = request.raw;
-			if (raw.complete || raw.readableEnded || raw.destroyed || !hasBody(raw)) return done(null, payload);
-			drain(raw, EARLY_ANSWER_DRAIN_BYTES).then((ended) => {
-				if (!ended) reply.header('connection', 'close');
-				done(null, payload);
-			}, done);
-		});
+		app.addHook(
+			'onSend',
+			(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Done) => {
+				const raw = request.raw;
+				if (raw.complete || raw.readableEnded || raw.destroyed || !hasBody(raw))
+					return done(null, payload);
+				drain(raw, EARLY_ANSWER_DRAIN_BYTES).then((ended) => {
+					if (!ended) reply.header('connection', 'close');
+					done(null, payload);
+				}, done);
+			},
+		);
 	},
 	{ name: 'early-answers' },
 );

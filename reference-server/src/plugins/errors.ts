@@ -19,7 +19,8 @@ function fieldOf(error: AjvError, context: string): string {
 		.slice(1)
 		.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 	if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
-	else if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+	else if (error.keyword === 'additionalProperties')
+		segments.push(String(error.params.additionalProperty));
 	else if (error.propertyName !== undefined) segments.push(error.propertyName);
 	return segments.length > 0 ? segments.join('.') : context;
 }
@@ -46,7 +47,13 @@ function problemOf(error: AjvError, context: string): string {
  * schemaPath leads to the subschema that failed; its last segment is the keyword.
  */
 function problemFromSchema(error: AjvError, rootSchema: unknown): string | undefined {
-	if (!rootSchema || !error.schemaPath || error.keyword === 'required' || error.keyword === 'additionalProperties') return undefined;
+	if (
+		!rootSchema ||
+		!error.schemaPath ||
+		error.keyword === 'required' ||
+		error.keyword === 'additionalProperties'
+	)
+		return undefined;
 	const segments = error.schemaPath
 		.replace(/^#\/?/, '')
 		.split('/')
@@ -57,18 +64,24 @@ function problemFromSchema(error: AjvError, rootSchema: unknown): string | undef
 		if (node === null || typeof node !== 'object') return undefined;
 		node = (node as Record<string, unknown>)[segment];
 	}
-	const problem = node && typeof node === 'object' ? (node as Record<string, unknown>)['x-problem'] : undefined;
+	const problem =
+		node && typeof node === 'object' ? (node as Record<string, unknown>)['x-problem'] : undefined;
 	return typeof problem === 'string' ? problem : undefined;
 }
 
 /** Every bad field once (the first problem found for it), in the order ajv reported them. */
-export function problemsFromValidation(errors: AjvError[], context: string, rootSchema?: unknown): FieldProblem[] {
+export function problemsFromValidation(
+	errors: AjvError[],
+	context: string,
+	rootSchema?: unknown,
+): FieldProblem[] {
 	const byField = new Map<string, string>();
 	for (const error of errors) {
 		// propertyNames reports each failed sub-keyword (tagged with propertyName) and then a summary; the former say more.
 		if (error.keyword === 'propertyNames') continue;
 		const field = fieldOf(error, context);
-		if (!byField.has(field)) byField.set(field, problemFromSchema(error, rootSchema) ?? problemOf(error, context));
+		if (!byField.has(field))
+			byField.set(field, problemFromSchema(error, rootSchema) ?? problemOf(error, context));
 	}
 	if (byField.size === 0 && errors.length > 0) byField.set(context, problemOf(errors[0], context));
 	return [...byField].map(([field, problem]) => ({ field, problem }));
@@ -88,19 +101,49 @@ const STATUS_CODES: Record<number, string> = {
 /** Fastify's and @fastify/multipart's own errors, by code. */
 const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
 	FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'The request body is not valid JSON.'],
-	FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'The request body is empty but its content type is application/json.'],
-	FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_json', 'The request body does not match its Content-Length.'],
-	FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'The request body is larger than the configured limit.'],
-	FST_REQ_FILE_TOO_LARGE: [413, 'payload_too_large', 'The upload is larger than the configured limit.'],
+	FST_ERR_CTP_EMPTY_JSON_BODY: [
+		400,
+		'invalid_json',
+		'The request body is empty but its content type is application/json.',
+	],
+	FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
+		400,
+		'invalid_json',
+		'The request body does not match its Content-Length.',
+	],
+	FST_ERR_CTP_BODY_TOO_LARGE: [
+		413,
+		'payload_too_large',
+		'The request body is larger than the configured limit.',
+	],
+	FST_REQ_FILE_TOO_LARGE: [
+		413,
+		'payload_too_large',
+		'The upload is larger than the configured limit.',
+	],
 	FST_PARTS_LIMIT: [413, 'payload_too_large', 'The multipart body has too many parts.'],
 	FST_FILES_LIMIT: [413, 'payload_too_large', 'The multipart body has too many files.'],
 	FST_FIELDS_LIMIT: [413, 'payload_too_large', 'The multipart body has too many fields.'],
-	FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'The request content type is not supported by this endpoint.'],
-	FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type', 'This endpoint expects multipart/form-data.'],
+	FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+		415,
+		'unsupported_media_type',
+		'The request content type is not supported by this endpoint.',
+	],
+	FST_INVALID_MULTIPART_CONTENT_TYPE: [
+		415,
+		'unsupported_media_type',
+		'This endpoint expects multipart/form-data.',
+	],
 	FST_PROTO_VIOLATION: [400, 'validation_failed', 'A multipart field name is not allowed.'],
 };
 
-function sendError(reply: FastifyReply, status: number, code: string, message: string, details?: unknown): FastifyReply {
+function sendError(
+	reply: FastifyReply,
+	status: number,
+	code: string,
+	message: string,
+	details?: unknown,
+): FastifyReply {
 	const body: Record<string, unknown> = { error: code, message };
 	if (details !== undefined) body.details = details;
 	return reply.code(status).type('application/json; charset=utf-8').send(body);
@@ -132,14 +175,26 @@ function drainBody(raw: IncomingMessage, maxBytes: number): Promise<void> {
 	});
 }
 
-function handleError(this: FastifyInstance, error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
-	if (error instanceof ApiError) return sendError(reply, error.status, error.code, error.message, error.details);
+function handleError(
+	this: FastifyInstance,
+	error: FastifyError | ApiError | Error,
+	request: FastifyRequest,
+	reply: FastifyReply,
+) {
+	if (error instanceof ApiError)
+		return sendError(reply, error.status, error.code, error.message, error.details);
 
 	const fastifyError = error as FastifyError;
 	if (Array.isArray(fastifyError.validation)) {
 		const context = fastifyError.validationContext ?? 'body';
-		const rootSchema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[context];
-		const details = problemsFromValidation(fastifyError.validation as unknown as AjvError[], context, rootSchema);
+		const rootSchema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[
+			context
+		];
+		const details = problemsFromValidation(
+			fastifyError.validation as unknown as AjvError[],
+			context,
+			rootSchema,
+		);
 		return sendError(reply, 400, 'validation_failed', describeProblems(details), details);
 	}
 	const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
@@ -147,7 +202,9 @@ function handleError(this: FastifyInstance, error: FastifyError | ApiError | Err
 		const declared = Number(request.headers['content-length']);
 		const limit = request.routeOptions.bodyLimit ?? 0;
 		if (!(declared > limit + OVERSIZE_DRAIN_BYTES)) {
-			return drainBody(request.raw, OVERSIZE_DRAIN_BYTES).then(() => sendError(reply, known[0], known[1], known[2]));
+			return drainBody(request.raw, OVERSIZE_DRAIN_BYTES).then(() =>
+				sendError(reply, known[0], known[1], known[2]),
+			);
 		}
 	}
 	if (known) return sendError(reply, known[0], known[1], known[2]);
@@ -165,7 +222,12 @@ export default fp(
 	async function errorsPlugin(app: FastifyInstance) {
 		app.setErrorHandler(handleError);
 		app.setNotFoundHandler((request, reply) => {
-			sendError(reply, 404, 'not_found', `There is no route ${request.method} ${request.url.split('?')[0]}.`);
+			sendError(
+				reply,
+				404,
+				'not_found',
+				`There is no route ${request.method} ${request.url.split('?')[0]}.`,
+			);
 		});
 	},
 	{ name: 'site-errors' },

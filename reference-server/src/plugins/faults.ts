@@ -11,7 +11,9 @@ declare module 'fastify' {
 
 /** Faults apply to the API only: health, the OpenAPI document, public forms and asset downloads stay reliable. */
 function isApiRequest(request: FastifyRequest): boolean {
-	return request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
+	return (
+		request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?')
+	);
 }
 
 /**
@@ -32,7 +34,10 @@ export default fp(
 				return reply
 					.code(503)
 					.header('retry-after', '0')
-					.send({ error: 'unavailable', message: 'The service is temporarily unavailable (injected fault); retry.' });
+					.send({
+						error: 'unavailable',
+						message: 'The service is temporarily unavailable (injected fault); retry.',
+					});
 			}
 			if (faultDropRate > 0 && Math.random() < faultDropRate) request.dropConnection = true;
 		});

@@ -27,7 +27,9 @@ declare module 'fastify' {
  */
 function hashOf(request: FastifyRequest): string {
 	if (request.offThreadJson) return request.offThreadJson.hash;
-	const body = request.isMultipart() ? `multipart:${request.headers['content-length'] ?? ''}` : stableJson(request.body);
+	const body = request.isMultipart()
+		? `multipart:${request.headers['content-length'] ?? ''}`
+		: stableJson(request.body);
 	return requestHash(request.method, request.url, body);
 }
 
@@ -50,9 +52,12 @@ export default fp(
 			const key = request.headers[IDEMPOTENCY_HEADER];
 			if (key === undefined) return;
 			if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
-				throw new ApiError(400, 'validation_failed', 'The Idempotency-Key header must be 1 to 255 characters.', [
-					{ field: 'Idempotency-Key', problem: 'must be 1 to 255 characters' },
-				]);
+				throw new ApiError(
+					400,
+					'validation_failed',
+					'The Idempotency-Key header must be 1 to 255 characters.',
+					[{ field: 'Idempotency-Key', problem: 'must be 1 to 255 characters' }],
+				);
 			}
 			const scope = request.caller.kind === 'admin' ? 'admin' : `tenant:${request.caller.pk}`;
 			const hash = hashOf(request);
@@ -62,10 +67,18 @@ export default fp(
 				return;
 			}
 			if (result.record.request_hash !== hash) {
-				throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request.');
+				throw new ApiError(
+					422,
+					'idempotency_key_reused',
+					'This Idempotency-Key was already used for a different request.',
+				);
 			}
 			if (result.kind === 'in_flight') {
-				throw new ApiError(409, 'conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
+				throw new ApiError(
+					409,
+					'conflict',
+					'A request with this Idempotency-Key is still in progress; retry later.',
+				);
 			}
 			const record = result.record;
 			return reply
@@ -83,7 +96,13 @@ export default fp(
 				const contentType = reply.getHeader('content-type');
 				const body = payload.toString();
 				// Waits for the commit (grouped with the request's own writes, db/group-commit.ts).
-				const complete = () => repository.complete(reservation.held, reply.statusCode, contentType === undefined ? null : String(contentType), body);
+				const complete = () =>
+					repository.complete(
+						reservation.held,
+						reply.statusCode,
+						contentType === undefined ? null : String(contentType),
+						body,
+					);
 				// Storing an answer of megabytes is a long step: in a turn of its own, not right after the handler's.
 				await (body.length >= HEAVY_BODY_BYTES ? heavyWork.run(complete) : complete());
 			} else {
@@ -103,7 +122,11 @@ export default fp(
 
 		// Only POST, PUT and DELETE routes under /api/ carry these hooks (plugins/route-hooks.ts).
 		app.addHook('onRoute', (route) => {
-			if (!route.url.startsWith('/api/') || !routeMethods(route).some((method) => MUTATING_METHODS.has(method))) return;
+			if (
+				!route.url.startsWith('/api/') ||
+				!routeMethods(route).some((method) => MUTATING_METHODS.has(method))
+			)
+				return;
 			if ((route.config as { idempotency?: boolean } | undefined)?.idempotency === false) return;
 			addRouteHook(route, 'preValidation', reserve);
 			addRouteHook(route, 'onSend', store);

@@ -37,8 +37,14 @@ export function jsonFieldText(request: FastifyRequest, field: string, value: unk
 const JSON_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
 
 function refusal(reason: JsonRefusal): Error {
-	if (reason === 'utf8') return new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.');
-	if (reason === 'depth') return new ApiError(400, 'invalid_json', `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`);
+	if (reason === 'utf8')
+		return new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.');
+	if (reason === 'depth')
+		return new ApiError(
+			400,
+			'invalid_json',
+			`The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`,
+		);
 	// What Fastify's own parser gives for bad JSON and for a `__proto__` key.
 	return new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
 }
@@ -56,22 +62,26 @@ export default fp(
 		app.addHook('onClose', () => workers.close());
 		app.decorateRequest('offThreadJson', null);
 		app.removeContentTypeParser('application/json');
-		app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
-			if (body.length < HEAVY_BODY_BYTES) {
-				if (!isUtf8(body)) return done(refusal('utf8'), undefined);
-				if (nestsDeeperThan(body, MAX_JSON_DEPTH)) return done(refusal('depth'), undefined);
-				return parseJson(request, body.toString('utf8'), done);
-			}
-			const textFields = request.routeOptions.config.jsonTextFields ?? [];
-			workers.run({ bytes: body, method: request.method, url: request.url, textFields }).then(
-				(outcome: JsonOutcome) => {
-					if (outcome.refused) return done(refusal(outcome.refused), undefined);
-					request.offThreadJson = { hash: outcome.hash, texts: outcome.texts };
-					done(null, outcome.body);
-				},
-				(error: Error) => done(error, undefined),
-			);
-		});
+		app.addContentTypeParser(
+			'application/json',
+			{ parseAs: 'buffer' },
+			(request: FastifyRequest, body: Buffer, done) => {
+				if (body.length < HEAVY_BODY_BYTES) {
+					if (!isUtf8(body)) return done(refusal('utf8'), undefined);
+					if (nestsDeeperThan(body, MAX_JSON_DEPTH)) return done(refusal('depth'), undefined);
+					return parseJson(request, body.toString('utf8'), done);
+				}
+				const textFields = request.routeOptions.config.jsonTextFields ?? [];
+				workers.run({ bytes: body, method: request.method, url: request.url, textFields }).then(
+					(outcome: JsonOutcome) => {
+						if (outcome.refused) return done(refusal(outcome.refused), undefined);
+						request.offThreadJson = { hash: outcome.hash, texts: outcome.texts };
+						done(null, outcome.body);
+					},
+					(error: Error) => done(error, undefined),
+				);
+			},
+		);
 	},
 	{ name: 'site-json-body', dependencies: ['site-errors'] },
 );

@@ -63,11 +63,23 @@ export default fp(
 		await app.register(swagger, {
 			openapi: {
 				openapi: '3.1.0',
-				info: { title: 'Site Management API (reference server)', version: '1.0.0', description: DESCRIPTION },
+				info: {
+					title: 'Site Management API (reference server)',
+					version: '1.0.0',
+					description: DESCRIPTION,
+				},
 				components: {
 					securitySchemes: {
-						adminToken: { type: 'http', scheme: 'bearer', description: 'Central surface: the admin token given at server start.' },
-						tenantToken: { type: 'http', scheme: 'bearer', description: 'Tenant surface: a token from POST /api/tenant/token.' },
+						adminToken: {
+							type: 'http',
+							scheme: 'bearer',
+							description: 'Central surface: the admin token given at server start.',
+						},
+						tenantToken: {
+							type: 'http',
+							scheme: 'bearer',
+							description: 'Tenant surface: a token from POST /api/tenant/token.',
+						},
 					},
 				},
 				tags: [
@@ -80,11 +92,22 @@ export default fp(
 				if (!schema) return { schema, url };
 				const methods = Array.isArray(route.method) ? route.method : [route.method];
 				let documented: Record<string, unknown> = { ...schema };
-				if (url.startsWith('/api/') && route.config?.idempotency !== false && methods.some((m) => ['POST', 'PUT', 'DELETE'].includes(m))) {
-					const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
-					documented.headers = { ...headers, type: 'object', properties: { ...headers.properties, 'Idempotency-Key': idempotencyHeader } };
+				if (
+					url.startsWith('/api/') &&
+					route.config?.idempotency !== false &&
+					methods.some((m) => ['POST', 'PUT', 'DELETE'].includes(m))
+				) {
+					const headers = (schema.headers ?? { type: 'object', properties: {} }) as {
+						properties?: Record<string, unknown>;
+					};
+					documented.headers = {
+						...headers,
+						type: 'object',
+						properties: { ...headers.properties, 'Idempotency-Key': idempotencyHeader },
+					};
 				}
-				if (route.config?.multipart) documented = { ...documented, body: uploadBody, consumes: ['multipart/form-data'] };
+				if (route.config?.multipart)
+					documented = { ...documented, body: uploadBody, consumes: ['multipart/form-data'] };
 				return { schema: documented as typeof schema, url };
 			},
 		});

@@ -10,7 +10,8 @@ interface PropertySchema {
 function coerceQueryValue(value: unknown, schema: PropertySchema): unknown {
 	if (typeof value !== 'string') return value;
 	const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-	if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+	if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value))
+		return Number(value);
 	if (types.includes('boolean')) {
 		if (value === 'true' || value === '1') return true;
 		if (value === 'false' || value === '0') return false;
@@ -30,22 +31,42 @@ export default fp(
 		// Fastify parses text/plain by default; a JSON endpoint sent text must be a 415, not a 400.
 		app.removeContentTypeParser('text/plain');
 
-		const refuseMultipart = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-			if (request.isMultipart()) return done(new ApiError(415, 'unsupported_media_type', 'This endpoint accepts application/json only.'));
+		const refuseMultipart = (
+			request: FastifyRequest,
+			_reply: FastifyReply,
+			done: (error?: Error) => void,
+		) => {
+			if (request.isMultipart())
+				return done(
+					new ApiError(
+						415,
+						'unsupported_media_type',
+						'This endpoint accepts application/json only.',
+					),
+				);
 			done();
 		};
 
 		// Each route gets only the hooks it needs, with its query coercion worked out once (route-hooks.ts).
 		app.addHook('onRoute', (route) => {
-			if (!(route.config as { multipart?: boolean } | undefined)?.multipart) addRouteHook(route, 'preValidation', refuseMultipart);
-			const properties = (route.schema?.querystring as { properties?: Record<string, PropertySchema> } | undefined)?.properties;
+			if (!(route.config as { multipart?: boolean } | undefined)?.multipart)
+				addRouteHook(route, 'preValidation', refuseMultipart);
+			const properties = (
+				route.schema?.querystring as { properties?: Record<string, PropertySchema> } | undefined
+			)?.properties;
 			if (!properties) return;
 			const fields = Object.entries(properties);
-			addRouteHook(route, 'preValidation', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-				const query = request.query as Record<string, unknown> | undefined;
-				if (query) for (const [name, schema] of fields) if (name in query) query[name] = coerceQueryValue(query[name], schema);
-				done();
-			});
+			addRouteHook(
+				route,
+				'preValidation',
+				(request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+					const query = request.query as Record<string, unknown> | undefined;
+					if (query)
+						for (const [name, schema] of fields)
+							if (name in query) query[name] = coerceQueryValue(query[name], schema);
+					done();
+				},
+			);
 		});
 	},
 	{ name: 'site-request-shape', dependencies: ['site-errors'] },

@@ -25,12 +25,24 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request, reply) => {
 			if (!request.isMultipart()) {
-				throw new ApiError(415, 'unsupported_media_type', 'Upload the file as multipart/form-data with a part named file.');
+				throw new ApiError(
+					415,
+					'unsupported_media_type',
+					'Upload the file as multipart/form-data with a part named file.',
+				);
 			}
-			const parts = request.parts({ limits: { fileSize: maxUploadBytes } }) as AsyncIterable<Multipart>;
-			const asset = await uploads.receive({ tenantPk: tenantOf(request).pk, parts, raw: request.raw });
+			const parts = request.parts({
+				limits: { fileSize: maxUploadBytes },
+			}) as AsyncIterable<Multipart>;
+			const asset = await uploads.receive({
+				tenantPk: tenantOf(request).pk,
+				parts,
+				raw: request.raw,
+			});
 			const url = `${app.site.publicUrl}/assets/${asset.id}/${asset.file_name}`;
-			return reply.code(201).send({ url, name: asset.name, size: asset.size, mime_type: asset.mime_type });
+			return reply
+				.code(201)
+				.send({ url, name: asset.name, size: asset.size, mime_type: asset.mime_type });
 		},
 	);
 
@@ -39,7 +51,8 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			schema: {
 				summary: 'Download an asset (no token; the unguessable id is the capability)',
-				description: 'The id decides; the file name segment is cosmetic. Asset URLs survive a tenant rename.',
+				description:
+					'The id decides; the file name segment is cosmetic. Asset URLs survive a tenant rename.',
 				tags: ['public'],
 				'x-extension': true,
 				params: downloadParams,
@@ -51,14 +64,19 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const asset = /^[a-f0-9]{32}$/.test(assetId) ? store.assets.findById(assetId) : undefined;
 			const file = asset ? await assets.open(asset.tenant_pk, asset.id) : undefined;
 			if (!asset || !file) throw notFound('Asset not found.');
-			return reply
-				.header('content-type', asset.mime_type)
-				.header('content-length', file.size)
-				.header('x-content-type-options', 'nosniff')
-				// Uploaded HTML or SVG must not run scripts in this origin when opened directly.
-				.header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox")
-				.header('cache-control', 'public, max-age=3600')
-				.send(file.stream);
+			return (
+				reply
+					.header('content-type', asset.mime_type)
+					.header('content-length', file.size)
+					.header('x-content-type-options', 'nosniff')
+					// Uploaded HTML or SVG must not run scripts in this origin when opened directly.
+					.header(
+						'content-security-policy',
+						"default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+					)
+					.header('cache-control', 'public, max-age=3600')
+					.send(file.stream)
+			);
 		},
 	);
 };

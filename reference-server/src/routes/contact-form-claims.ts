@@ -17,7 +17,8 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
-				summary: 'Claim a submission for a consumer: 201 for the first claim, 200 with claimed false for any later one',
+				summary:
+					'Claim a submission for a consumer: 201 for the first claim, 200 with claimed false for any later one',
 				tags: ['tenant'],
 				security: tenantSecurity,
 				'x-extension': true,

@@ -3,19 +3,40 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ApiError, notFound } from '../errors/api-error';
 import { DELIVERY_MARK_HEADER } from '../delivery/worker';
 import { tenantOf } from '../context';
-import { pagination, paginationMetaFor, TENANT_ID_PATTERN, tenantSecurity } from '../schemas/common';
-import { deliveriesQuery, deliveriesResponses, formBody, formParams, formResponses } from '../schemas/contact-form';
+import {
+	pagination,
+	paginationMetaFor,
+	TENANT_ID_PATTERN,
+	tenantSecurity,
+} from '../schemas/common';
+import {
+	deliveriesQuery,
+	deliveriesResponses,
+	formBody,
+	formParams,
+	formResponses,
+} from '../schemas/contact-form';
 
 /** Rate limits of the public form: per client address, then per tenant (each off when 0). */
 function formRateLimits(app: FastifyInstance): onRequestHookHandler[] {
 	const { formRatePerAddress, formRatePerTenant } = app.site.config;
 	const limits: onRequestHookHandler[] = [];
 	if (formRatePerAddress > 0) {
-		limits.push(app.rateLimit({ max: formRatePerAddress, timeWindow: 60_000, keyGenerator: (request) => `address:${request.ip}` }));
+		limits.push(
+			app.rateLimit({
+				max: formRatePerAddress,
+				timeWindow: 60_000,
+				keyGenerator: (request) => `address:${request.ip}`,
+			}),
+		);
 	}
 	if (formRatePerTenant > 0) {
 		limits.push(
-			app.rateLimit({ max: formRatePerTenant, timeWindow: 60_000, keyGenerator: (request) => `tenant:${(request.params as { tenantId: string }).tenantId}` }),
+			app.rateLimit({
+				max: formRatePerTenant,
+				timeWindow: 60_000,
+				keyGenerator: (request) => `tenant:${(request.params as { tenantId: string }).tenantId}`,
+			}),
 		);
 	}
 	return limits;
@@ -45,11 +66,21 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const { tenantId } = request.params;
 			// A delivery (of any tenant) relayed back into a form would deliver again, forever.
 			if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
-				throw new ApiError(403, 'forbidden', 'A contact-form delivery cannot be submitted as a new submission (a delivery loop).');
+				throw new ApiError(
+					403,
+					'forbidden',
+					'A contact-form delivery cannot be submitted as a new submission (a delivery loop).',
+				);
 			}
-			const tenant = new RegExp(TENANT_ID_PATTERN).test(tenantId) ? store.tenants.findById(tenantId) : undefined;
+			const tenant = new RegExp(TENANT_ID_PATTERN).test(tenantId)
+				? store.tenants.findById(tenantId)
+				: undefined;
 			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
-			const { submissionId, deliveryId } = store.contactForm.submit(tenant.pk, 'contact', request.body);
+			const { submissionId, deliveryId } = store.contactForm.submit(
+				tenant.pk,
+				'contact',
+				request.body,
+			);
 			if (deliveryId) worker.notify();
 			return reply.code(202).send({ submission_id: submissionId });
 		},
@@ -70,7 +101,12 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request) => {
 			const { page, perPage, offset } = pagination(request.query);
-			const { deliveries, total } = store.contactForm.list(tenantOf(request).pk, request.query.state, perPage, offset);
+			const { deliveries, total } = store.contactForm.list(
+				tenantOf(request).pk,
+				request.query.state,
+				perPage,
+				offset,
+			);
 			return { data: deliveries, meta: paginationMetaFor(page, perPage, total) };
 		},
 	);

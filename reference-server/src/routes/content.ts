@@ -26,7 +26,13 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request, reply) => {
 			const { url, templates, banner } = request.body;
-			const update = () => store.pages.updateContent(tenantOf(request).pk, url, jsonFieldText(request, 'templates', templates), banner);
+			const update = () =>
+				store.pages.updateContent(
+					tenantOf(request).pk,
+					url,
+					jsonFieldText(request, 'templates', templates),
+					banner,
+				);
 			// Storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
 			const large = Number(request.headers['content-length']) >= HEAVY_BODY_BYTES;
 			const updated = large ? await heavyWork.run(update) : update();

@@ -8,7 +8,13 @@ export default async function healthRoutes(app: FastifyInstance) {
 				summary: 'Liveness check',
 				tags: ['public'],
 				'x-extension': true,
-				response: { 200: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } },
+				response: {
+					200: {
+						type: 'object',
+						required: ['status'],
+						properties: { status: { type: 'string', enum: ['ok'] } },
+					},
+				},
 			},
 		},
 		async () => ({ status: 'ok' }),

@@ -2,7 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { validationFailed } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { tenantSecurity } from '../schemas/common';
-import { listNotificationsResponses, notificationBody, saveNotificationResponses } from '../schemas/notifications';
+import {
+	listNotificationsResponses,
+	notificationBody,
+	saveNotificationResponses,
+} from '../schemas/notifications';
 
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store } = app.site;
@@ -22,7 +26,10 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		async (request) => {
 			const { message, status } = request.body;
 			const id = String(request.body.id);
-			if (id.length > 200) throw validationFailed([{ field: 'id', problem: 'must NOT have more than 200 characters' }]);
+			if (id.length > 200)
+				throw validationFailed([
+					{ field: 'id', problem: 'must NOT have more than 200 characters' },
+				]);
 			const notification = store.notifications.save(tenantOf(request).pk, id, message, status);
 			return { message: 'Notification saved.', notification };
 		},

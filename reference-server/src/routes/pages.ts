@@ -32,8 +32,13 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const { page, perPage, offset } = pagination(request.query);
 			const filter: PageFilter = { url, locale, draft, search };
 			// Rendered by the route's own response serializer, so a cached answer is the same text.
-			const body = store.pages.listRendered(tenantOf(request).pk, filter, perPage, offset, (pages, total) =>
-				String(reply.serialize({ data: pages, meta: paginationMetaFor(page, perPage, total) })),
+			const body = store.pages.listRendered(
+				tenantOf(request).pk,
+				filter,
+				perPage,
+				offset,
+				(pages, total) =>
+					String(reply.serialize({ data: pages, meta: paginationMetaFor(page, perPage, total) })),
 			);
 			return reply.type('application/json; charset=utf-8').send(body);
 		},
@@ -45,7 +50,8 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'Create a page',
-				description: 'The url of a deleted (archived) page may be used again: the new page replaces the archived one.',
+				description:
+					'The url of a deleted (archived) page may be used again: the new page replaces the archived one.',
 				tags: ['tenant'],
 				security: tenantSecurity,
 				body: createPageBody,
@@ -72,8 +78,10 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
-				summary: 'Delete a page: by default archived (out of listings and sitemap, data kept); permanently: 1 erases it',
-				description: 'permanently also erases an already archived page. An unknown url, or a default delete of an archived page, is a 404.',
+				summary:
+					'Delete a page: by default archived (out of listings and sitemap, data kept); permanently: 1 erases it',
+				description:
+					'permanently also erases an already archived page. An unknown url, or a default delete of an archived page, is a 404.',
 				tags: ['tenant'],
 				security: tenantSecurity,
 				body: deletePageBody,
@@ -82,7 +90,9 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request) => {
 			const { url } = request.body;
-			if (!store.pages.delete(tenantOf(request).pk, url, asBoolean(request.body.permanently, false))) {
+			if (
+				!store.pages.delete(tenantOf(request).pk, url, asBoolean(request.body.permanently, false))
+			) {
 				throw notFound(`Page "${url}" not found.`);
 			}
 			return { message: 'Page deleted successfully.' };

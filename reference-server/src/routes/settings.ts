@@ -18,18 +18,30 @@ function isHttpUrl(value: string): boolean {
  * Header names differ only in case in JSON but are one header on the wire: each at most once. A user
  * and password in the webhook URL are sent as an Authorization header: not together with another one.
  */
-function headerProblems(settings: Pick<Settings, 'contact_form_webhook_url' | 'contact_form_webhook_headers'>): FieldProblem[] {
+function headerProblems(
+	settings: Pick<Settings, 'contact_form_webhook_url' | 'contact_form_webhook_headers'>,
+): FieldProblem[] {
 	const problems: FieldProblem[] = [];
 	const seen = new Set<string>();
 	for (const name of Object.keys(settings.contact_form_webhook_headers ?? {})) {
 		const lower = name.toLowerCase();
-		if (seen.has(lower)) problems.push({ field: `contact_form_webhook_headers.${name}`, problem: 'is given twice (header names are case-insensitive)' });
+		if (seen.has(lower))
+			problems.push({
+				field: `contact_form_webhook_headers.${name}`,
+				problem: 'is given twice (header names are case-insensitive)',
+			});
 		seen.add(lower);
 	}
 	const url = settings.contact_form_webhook_url;
-	const authorization = Object.keys(settings.contact_form_webhook_headers ?? {}).find((name) => name.toLowerCase() === 'authorization');
+	const authorization = Object.keys(settings.contact_form_webhook_headers ?? {}).find(
+		(name) => name.toLowerCase() === 'authorization',
+	);
 	if (url && authorization !== undefined && /^[a-z]+:\/\/[^/?#]*@/i.test(url)) {
-		problems.push({ field: `contact_form_webhook_headers.${authorization}`, problem: 'cannot be set while the webhook URL carries a user and password (two Authorization headers)' });
+		problems.push({
+			field: `contact_form_webhook_headers.${authorization}`,
+			problem:
+				'cannot be set while the webhook URL carries a user and password (two Authorization headers)',
+		});
 	}
 	return problems;
 }
@@ -54,22 +66,33 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const changes: Partial<Settings> = {};
 			const problems: { field: string; problem: string }[] = [];
 			if (body.google_code !== undefined) changes.google_code = body.google_code;
-			if (body.noindex !== undefined) changes.noindex = body.noindex === true || body.noindex === 1 ? 1 : 0;
+			if (body.noindex !== undefined)
+				changes.noindex = body.noindex === true || body.noindex === 1 ? 1 : 0;
 			if (body.statistics_iframe !== undefined) changes.statistics_iframe = body.statistics_iframe;
 			if (body.contact_form_webhook_url !== undefined) {
 				const url = body.contact_form_webhook_url;
 				if (url === null || url === '') changes.contact_form_webhook_url = null;
 				// The schema pattern catches nearly everything; URL parsing catches the rest (e.g. a bad port).
-				else if (!isHttpUrl(url)) problems.push({ field: 'contact_form_webhook_url', problem: 'must be an http(s) URL, null or ""' });
+				else if (!isHttpUrl(url))
+					problems.push({
+						field: 'contact_form_webhook_url',
+						problem: 'must be an http(s) URL, null or ""',
+					});
 				else {
 					const refused = await targets.refusalForUrlResolved(new URL(url));
 					if (refused === undefined) changes.contact_form_webhook_url = url;
-					else problems.push({ field: 'contact_form_webhook_url', problem: `must not point to ${refused}` });
+					else
+						problems.push({
+							field: 'contact_form_webhook_url',
+							problem: `must not point to ${refused}`,
+						});
 				}
 			}
-			if (body.contact_form_webhook_headers !== undefined) changes.contact_form_webhook_headers = body.contact_form_webhook_headers;
+			if (body.contact_form_webhook_headers !== undefined)
+				changes.contact_form_webhook_headers = body.contact_form_webhook_headers;
 			const tenantPk = tenantOf(request).pk;
-			if (problems.length === 0) problems.push(...headerProblems({ ...store.settings.get(tenantPk), ...changes }));
+			if (problems.length === 0)
+				problems.push(...headerProblems({ ...store.settings.get(tenantPk), ...changes }));
 			if (problems.length > 0) throw validationFailed(problems);
 			const settings = store.settings.save(tenantPk, changes);
 			return { message: 'Settings saved successfully.', settings };

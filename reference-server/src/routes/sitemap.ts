@@ -23,7 +23,10 @@ const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				response: sitemapResponses,
 			},
 		},
-		async (request) => ({ generated_at: nowIso(), pages: store.pages.sitemap(tenantOf(request).pk, request.body.locale) }),
+		async (request) => ({
+			generated_at: nowIso(),
+			pages: store.pages.sitemap(tenantOf(request).pk, request.body.locale),
+		}),
 	);
 };
 

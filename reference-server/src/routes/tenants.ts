@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { conflict } from '../errors/api-error';
 import { centralSchema } from '../schemas/central';
-import { createTenantBody, deleteTenantBody, tenantOkResponses as okResponses, updateTenantBody } from '../schemas/tenants';
+import {
+	createTenantBody,
+	deleteTenantBody,
+	tenantOkResponses as okResponses,
+	updateTenantBody,
+} from '../schemas/tenants';
 import { existingTenant } from './central';
 
 /** Central surface: tenant lifecycle. Renames keep everything (other tables reference the internal pk). */
@@ -16,7 +21,8 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
-			if (!store.tenants.create(id, fqdn ?? null)) throw conflict(`A tenant with id "${id}" already exists.`);
+			if (!store.tenants.create(id, fqdn ?? null))
+				throw conflict(`A tenant with id "${id}" already exists.`);
 			return { message: 'Tenant created successfully.' };
 		},
 	);
@@ -39,7 +45,8 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const { id, fqdn } = request.body;
 			const oldId = request.body.old_id ?? id;
 			const tenant = existingTenant(store.tenants, oldId);
-			if (id !== oldId && store.tenants.findById(id)) throw conflict(`A tenant with id "${id}" already exists.`);
+			if (id !== oldId && store.tenants.findById(id))
+				throw conflict(`A tenant with id "${id}" already exists.`);
 			store.tenants.update(tenant.pk, id, fqdn === undefined ? tenant.fqdn : fqdn);
 			return { message: 'Tenant updated successfully.' };
 		},
@@ -59,7 +66,9 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const tenant = existingTenant(store.tenants, request.body.id);
 			store.tenants.remove(tenant.pk);
 			// Rows are gone (cascade) and committed; the files follow. A failure here leaves only orphan files.
-			await assets.removeTenant(tenant.pk).catch((err: unknown) => request.log.warn({ err }, 'could not remove tenant asset files'));
+			await assets
+				.removeTenant(tenant.pk)
+				.catch((err: unknown) => request.log.warn({ err }, 'could not remove tenant asset files'));
 			return { message: 'Tenant deleted successfully.' };
 		},
 	);

@@ -33,7 +33,12 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const tenant = existingTenant(store.tenants, id);
 			const token = TENANT_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 			const expiresAt = expiresIn === undefined ? null : isoIn(expiresIn * 1000);
-			store.tokens.issue(tenant.pk, sha256Hex(token), expiresAt, asBoolean(request.body.revoke_previous, false));
+			store.tokens.issue(
+				tenant.pk,
+				sha256Hex(token),
+				expiresAt,
+				asBoolean(request.body.revoke_previous, false),
+			);
 			return { token, token_type: 'Bearer', tenant_id: tenant.id, expires_at: expiresAt };
 		},
 	);

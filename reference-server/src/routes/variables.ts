@@ -18,12 +18,21 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, config } = app.site;
 	const requireVariablesEnabled = async () => {
 		if (!config.enableVariables) {
-			throw new ApiError(403, 'feature_disabled', 'Variables are not enabled on this server (start it with --enable-variables).');
+			throw new ApiError(
+				403,
+				'feature_disabled',
+				'Variables are not enabled on this server (start it with --enable-variables).',
+			);
 		}
 	};
 	// Both run before the body is parsed or validated, so a disabled feature is a 403 whatever the body.
 	const common = { onRequest: [app.requireTenant, requireVariablesEnabled] };
-	const docs = { tags: ['tenant'], security: tenantSecurity, 'x-extension': true, 'x-contract-decided': true };
+	const docs = {
+		tags: ['tenant'],
+		security: tenantSecurity,
+		'x-extension': true,
+		'x-contract-decided': true,
+	};
 
 	app.get(
 		'/api/variables',
@@ -50,7 +59,11 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request) => {
-			const variable = store.variables.save(tenantOf(request).pk, request.body.key, request.body.value);
+			const variable = store.variables.save(
+				tenantOf(request).pk,
+				request.body.key,
+				request.body.value,
+			);
 			return { message: 'Variable saved.', variable };
 		},
 	);
@@ -67,7 +80,8 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request) => {
-			if (!store.variables.remove(tenantOf(request).pk, request.body.key)) throw notFound(`Variable "${request.body.key}" not found.`);
+			if (!store.variables.remove(tenantOf(request).pk, request.body.key))
+				throw notFound(`Variable "${request.body.key}" not found.`);
 			return { message: 'Variable deleted.' };
 		},
 	);

@@ -21,6 +21,10 @@ export const downloadParams = Type.Object({
 });
 
 export const downloadResponses = {
-	200: { description: 'the file, with its stored content type', type: 'string', contentEncoding: 'binary' },
+	200: {
+		description: 'the file, with its stored content type',
+		type: 'string',
+		contentEncoding: 'binary',
+	},
 	...errorResponses,
 } as const;

@@ -17,7 +17,9 @@ export const errorBody = {
 	properties: {
 		error: { type: 'string', description: 'machine-readable code, e.g. validation_failed' },
 		message: { type: 'string', description: 'one human sentence' },
-		details: { description: 'for validation_failed: an array of {field, problem}, one per bad field' },
+		details: {
+			description: 'for validation_failed: an array of {field, problem}, one per bad field',
+		},
 	},
 } as const;
 
@@ -48,7 +50,8 @@ export const tenantIdSchema = Type.String({
 export const fqdnSchema = Type.Unsafe<string | null>({
 	type: ['string', 'null'],
 	maxLength: 253,
-	pattern: '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
+	pattern:
+		'^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
 	description: 'a fully qualified domain name such as www.example.com; null for none',
 	'x-problem': 'must be a domain name such as www.example.com (or null)',
 });
@@ -61,10 +64,12 @@ export const fqdnSchema = Type.Unsafe<string | null>({
 export const pageUrlSchema = Type.String({
 	minLength: 1,
 	maxLength: 2048,
-	pattern: '^/(?![/\\\\])[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$',
+	pattern:
+		'^/(?![/\\\\])[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$',
 	description:
 		'site path, the page key: starts with a single / (not // or /\\), no whitespace, control or bidirectional-control characters, at most 2048 characters',
-	'x-problem': 'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control or bidirectional-control characters, at most 2048 characters',
+	'x-problem':
+		'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control or bidirectional-control characters, at most 2048 characters',
 });
 
 export const localeSchema = Type.String({
@@ -76,7 +81,12 @@ export const localeSchema = Type.String({
 
 /** A flag: booleans also arrive as 0/1 from clients that follow service-api.md's integer flags. */
 export const flagSchema = (description: string, annotations: Record<string, unknown> = {}) =>
-	Type.Unsafe<boolean | 0 | 1>({ type: ['boolean', 'integer'], enum: [true, false, 0, 1], description, ...annotations });
+	Type.Unsafe<boolean | 0 | 1>({
+		type: ['boolean', 'integer'],
+		enum: [true, false, 0, 1],
+		description,
+		...annotations,
+	});
 
 export const templatesSchema = Type.Unsafe<Record<string, unknown>[]>({
 	type: 'array',
@@ -91,7 +101,18 @@ export const bannerSchema = Type.Unsafe<Record<string, unknown> | null>({
 
 export const pageSchema = {
 	type: 'object',
-	required: ['url', 'name', 'locale', 'meta_title', 'meta_description', 'draft', 'templates', 'banner', 'created_at', 'updated_at'],
+	required: [
+		'url',
+		'name',
+		'locale',
+		'meta_title',
+		'meta_description',
+		'draft',
+		'templates',
+		'banner',
+		'created_at',
+		'updated_at',
+	],
 	properties: {
 		url: { type: 'string' },
 		name: { type: 'string' },
@@ -113,7 +134,12 @@ const PER_PAGE_DEFAULT = 20;
 export const paginationQueryProperties = {
 	// A bound keeps (page - 1) * per_page a safe integer and a valid SQLite OFFSET.
 	page: Type.Optional(
-		Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: PAGE_DEFAULT, description: '1-based page number, at most 1,000,000,000' }),
+		Type.Integer({
+			minimum: 1,
+			maximum: 1_000_000_000,
+			default: PAGE_DEFAULT,
+			description: '1-based page number, at most 1,000,000,000',
+		}),
 	),
 	per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PER_PAGE_DEFAULT })),
 };

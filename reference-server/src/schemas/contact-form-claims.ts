@@ -3,8 +3,16 @@ import { errorResponses } from './common';
 
 export const claimBody = Type.Object(
 	{
-		consumer: Type.String({ minLength: 1, maxLength: 200, description: 'who consumes the submissions, e.g. an n8n workflow and node' }),
-		key: Type.String({ minLength: 1, maxLength: 300, description: 'what is claimed, e.g. a submission_id as JSON text' }),
+		consumer: Type.String({
+			minLength: 1,
+			maxLength: 200,
+			description: 'who consumes the submissions, e.g. an n8n workflow and node',
+		}),
+		key: Type.String({
+			minLength: 1,
+			maxLength: 300,
+			description: 'what is claimed, e.g. a submission_id as JSON text',
+		}),
 	},
 	{ additionalProperties: false },
 );
@@ -15,12 +23,20 @@ function claimAnswer(claimed: boolean) {
 		required: ['claimed', 'claimed_at'],
 		properties: {
 			claimed: { type: 'boolean', const: claimed },
-			claimed_at: { type: 'string', format: 'date-time', description: 'when the claim that holds the key was made' },
+			claimed_at: {
+				type: 'string',
+				format: 'date-time',
+				description: 'when the claim that holds the key was made',
+			},
 		},
 	};
 }
 
-export const claimResponses = { 200: claimAnswer(false), 201: claimAnswer(true), ...errorResponses };
+export const claimResponses = {
+	200: claimAnswer(false),
+	201: claimAnswer(true),
+	...errorResponses,
+};
 
 export const releaseResponses = {
 	200: { type: 'object', required: ['released'], properties: { released: { type: 'boolean' } } },

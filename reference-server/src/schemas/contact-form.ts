@@ -7,15 +7,33 @@ const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 
 const deliverySchema = {
 	type: 'object',
-	required: ['id', 'submission_id', 'state', 'attempts', 'last_status', 'last_error', 'next_attempt_at', 'delivered_at', 'created_at', 'updated_at'],
+	required: [
+		'id',
+		'submission_id',
+		'state',
+		'attempts',
+		'last_status',
+		'last_error',
+		'next_attempt_at',
+		'delivered_at',
+		'created_at',
+		'updated_at',
+	],
 	properties: {
 		id: { type: 'string' },
 		submission_id: { type: 'string' },
 		state: { type: 'string', enum: DELIVERY_STATES },
 		attempts: { type: 'integer' },
-		last_status: { type: ['integer', 'null'], description: 'HTTP status of the last attempt; null for a network error or none yet' },
+		last_status: {
+			type: ['integer', 'null'],
+			description: 'HTTP status of the last attempt; null for a network error or none yet',
+		},
 		last_error: { type: ['string', 'null'] },
-		next_attempt_at: { type: ['string', 'null'], format: 'date-time', description: 'null once delivered or failed' },
+		next_attempt_at: {
+			type: ['string', 'null'],
+			format: 'date-time',
+			description: 'null once delivered or failed',
+		},
 		delivered_at: { type: ['string', 'null'], format: 'date-time' },
 		created_at: { type: 'string', format: 'date-time' },
 		updated_at: { type: 'string', format: 'date-time' },
@@ -25,19 +43,28 @@ const deliverySchema = {
 export const formParams = Type.Object({ tenantId: Type.String({ maxLength: 63 }) });
 
 /** The public form's fields; the bounds come from the server's options. */
-export function formBody(config: Pick<ServerConfig, 'formMaxFields' | 'formMaxFieldLength' | 'formMaxBodyKb'>) {
+export function formBody(
+	config: Pick<ServerConfig, 'formMaxFields' | 'formMaxFieldLength' | 'formMaxBodyKb'>,
+) {
 	return Type.Unsafe<Record<string, unknown>>({
 		type: 'object',
 		maxProperties: config.formMaxFields,
 		propertyNames: { maxLength: 200 },
 		// Any JSON value; the length bound applies to text.
-		additionalProperties: { type: ['string', 'number', 'boolean', 'null', 'object', 'array'], maxLength: config.formMaxFieldLength },
+		additionalProperties: {
+			type: ['string', 'number', 'boolean', 'null', 'object', 'array'],
+			maxLength: config.formMaxFieldLength,
+		},
 		description: `the form fields: at most ${config.formMaxFields}, names of at most 200 characters, text values of at most ${config.formMaxFieldLength} characters; the body at most ${config.formMaxBodyKb} KB (413 above); rate limited per client address and per tenant (429 with Retry-After)`,
 	});
 }
 
 export const formResponses = {
-	202: { type: 'object', required: ['submission_id'], properties: { submission_id: { type: 'string', format: 'uuid' } } },
+	202: {
+		type: 'object',
+		required: ['submission_id'],
+		properties: { submission_id: { type: 'string', format: 'uuid' } },
+	},
 	...errorResponses,
 } as const;
 

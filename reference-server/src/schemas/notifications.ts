@@ -39,6 +39,10 @@ export const saveNotificationResponses = {
 } as const;
 
 export const listNotificationsResponses = {
-	200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: notificationSchema } } },
+	200: {
+		type: 'object',
+		required: ['data'],
+		properties: { data: { type: 'array', items: notificationSchema } },
+	},
 	...errorResponses,
 } as const;

@@ -1,5 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, flagSchema, localeSchema, messageBody, pageSchema, pageUrlSchema, paginatedList, paginationQueryProperties } from './common';
+import {
+	errorResponses,
+	flagSchema,
+	localeSchema,
+	messageBody,
+	pageSchema,
+	pageUrlSchema,
+	paginatedList,
+	paginationQueryProperties,
+} from './common';
 
 // Unknown query parameters are ignored (bodies, in contrast, reject unknown fields).
 export const listPagesQuery = Type.Object({
@@ -26,8 +35,12 @@ export const createPageBody = Type.Object(
 		name: Type.String({ minLength: 1, maxLength: 255 }),
 		url: pageUrlSchema,
 		locale: localeSchema,
-		meta_title: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 1000 })),
-		meta_description: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 5000 })),
+		meta_title: Type.Optional(
+			Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 1000 }),
+		),
+		meta_description: Type.Optional(
+			Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 5000 }),
+		),
 		draft: Type.Optional(flagSchema('boolean; 0/1 accepted; default false')),
 	},
 	{ additionalProperties: false },

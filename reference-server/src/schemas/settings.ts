@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, flagSchema } from './common';
 
 /** RFC 9110 token characters; values exclude CR, LF and NUL so no header can be smuggled. */
-const HEADER_NAME = '^[!#$%&\'*+.^_`|~0-9A-Za-z-]{1,100}$';
+const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
 /**
  * Headers the delivery worker can never send as configured: it sets them itself (content type and
  * length, host, user agent, its delivery mark) or they change how HTTP carries the request.
@@ -26,13 +26,23 @@ const RESERVED_HEADER_PATTERN = `^(?:${RESERVED_HEADERS.map((name) => name.repla
 
 const settingsSchema = {
 	type: 'object',
-	required: ['google_code', 'noindex', 'statistics_iframe', 'contact_form_webhook_url', 'contact_form_webhook_headers'],
+	required: [
+		'google_code',
+		'noindex',
+		'statistics_iframe',
+		'contact_form_webhook_url',
+		'contact_form_webhook_headers',
+	],
 	properties: {
 		google_code: { type: ['string', 'null'] },
 		noindex: { type: 'integer', enum: [0, 1] },
 		statistics_iframe: { type: ['string', 'null'] },
 		contact_form_webhook_url: { type: ['string', 'null'], 'x-extension': true },
-		contact_form_webhook_headers: { type: ['object', 'null'], additionalProperties: { type: 'string' }, 'x-extension': true },
+		contact_form_webhook_headers: {
+			type: ['object', 'null'],
+			additionalProperties: { type: 'string' },
+			'x-extension': true,
+		},
 	},
 } as const;
 
@@ -48,10 +58,20 @@ export const settingsResponses = {
 /** Partial: a field not sent keeps its value. */
 export const settingsBody = Type.Object(
 	{
-		google_code: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 65536, description: 'analytics code; null clears' })),
+		google_code: Type.Optional(
+			Type.Unsafe<string | null>({
+				type: ['string', 'null'],
+				maxLength: 65536,
+				description: 'analytics code; null clears',
+			}),
+		),
 		noindex: Type.Optional(flagSchema('1 turns the flag on (booleans accepted)')),
 		statistics_iframe: Type.Optional(
-			Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 65536, description: 'statistics iframe (HTML or URL); null clears' }),
+			Type.Unsafe<string | null>({
+				type: ['string', 'null'],
+				maxLength: 65536,
+				description: 'statistics iframe (HTML or URL); null clears',
+			}),
 		),
 		contact_form_webhook_url: Type.Optional(
 			Type.Unsafe<string | null>({
@@ -71,7 +91,10 @@ export const settingsBody = Type.Object(
 				propertyNames: {
 					allOf: [
 						{ pattern: HEADER_NAME, 'x-problem': 'is not a valid header name' },
-						{ not: { pattern: RESERVED_HEADER_PATTERN }, 'x-problem': 'is set by the server and cannot be configured' },
+						{
+							not: { pattern: RESERVED_HEADER_PATTERN },
+							'x-problem': 'is set by the server and cannot be configured',
+						},
 					],
 				},
 				additionalProperties: {
@@ -79,7 +102,8 @@ export const settingsBody = Type.Object(
 					maxLength: 8192,
 					// What Node's HTTP client sends: tab, printable ASCII and Latin-1; nothing else would ever go out.
 					pattern: '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$',
-					'x-problem': 'must be a string of printable ASCII or Latin-1 characters (no line breaks or other control characters), at most 8192 characters',
+					'x-problem':
+						'must be a string of printable ASCII or Latin-1 characters (no line breaks or other control characters), at most 8192 characters',
 				},
 				description: 'extra headers on each webhook POST (e.g. a shared secret); null clears',
 				'x-extension': true,

@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, localeSchema } from './common';
 
-export const sitemapBody = Type.Object({ locale: Type.Optional(localeSchema) }, { additionalProperties: false });
+export const sitemapBody = Type.Object(
+	{ locale: Type.Optional(localeSchema) },
+	{ additionalProperties: false },
+);
 
 export const sitemapResponses = {
 	200: {

@@ -13,7 +13,9 @@ export const issueTokenBody = {
 			'x-extension': true,
 		}),
 	),
-	revoke_previous: Type.Optional(flagSchema('revoke every earlier token of the tenant', { 'x-extension': true })),
+	revoke_previous: Type.Optional(
+		flagSchema('revoke every earlier token of the tenant', { 'x-extension': true }),
+	),
 };
 
 export const issueTokenResponses = {

@@ -5,7 +5,8 @@ const keySchema = Type.String({
 	minLength: 1,
 	maxLength: 128,
 	pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$',
-	'x-problem': 'must be 1 to 128 characters of letters, digits, _, . and -, starting with a letter or _',
+	'x-problem':
+		'must be 1 to 128 characters of letters, digits, _, . and -, starting with a letter or _',
 });
 
 const variableSchema = {
@@ -22,12 +23,20 @@ export const putVariableBody = Type.Object(
 export const deleteVariableBody = Type.Object({ key: keySchema }, { additionalProperties: false });
 
 export const listVariablesResponses = {
-	200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: variableSchema } } },
+	200: {
+		type: 'object',
+		required: ['data'],
+		properties: { data: { type: 'array', items: variableSchema } },
+	},
 	...errorResponses,
 } as const;
 
 export const putVariableResponses = {
-	200: { type: 'object', required: ['message', 'variable'], properties: { message: { type: 'string' }, variable: variableSchema } },
+	200: {
+		type: 'object',
+		required: ['message', 'variable'],
+		properties: { message: { type: 'string' }, variable: variableSchema },
+	},
 	...errorResponses,
 } as const;
 

@@ -13,7 +13,8 @@ export class AssetStore {
 	constructor(readonly root: string) {}
 
 	private filePath(tenantPk: number, assetId: string): string {
-		if (!Number.isInteger(tenantPk) || !/^[a-f0-9]{32}$/.test(assetId)) throw new Error('invalid asset location');
+		if (!Number.isInteger(tenantPk) || !/^[a-f0-9]{32}$/.test(assetId))
+			throw new Error('invalid asset location');
 		return path.join(this.root, String(tenantPk), assetId);
 	}
 
@@ -21,7 +22,12 @@ export class AssetStore {
 	 * Streams `source` to disk, counting bytes; the caller decides what a truncated stream means.
 	 * `onChunk` is told of every chunk written (the upload route watches for a stalled parser).
 	 */
-	async write(tenantPk: number, assetId: string, source: Readable, onChunk?: () => void): Promise<number> {
+	async write(
+		tenantPk: number,
+		assetId: string,
+		source: Readable,
+		onChunk?: () => void,
+	): Promise<number> {
 		const target = this.filePath(tenantPk, assetId);
 		await mkdir(path.dirname(target), { recursive: true });
 		let size = 0;
@@ -35,7 +41,8 @@ export class AssetStore {
 		// A source destroyed before its end (a multipart part cut short) must fail the write, not leave
 		// it waiting: the pipeline does not always notice a source closed before it was attached.
 		const closedEarly = () => {
-			if (!source.readableEnded) counter.destroy(new Error('The upload stream closed before its end.'));
+			if (!source.readableEnded)
+				counter.destroy(new Error('The upload stream closed before its end.'));
 		};
 		if (source.destroyed) closedEarly();
 		else source.once('close', closedEarly);
@@ -60,7 +67,10 @@ export class AssetStore {
 	}
 
 	/** Returns undefined when the file is missing (the row outlived its file). */
-	async open(tenantPk: number, assetId: string): Promise<{ stream: ReadStream; size: number } | undefined> {
+	async open(
+		tenantPk: number,
+		assetId: string,
+	): Promise<{ stream: ReadStream; size: number } | undefined> {
 		const file = this.filePath(tenantPk, assetId);
 		try {
 			const info = await stat(file);

@@ -78,7 +78,11 @@ export class AssetUploads {
 	}
 
 	/** Reads every part; writes the first part named file; fails with 413 over the limit, 400 without a file. */
-	private async writeParts(tenantPk: number, parts: AsyncIterable<Multipart>, raw: IncomingMessage) {
+	private async writeParts(
+		tenantPk: number,
+		parts: AsyncIterable<Multipart>,
+		raw: IncomingMessage,
+	) {
 		const { files } = this;
 		let written: WrittenFile | undefined;
 		let displayName: string | undefined;
@@ -95,7 +99,12 @@ export class AssetUploads {
 			for await (const part of parts) {
 				progress();
 				if (part.type === 'field') {
-					if (part.fieldname === 'name' && typeof part.value === 'string' && part.value.trim() !== '') displayName = part.value.trim().slice(0, 255);
+					if (
+						part.fieldname === 'name' &&
+						typeof part.value === 'string' &&
+						part.value.trim() !== ''
+					)
+						displayName = part.value.trim().slice(0, 255);
 					continue;
 				}
 				if (part.fieldname !== 'file' || written || tooLarge) {
@@ -115,7 +124,9 @@ export class AssetUploads {
 					busy = false;
 					continue;
 				}
-				const mimeType = MIME_TYPE.test(part.mimetype ?? '') ? part.mimetype.toLowerCase() : 'application/octet-stream';
+				const mimeType = MIME_TYPE.test(part.mimetype ?? '')
+					? part.mimetype.toLowerCase()
+					: 'application/octet-stream';
 				written = { id, size, fileName: part.filename || 'file', mimeType };
 			}
 		};
@@ -126,7 +137,9 @@ export class AssetUploads {
 			(quietMs) => {
 				if (busy || Math.min(quietMs, Date.now() - lastProgress) < STALL_MS) return false;
 				// A file whose end the parser has seen is only being flushed to disk.
-				const fileEnded = (currentFile as unknown as { _readableState?: { ended?: boolean } } | undefined)?._readableState?.ended;
+				const fileEnded = (
+					currentFile as unknown as { _readableState?: { ended?: boolean } } | undefined
+				)?._readableState?.ended;
 				return fileEnded !== true;
 			},
 			() => currentFile?.destroy(malformedMultipart()),
@@ -143,9 +156,16 @@ export class AssetUploads {
 		}
 
 		if (tooLarge) {
-			throw new ApiError(413, 'payload_too_large', `The upload is larger than the limit of ${this.maxUploadMb} MB.`);
+			throw new ApiError(
+				413,
+				'payload_too_large',
+				`The upload is larger than the limit of ${this.maxUploadMb} MB.`,
+			);
 		}
-		if (!written) throw validationFailed([{ field: 'file', problem: 'is required (a multipart file part named file)' }]);
+		if (!written)
+			throw validationFailed([
+				{ field: 'file', problem: 'is required (a multipart file part named file)' },
+			]);
 		return { written, displayName };
 	}
 }

@@ -5,7 +5,13 @@ import { validationFailed } from '../errors/api-error';
 export const STALL_MS = 500;
 
 export const malformedMultipart = () =>
-	validationFailed([{ field: 'body', problem: 'is not a complete multipart/form-data body (a part or the closing boundary is missing)' }]);
+	validationFailed([
+		{
+			field: 'body',
+			problem:
+				'is not a complete multipart/form-data body (a part or the closing boundary is missing)',
+		},
+	]);
 
 /**
  * The multipart parser waits forever for the rest of a part that a truncated body never brings (the
@@ -13,7 +19,11 @@ export const malformedMultipart = () =>
  * when `isStalled` (a file part that neither ends nor moves, or no part at all) holds for STALL_MS;
  * `onStall` runs first to break the wait of a file being written.
  */
-export function stallGuard(raw: IncomingMessage, isStalled: (sinceMs: number) => boolean, onStall: () => void) {
+export function stallGuard(
+	raw: IncomingMessage,
+	isStalled: (sinceMs: number) => boolean,
+	onStall: () => void,
+) {
 	let timer: NodeJS.Timeout | undefined;
 	let arm: (() => void) | undefined;
 	const promise = new Promise<never>((_resolve, reject) => {

@@ -7,7 +7,16 @@ import { parseCommandLine, resolveConfig, usage } from '../../src/config';
 import { createPageRepository, type NewPage } from '../../src/db/pages';
 import { openDatabase } from '../../src/db/open';
 import { RenderedListCache } from '../../src/db/rendered-lists';
-import { type Harness, type Tenant, createTenant, expectOk, pageBody, start, stopAll, removeDataDirs } from '../helpers';
+import {
+	type Harness,
+	type Tenant,
+	createTenant,
+	expectOk,
+	pageBody,
+	start,
+	stopAll,
+	removeDataDirs,
+} from '../helpers';
 
 let cached: Harness;
 let uncached: Harness;
@@ -34,12 +43,24 @@ describe('listings with and without the cache', () => {
 	it('give the same answers through creates, content updates, archive, permanent delete and url reuse', async () => {
 		const a = await createTenant(cached);
 		const b = await createTenant(uncached);
-		const queries: Array<Record<string, unknown>> = [{}, { per_page: 2 }, { per_page: 2, page: 2 }, { locale: 'de' }, { draft: true }, { url: '/two' }];
+		const queries: Array<Record<string, unknown>> = [
+			{},
+			{ per_page: 2 },
+			{ per_page: 2, page: 2 },
+			{ locale: 'de' },
+			{ draft: true },
+			{ url: '/two' },
+		];
 		const steps: Array<(t: Tenant) => Promise<unknown>> = [
 			(t) => t.api.post('/api/page', pageBody('/one')),
 			(t) => t.api.post('/api/page', pageBody('/two', { locale: 'de' })),
 			(t) => t.api.post('/api/page', pageBody('/three', { draft: true })),
-			(t) => t.api.put('/api/content', { url: '/two', templates: [{ hero: 'new' }], banner: { text: 'b' } }),
+			(t) =>
+				t.api.put('/api/content', {
+					url: '/two',
+					templates: [{ hero: 'new' }],
+					banner: { text: 'b' },
+				}),
 			(t) => t.api.delete('/api/page', { data: { url: '/one' } }),
 			(t) => t.api.post('/api/page', pageBody('/one', { name: 'Reborn' })),
 			(t) => t.api.delete('/api/page', { data: { url: '/three', permanently: 1 } }),
@@ -63,7 +84,7 @@ describe('listings with and without the cache', () => {
 		]);
 	});
 
-	it('keeps tenants apart: one tenant\'s write does not change another\'s cached listing, nor leak into it', async () => {
+	it("keeps tenants apart: one tenant's write does not change another's cached listing, nor leak into it", async () => {
 		const a = await createTenant(cached);
 		const b = await createTenant(cached);
 		expectOk(await a.api.post('/api/page', pageBody('/a-only')), 201);
@@ -77,22 +98,38 @@ describe('listings with and without the cache', () => {
 });
 
 describe('page repository', () => {
-	const page = (url: string): NewPage => ({ url, name: url, locale: 'en', meta_title: null, meta_description: null, draft: false });
+	const page = (url: string): NewPage => ({
+		url,
+		name: url,
+		locale: 'en',
+		meta_title: null,
+		meta_description: null,
+		draft: false,
+	});
 
 	it('caches nothing from an open transaction: a rolled-back create never shows in a listing', () => {
 		const db = openDatabase(':memory:');
-		db.prepare("INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES ('t', NULL, 'x', 'x')").run();
+		db.prepare(
+			"INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES ('t', NULL, 'x', 'x')",
+		).run();
 		const cache = new RenderedListCache(1024 * 1024);
 		const pages = createPageRepository(db, cache);
-		const render = (list: Array<{ url: string }>, total: number) => JSON.stringify({ urls: list.map((p) => p.url), total });
+		const render = (list: Array<{ url: string }>, total: number) =>
+			JSON.stringify({ urls: list.map((p) => p.url), total });
 		pages.create(1, page('/kept'));
 
 		db.exec('BEGIN');
 		pages.create(1, page('/rolled-back'));
-		expect(JSON.parse(pages.listRendered(1, {}, 20, 0, render).toString())).toEqual({ urls: ['/kept', '/rolled-back'], total: 2 });
+		expect(JSON.parse(pages.listRendered(1, {}, 20, 0, render).toString())).toEqual({
+			urls: ['/kept', '/rolled-back'],
+			total: 2,
+		});
 		db.exec('ROLLBACK');
 
-		expect(JSON.parse(pages.listRendered(1, {}, 20, 0, render).toString())).toEqual({ urls: ['/kept'], total: 1 });
+		expect(JSON.parse(pages.listRendered(1, {}, 20, 0, render).toString())).toEqual({
+			urls: ['/kept'],
+			total: 1,
+		});
 		expect(cache.bytes).toBeGreaterThan(0);
 		db.close();
 	});
@@ -117,7 +154,8 @@ describe('RenderedListCache', () => {
 
 	it('counts keys: a stream of distinct long keys with tiny bodies stays within the budget', () => {
 		const cache = new RenderedListCache(100_000);
-		for (let i = 0; i < 10_000; i += 1) cache.set(1, `${'/a-long-filter-value'.repeat(10)}-${i}`, bytes(1));
+		for (let i = 0; i < 10_000; i += 1)
+			cache.set(1, `${'/a-long-filter-value'.repeat(10)}-${i}`, bytes(1));
 		expect(cache.bytes).toBeLessThanOrEqual(100_000);
 		// Each entry costs its ~400 bytes of key and its bookkeeping, not the 1 byte of its body.
 		expect(cache.size).toBeLessThan(200);
@@ -151,10 +189,17 @@ describe('--list-cache-mb', () => {
 		const parsed = parseCommandLine(['--list-cache-mb', '0'], {});
 		expect(parsed).toEqual({ help: false, options: expect.objectContaining({ listCacheMb: 0 }) });
 		const fromEnv = parseCommandLine([], { SITE_SERVER_LIST_CACHE_MB: '2.5' });
-		expect(fromEnv).toEqual({ help: false, options: expect.objectContaining({ listCacheMb: 2.5 }) });
+		expect(fromEnv).toEqual({
+			help: false,
+			options: expect.objectContaining({ listCacheMb: 2.5 }),
+		});
 		expect(resolveConfig({ adminToken: 'x' }).listCacheMb).toBe(16);
-		expect(() => resolveConfig({ adminToken: 'x', listCacheMb: -1 })).toThrow(/listCacheMb must be 0 or more, got -1/);
-		expect(() => parseCommandLine(['--list-cache-mb', 'lots'], {})).toThrow(/--list-cache-mb: expected a number, got "lots"/);
+		expect(() => resolveConfig({ adminToken: 'x', listCacheMb: -1 })).toThrow(
+			/listCacheMb must be 0 or more, got -1/,
+		);
+		expect(() => parseCommandLine(['--list-cache-mb', 'lots'], {})).toThrow(
+			/--list-cache-mb: expected a number, got "lots"/,
+		);
 		expect(usage()).toMatch(/--list-cache-mb <value>.*\n.*SITE_SERVER_LIST_CACHE_MB/);
 	});
 });

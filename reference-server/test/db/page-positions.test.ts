@@ -10,38 +10,70 @@ import { openDatabase } from '../../src/db/open';
 import { PagePositions, seek, STRIDE } from '../../src/db/page-positions';
 
 const TENANTS = [1, 2];
-const page = (url: string, locale: string, draft = false): NewPage => ({ url, name: url, locale, meta_title: null, meta_description: null, draft });
+const page = (url: string, locale: string, draft = false): NewPage => ({
+	url,
+	name: url,
+	locale,
+	meta_title: null,
+	meta_description: null,
+	draft,
+});
 
 function setUp(initial: number) {
 	const db = openDatabase(':memory:');
-	for (const id of TENANTS) db.prepare("INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES (?, NULL, 'x', 'x')").run(`t${id}`);
+	for (const id of TENANTS)
+		db.prepare(
+			"INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES (?, NULL, 'x', 'x')",
+		).run(`t${id}`);
 	const pages = createPageRepository(db);
 	db.transaction(() => {
-		for (let i = 0; i < initial; i++) for (const tenant of TENANTS) pages.create(tenant, page(`/p${i}`, i % 3 === 0 ? 'de' : 'en', i % 7 === 0));
+		for (let i = 0; i < initial; i++)
+			for (const tenant of TENANTS)
+				pages.create(tenant, page(`/p${i}`, i % 3 === 0 ? 'de' : 'en', i % 7 === 0));
 	})();
 	/** What a plain OFFSET query answers: the truth the marks must reproduce. */
-	const plain = (tenantPk: number, filter: { locale?: string; draft?: boolean }, limit: number, offset: number) =>
-		(
-			db
-				.prepare(
-					`SELECT url FROM pages WHERE tenant_pk = ? AND deleted_at IS NULL${filter.locale ? ' AND locale = ?' : ''}${filter.draft !== undefined ? ' AND draft = ?' : ''} ORDER BY id LIMIT ? OFFSET ?`,
-				)
-				.pluck()
-				.all(tenantPk, ...(filter.locale ? [filter.locale] : []), ...(filter.draft !== undefined ? [filter.draft ? 1 : 0] : []), limit, offset) as string[]
-		);
+	const plain = (
+		tenantPk: number,
+		filter: { locale?: string; draft?: boolean },
+		limit: number,
+		offset: number,
+	) =>
+		db
+			.prepare(
+				`SELECT url FROM pages WHERE tenant_pk = ? AND deleted_at IS NULL${filter.locale ? ' AND locale = ?' : ''}${filter.draft !== undefined ? ' AND draft = ?' : ''} ORDER BY id LIMIT ? OFFSET ?`,
+			)
+			.pluck()
+			.all(
+				tenantPk,
+				...(filter.locale ? [filter.locale] : []),
+				...(filter.draft !== undefined ? [filter.draft ? 1 : 0] : []),
+				limit,
+				offset,
+			) as string[];
 	return { db, pages, plain };
 }
 
 const write = fc.oneof(
-	fc.record({ kind: fc.constant('create' as const), n: fc.integer({ min: 0, max: 6000 }), locale: fc.constantFrom('en', 'de') }),
-	fc.record({ kind: fc.constant('delete' as const), n: fc.integer({ min: 0, max: 6000 }), permanently: fc.boolean() }),
+	fc.record({
+		kind: fc.constant('create' as const),
+		n: fc.integer({ min: 0, max: 6000 }),
+		locale: fc.constantFrom('en', 'de'),
+	}),
+	fc.record({
+		kind: fc.constant('delete' as const),
+		n: fc.integer({ min: 0, max: 6000 }),
+		permanently: fc.boolean(),
+	}),
 	fc.record({ kind: fc.constant('rolledBack' as const), n: fc.integer({ min: 0, max: 6000 }) }),
 );
 const read = fc.record({
 	tenant: fc.constantFrom(...TENANTS),
 	filter: fc.constantFrom({}, { locale: 'en' }, { locale: 'de' }, { draft: false }),
 	limit: fc.constantFrom(1, 20, 100),
-	offset: fc.oneof(fc.integer({ min: 0, max: 5200 }), fc.constantFrom(STRIDE - 1, STRIDE, STRIDE + 1, 2 * STRIDE, 3 * STRIDE - 1)),
+	offset: fc.oneof(
+		fc.integer({ min: 0, max: 5200 }),
+		fc.constantFrom(STRIDE - 1, STRIDE, STRIDE + 1, 2 * STRIDE, 3 * STRIDE - 1),
+	),
 });
 
 describe('deep listings', () => {
@@ -63,7 +95,9 @@ describe('deep listings', () => {
 						}
 						continue;
 					}
-					const got = pages.list(step.tenant, step.filter, step.limit, step.offset).pages.map((p) => p.url);
+					const got = pages
+						.list(step.tenant, step.filter, step.limit, step.offset)
+						.pages.map((p) => p.url);
 					expect(got).toEqual(plain(step.tenant, step.filter, step.limit, step.offset));
 				}
 			}),

@@ -7,7 +7,27 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../../src/db/contact-form';
 import { TargetPolicy } from '../../src/delivery/target-policy';
 import { DeliveryWorker } from '../../src/delivery/worker';
-import { type Harness, type Tenant, Receiver, closedPort, createTenant, deliveries, deliveryOf, expectError, expectOk, issueToken, client, removeDataDirs, setWebhook, sleep, start, stopAll, submitForm, uniqueId, waitFor } from '../helpers';
+import {
+	type Harness,
+	type Tenant,
+	Receiver,
+	closedPort,
+	createTenant,
+	deliveries,
+	deliveryOf,
+	expectError,
+	expectOk,
+	issueToken,
+	client,
+	removeDataDirs,
+	setWebhook,
+	sleep,
+	start,
+	stopAll,
+	submitForm,
+	uniqueId,
+	waitFor,
+} from '../helpers';
 
 const BASE_MS = 20;
 let h: Harness;
@@ -35,7 +55,12 @@ afterAll(async () => {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-async function waitForState(t: Tenant, submissionId: string, state: string, timeoutMs = 5000): Promise<any> {
+async function waitForState(
+	t: Tenant,
+	submissionId: string,
+	state: string,
+	timeoutMs = 5000,
+): Promise<any> {
 	return waitFor(
 		async () => {
 			const d = await deliveryOf(t, submissionId);
@@ -54,7 +79,13 @@ describe('POST /forms/:tenantId/contact', () => {
 			'X-Webhook-Secret': 'shared-secret',
 			'X-Other': 'two',
 		});
-		const fields = { name: 'Ada', email: 'ada@example.com', message: 'Hello', newsletter: true, nested: { n: 1 } };
+		const fields = {
+			name: 'Ada',
+			email: 'ada@example.com',
+			message: 'Hello',
+			newsletter: true,
+			nested: { n: 1 },
+		};
 		const before = Date.now();
 		const res = await h.anon.post(`/forms/${t.id}/contact`, fields);
 		expect(res.status).toBe(202);
@@ -103,11 +134,19 @@ describe('POST /forms/:tenantId/contact', () => {
 		await setWebhook(t, receiver.url);
 		const withGarbage = await client(h.url, 'not-a-token').post(`/forms/${t.id}/contact`, { a: 1 });
 		expect(withGarbage.status).toBe(202);
-		await waitFor(() => receiver.for(withGarbage.data.submission_id).length === 1, 5000, 'delivered');
+		await waitFor(
+			() => receiver.for(withGarbage.data.submission_id).length === 1,
+			5000,
+			'delivered',
+		);
 	});
 
 	it('answers 404 for an unknown tenant', async () => {
-		expectError(await h.anon.post(`/forms/${uniqueId('ghost')}/contact`, { a: 1 }), 404, 'not_found');
+		expectError(
+			await h.anon.post(`/forms/${uniqueId('ghost')}/contact`, { a: 1 }),
+			404,
+			'not_found',
+		);
 	});
 
 	it('without a webhook url the submission is accepted and nothing is delivered', async () => {
@@ -308,7 +347,12 @@ describe('GET /api/contact-form/deliveries', () => {
 });
 
 describe('an idle server delivers promptly', () => {
-	const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quietLogger } as unknown as FastifyBaseLogger;
+	const quietLogger = {
+		info: () => undefined,
+		warn: () => undefined,
+		error: () => undefined,
+		child: () => quietLogger,
+	} as unknown as FastifyBaseLogger;
 	const HOUR_MS = 60 * 60 * 1000;
 
 	it('a new delivery wakes the worker: delivered with the next poll an hour away', async () => {
@@ -320,7 +364,15 @@ describe('an idle server delivers promptly', () => {
 			recordAttempt: (_id: string, outcome: AttemptOutcome) => void outcomes.push(outcome),
 		} as unknown as ContactFormRepository;
 		const targets = new TargetPolicy({ self: () => ({ port: 0, host: '127.0.0.1' }) });
-		const worker = new DeliveryWorker({ repository, targets, logger: quietLogger, retryBaseMs: BASE_MS, maxAttempts: 3, timeoutMs: 5000, pollIntervalMs: HOUR_MS });
+		const worker = new DeliveryWorker({
+			repository,
+			targets,
+			logger: quietLogger,
+			retryBaseMs: BASE_MS,
+			maxAttempts: 3,
+			timeoutMs: 5000,
+			pollIntervalMs: HOUR_MS,
+		});
 		try {
 			// The first look finds nothing; the next poll is an hour away.
 			worker.start();
@@ -340,7 +392,9 @@ describe('an idle server delivers promptly', () => {
 			// Far less than the poll interval: only the wake-up can have delivered it.
 			await waitFor(() => outcomes.length === 1, 10_000, 'delivered after notify');
 			expect(receiver.for('s-1')).toHaveLength(1);
-			expect(outcomes[0]).toEqual(expect.objectContaining({ state: 'delivered', last_status: 200 }));
+			expect(outcomes[0]).toEqual(
+				expect.objectContaining({ state: 'delivered', last_status: 200 }),
+			);
 		} finally {
 			await worker.stop();
 		}
@@ -357,7 +411,11 @@ describe('an idle server delivers promptly', () => {
 		// At each wake-up, the submissions the worker would find due then.
 		const dueAtWake: string[][] = [];
 		const notify = jest.spyOn(worker, 'notify').mockImplementation(() => {
-			dueAtWake.push(store.contactForm.due(new Date(Date.now() + 1000).toISOString(), 10).map((d) => d.submission_id));
+			dueAtWake.push(
+				store.contactForm
+					.due(new Date(Date.now() + 1000).toISOString(), 10)
+					.map((d) => d.submission_id),
+			);
 			wake();
 		});
 		try {

@@ -9,7 +9,24 @@ import type { AddressInfo } from 'node:net';
 
 import { parseCidrList, canonicalAddress } from '../../src/delivery/target-policy';
 import { resolveConfig } from '../../src/config';
-import { type Harness, type Tenant, Receiver, closedPort, createTenant, deliveries, deliveryOf, detailFields, expectError, removeDataDirs, setWebhook, sleep, start, stopAll, submitForm, waitFor } from '../helpers';
+import {
+	type Harness,
+	type Tenant,
+	Receiver,
+	closedPort,
+	createTenant,
+	deliveries,
+	deliveryOf,
+	detailFields,
+	expectError,
+	removeDataDirs,
+	setWebhook,
+	sleep,
+	start,
+	stopAll,
+	submitForm,
+	waitFor,
+} from '../helpers';
 
 let h: Harness;
 const closers: (() => Promise<void>)[] = [];
@@ -24,7 +41,9 @@ afterAll(async () => {
 	removeDataDirs();
 });
 
-async function listen(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
+async function listen(
+	handler: http.RequestListener,
+): Promise<{ url: string; server: http.Server }> {
 	const server = http.createServer(handler);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 	closers.push(async () => {
@@ -108,16 +127,31 @@ describe('addresses refused when the webhook is set', () => {
 	it('the server itself, by its address, by localhost and by its own public form: 400', async () => {
 		const t = await createTenant(h);
 		const port = h.server.port;
-		for (const url of [`${h.url}/forms/${t.id}/contact`, `http://localhost:${port}/x`, `http://[::ffff:127.0.0.1]:${port}/`, `http://127.0.0.2:${port}/`]) {
+		for (const url of [
+			`${h.url}/forms/${t.id}/contact`,
+			`http://localhost:${port}/x`,
+			`http://[::ffff:127.0.0.1]:${port}/`,
+			`http://127.0.0.2:${port}/`,
+		]) {
 			const res = await t.api.post('/api/settings', { contact_form_webhook_url: url });
-			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_url']);
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([
+				'contact_form_webhook_url',
+			]);
 		}
 	});
 
 	it('loopback and private addresses are allowed by default', async () => {
 		const t = await createTenant(h);
-		for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://10.1.2.3/hook', 'http://192.168.1.1:5678/webhook/x', 'http://[::1]:9/']) {
-			expect((await t.api.post('/api/settings', { contact_form_webhook_url: url })).status).toBe(200);
+		for (const url of [
+			'http://127.0.0.1:9/hook',
+			'http://localhost:9/hook',
+			'http://10.1.2.3/hook',
+			'http://192.168.1.1:5678/webhook/x',
+			'http://[::1]:9/',
+		]) {
+			expect((await t.api.post('/api/settings', { contact_form_webhook_url: url })).status).toBe(
+				200,
+			);
 		}
 	});
 });
@@ -149,26 +183,41 @@ describe('--webhook-deny and --webhook-allow', () => {
 		const receiver = await new Receiver().start();
 		closers.push(() => receiver.stop());
 		const t = await createTenant(strict);
-		const res = await t.api.post('/api/settings', { contact_form_webhook_url: `${receiver.url}/hook` });
+		const res = await t.api.post('/api/settings', {
+			contact_form_webhook_url: `${receiver.url}/hook`,
+		});
 		expect(expectError(res, 400, 'validation_failed').details[0].problem).toMatch(/--webhook-deny/);
 		storeWebhook(strict, t, `http://localhost:${receiver.port}/hook`);
 		const delivery = await settled(t, await submitForm(strict, t.id, {}));
 		expect(delivery).toMatchObject({ state: 'failed', last_status: null });
-		expect(delivery.last_error).toMatch(/localhost resolves to 127\.0\.0\.1 \(in the ranges refused by --webhook-deny\)/);
+		expect(delivery.last_error).toMatch(
+			/localhost resolves to 127\.0\.0\.1 \(in the ranges refused by --webhook-deny\)/,
+		);
 		expect(receiver.requests).toHaveLength(0);
 	});
 
 	it('allow 10.0.0.0/8 admits only that range', async () => {
 		const narrow = await start({ webhookAllow: '10.0.0.0/8' });
 		const t = await createTenant(narrow);
-		expect((await t.api.post('/api/settings', { contact_form_webhook_url: 'http://10.9.8.7/hook' })).status).toBe(200);
-		const res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://127.0.0.1:9/hook' });
-		expect(expectError(res, 400, 'validation_failed').details[0].problem).toMatch(/--webhook-allow/);
+		expect(
+			(await t.api.post('/api/settings', { contact_form_webhook_url: 'http://10.9.8.7/hook' }))
+				.status,
+		).toBe(200);
+		const res = await t.api.post('/api/settings', {
+			contact_form_webhook_url: 'http://127.0.0.1:9/hook',
+		});
+		expect(expectError(res, 400, 'validation_failed').details[0].problem).toMatch(
+			/--webhook-allow/,
+		);
 	});
 
 	it('bad lists are configuration errors naming the entry', () => {
-		expect(() => resolveConfig({ webhookDeny: '10.0.0.0/33' })).toThrow(/webhookDeny: "10\.0\.0\.0\/33"/);
-		expect(() => resolveConfig({ webhookAllow: 'example.com' })).toThrow(/webhookAllow: "example\.com"/);
+		expect(() => resolveConfig({ webhookDeny: '10.0.0.0/33' })).toThrow(
+			/webhookDeny: "10\.0\.0\.0\/33"/,
+		);
+		expect(() => resolveConfig({ webhookAllow: 'example.com' })).toThrow(
+			/webhookAllow: "example\.com"/,
+		);
 		expect(() => parseCidrList(' , ')).toThrow(/empty/);
 		expect(parseCidrList('loopback, private').check('192.168.3.4')).toBe(true);
 	});
@@ -191,8 +240,16 @@ describe('delivery loops', () => {
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', async () => {
 				relayed += 1;
-				const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name))) as Record<string, string>;
-				const answer = await fetch(`${h.url}/forms/${t.id}/contact`, { method: 'POST', headers, body: Buffer.concat(chunks) });
+				const headers = Object.fromEntries(
+					Object.entries(req.headers).filter(
+						([name]) => !['host', 'content-length', 'connection'].includes(name),
+					),
+				) as Record<string, string>;
+				const answer = await fetch(`${h.url}/forms/${t.id}/contact`, {
+					method: 'POST',
+					headers,
+					body: Buffer.concat(chunks),
+				});
 				res.writeHead(answer.status, { 'content-type': 'application/json' });
 				res.end(await answer.text());
 			});
@@ -208,10 +265,16 @@ describe('delivery loops', () => {
 
 	it('a submission carrying the delivery mark is refused and stores nothing', async () => {
 		const t = await createTenant(h);
-		const res = await h.anon.post(`/forms/${t.id}/contact`, { a: 1 }, { headers: { 'X-Site-Delivery-Id': 'anything' } });
+		const res = await h.anon.post(
+			`/forms/${t.id}/contact`,
+			{ a: 1 },
+			{ headers: { 'X-Site-Delivery-Id': 'anything' } },
+		);
 		expectError(res, 403, 'forbidden');
 		const tenant = h.server.app.site.store.tenants.findById(t.id)!;
-		const count = h.server.app.site.store.db.prepare('SELECT COUNT(*) AS n FROM submissions WHERE tenant_pk = ?').get(tenant.pk) as { n: number };
+		const count = h.server.app.site.store.db
+			.prepare('SELECT COUNT(*) AS n FROM submissions WHERE tenant_pk = ?')
+			.get(tenant.pk) as { n: number };
 		expect(count.n).toBe(0);
 	});
 });
@@ -224,7 +287,8 @@ describe('webhook secrets and headers', () => {
 		const failed = await settled(t, await submitForm(h, t.id, {}));
 		expect(failed.state).toBe('failed');
 		expect(failed.last_error).toMatch(/^Network error: /);
-		for (const form of [password, decodeURIComponent(password), 'Sup3rSecret']) expect(JSON.stringify(failed)).not.toContain(form);
+		for (const form of [password, decodeURIComponent(password), 'Sup3rSecret'])
+			expect(JSON.stringify(failed)).not.toContain(form);
 
 		const receiver = await new Receiver().start();
 		closers.push(() => receiver.stop());
@@ -235,34 +299,72 @@ describe('webhook secrets and headers', () => {
 		expect(receiver.for(sid)[0].headers.authorization).toBe(expected);
 	});
 
-	it.each(['Keep-Alive', 'TE', 'Expect', 'Upgrade', 'User-Agent', 'x-site-delivery-id', 'Content-Type'])(
-		'%s, which the worker can never send as set: 400 naming it',
-		async (name) => {
-			const t = await createTenant(h);
-			const res = await t.api.post('/api/settings', { contact_form_webhook_headers: { [name]: 'x' } });
-			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([`contact_form_webhook_headers.${name}`]);
-		},
-	);
+	it.each([
+		'Keep-Alive',
+		'TE',
+		'Expect',
+		'Upgrade',
+		'User-Agent',
+		'x-site-delivery-id',
+		'Content-Type',
+	])('%s, which the worker can never send as set: 400 naming it', async (name) => {
+		const t = await createTenant(h);
+		const res = await t.api.post('/api/settings', {
+			contact_form_webhook_headers: { [name]: 'x' },
+		});
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([
+			`contact_form_webhook_headers.${name}`,
+		]);
+	});
 
 	it('values Node cannot send (beyond Latin-1, control characters) are refused; Latin-1 is kept', async () => {
 		const t = await createTenant(h);
 		for (const value of ['10 €', 'a\u0001b', 'tab\tthen\u007f', '\u202eevil']) {
-			const res = await t.api.post('/api/settings', { contact_form_webhook_headers: { 'X-Secret': value } });
-			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.X-Secret']);
+			const res = await t.api.post('/api/settings', {
+				contact_form_webhook_headers: { 'X-Secret': value },
+			});
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([
+				'contact_form_webhook_headers.X-Secret',
+			]);
 		}
-		expect((await t.api.post('/api/settings', { contact_form_webhook_headers: { 'X-Secret': 'café\tau lait' } })).status).toBe(200);
+		expect(
+			(
+				await t.api.post('/api/settings', {
+					contact_form_webhook_headers: { 'X-Secret': 'café\tau lait' },
+				})
+			).status,
+		).toBe(200);
 	});
 
 	it('two Authorization headers are refused: names differing in case, or one beside a user:password URL', async () => {
 		const t = await createTenant(h);
-		let res = await t.api.post('/api/settings', { contact_form_webhook_headers: { Authorization: 'Bearer a', authorization: 'Bearer b' } });
-		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.authorization']);
-		res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://u:p@127.0.0.1:9/', contact_form_webhook_headers: { Authorization: 'Bearer a' } });
-		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.Authorization']);
+		let res = await t.api.post('/api/settings', {
+			contact_form_webhook_headers: { Authorization: 'Bearer a', authorization: 'Bearer b' },
+		});
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([
+			'contact_form_webhook_headers.authorization',
+		]);
+		res = await t.api.post('/api/settings', {
+			contact_form_webhook_url: 'http://u:p@127.0.0.1:9/',
+			contact_form_webhook_headers: { Authorization: 'Bearer a' },
+		});
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([
+			'contact_form_webhook_headers.Authorization',
+		]);
 		// Also when the two arrive in separate requests.
-		expect((await t.api.post('/api/settings', { contact_form_webhook_headers: { Authorization: 'Bearer a' } })).status).toBe(200);
-		res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://u:p@127.0.0.1:9/' });
-		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual(['contact_form_webhook_headers.Authorization']);
+		expect(
+			(
+				await t.api.post('/api/settings', {
+					contact_form_webhook_headers: { Authorization: 'Bearer a' },
+				})
+			).status,
+		).toBe(200);
+		res = await t.api.post('/api/settings', {
+			contact_form_webhook_url: 'http://u:p@127.0.0.1:9/',
+		});
+		expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([
+			'contact_form_webhook_headers.Authorization',
+		]);
 		expect((await t.api.get('/api/settings')).data.settings.contact_form_webhook_url).toBeNull();
 	});
 });

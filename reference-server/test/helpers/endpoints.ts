@@ -23,26 +23,66 @@ export interface Endpoint {
 export const ENDPOINTS: Endpoint[] = [
 	// central
 	{ method: 'POST', path: '/api/tenant', surface: 'central', body: { id: 'probe-new' } },
-	{ method: 'PUT', path: '/api/tenant', surface: 'central', body: { old_id: 'probe-old', id: 'probe-renamed' } },
+	{
+		method: 'PUT',
+		path: '/api/tenant',
+		surface: 'central',
+		body: { old_id: 'probe-old', id: 'probe-renamed' },
+	},
 	{ method: 'DELETE', path: '/api/tenant', surface: 'central', body: { id: 'probe-old' } },
 	{ method: 'POST', path: '/api/tenant/token', surface: 'central', body: { id: 'probe-old' } },
 	// tenant
 	{ method: 'GET', path: '/api/pages', surface: 'tenant' },
-	{ method: 'POST', path: '/api/page', surface: 'tenant', body: { name: 'Probe', url: '/probe', locale: 'en' } },
+	{
+		method: 'POST',
+		path: '/api/page',
+		surface: 'tenant',
+		body: { name: 'Probe', url: '/probe', locale: 'en' },
+	},
 	{ method: 'DELETE', path: '/api/page', surface: 'tenant', body: { url: '/victim' } },
-	{ method: 'PUT', path: '/api/content', surface: 'tenant', body: { url: '/victim', templates: [{ type: 'text', text: 'defaced' }] } },
+	{
+		method: 'PUT',
+		path: '/api/content',
+		surface: 'tenant',
+		body: { url: '/victim', templates: [{ type: 'text', text: 'defaced' }] },
+	},
 	{ method: 'POST', path: '/api/asset', surface: 'tenant', multipart: true },
 	{ method: 'GET', path: '/api/settings', surface: 'tenant' },
-	{ method: 'POST', path: '/api/settings', surface: 'tenant', body: { google_code: 'G-PROBE', contact_form_webhook_url: 'http://127.0.0.1:9/steal' } },
+	{
+		method: 'POST',
+		path: '/api/settings',
+		surface: 'tenant',
+		body: { google_code: 'G-PROBE', contact_form_webhook_url: 'http://127.0.0.1:9/steal' },
+	},
 	{ method: 'POST', path: '/api/sitemap', surface: 'tenant', body: {} },
 	{ method: 'GET', path: '/api/notifications', surface: 'tenant' },
-	{ method: 'POST', path: '/api/notifications', surface: 'tenant', body: { id: 'probe', message: 'probe', status: 'info' } },
+	{
+		method: 'POST',
+		path: '/api/notifications',
+		surface: 'tenant',
+		body: { id: 'probe', message: 'probe', status: 'info' },
+	},
 	{ method: 'GET', path: '/api/variables', surface: 'tenant' },
-	{ method: 'PUT', path: '/api/variables', surface: 'tenant', body: { key: 'secret-key', value: 'overwritten' } },
+	{
+		method: 'PUT',
+		path: '/api/variables',
+		surface: 'tenant',
+		body: { key: 'secret-key', value: 'overwritten' },
+	},
 	{ method: 'DELETE', path: '/api/variables', surface: 'tenant', body: { key: 'secret-key' } },
 	{ method: 'GET', path: '/api/contact-form/deliveries', surface: 'tenant' },
-	{ method: 'POST', path: '/api/contact-form/claims', surface: 'tenant', body: { consumer: 'probe', key: '"victim"' } },
-	{ method: 'DELETE', path: '/api/contact-form/claims', surface: 'tenant', body: { consumer: 'probe', key: '"victim"' } },
+	{
+		method: 'POST',
+		path: '/api/contact-form/claims',
+		surface: 'tenant',
+		body: { consumer: 'probe', key: '"victim"' },
+	},
+	{
+		method: 'DELETE',
+		path: '/api/contact-form/claims',
+		surface: 'tenant',
+		body: { consumer: 'probe', key: '"victim"' },
+	},
 	// public
 	{ method: 'GET', path: '/health', surface: 'public' },
 	{ method: 'GET', path: '/openapi.json', surface: 'public' },
@@ -80,11 +120,16 @@ export interface SendOptions {
 
 /** The endpoint's path with its parameters filled in (encoded). */
 export function concretePath(endpoint: Endpoint, params: Record<string, string> = {}): string {
-	return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? `x-${name}`));
+	return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+		encodeURIComponent(params[name] ?? `x-${name}`),
+	);
 }
 
 /** A multipart body with a `file` part (and a `name` part). */
-export function multipartBody(content = Buffer.from('probe file'), fileName = 'probe.txt'): { body: Buffer; contentType: string } {
+export function multipartBody(
+	content = Buffer.from('probe file'),
+	fileName = 'probe.txt',
+): { body: Buffer; contentType: string } {
 	const form = new FormData();
 	form.append('name', 'probe');
 	form.append('file', content, { filename: fileName, contentType: 'text/plain' });
@@ -92,7 +137,11 @@ export function multipartBody(content = Buffer.from('probe file'), fileName = 'p
 }
 
 /** Sends one request with exactly these bytes and headers (a well-formed body by default). */
-export async function sendTo(h: Harness, endpoint: Endpoint, options: SendOptions = {}): Promise<RawResponse> {
+export async function sendTo(
+	h: Harness,
+	endpoint: Endpoint,
+	options: SendOptions = {},
+): Promise<RawResponse> {
 	const headers: Record<string, string> = { ...(options.headers ?? {}) };
 	if (options.authorization !== undefined) headers.authorization = options.authorization;
 	let body = options.body;
@@ -109,5 +158,9 @@ export async function sendTo(h: Harness, endpoint: Endpoint, options: SendOption
 	}
 	if (contentType !== undefined) headers['content-type'] = contentType;
 	const query = options.query ? `?${options.query}` : '';
-	return await rawRequest(`${h.url}${concretePath(endpoint, options.params)}${query}`, { method: endpoint.method, headers, body });
+	return await rawRequest(`${h.url}${concretePath(endpoint, options.params)}${query}`, {
+		method: endpoint.method,
+		headers,
+		body,
+	});
 }

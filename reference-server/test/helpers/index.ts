@@ -79,7 +79,9 @@ export function filesWithContent(dir: string, bytes: Buffer): string[] {
 /** Files below dir that are at least minBytes long and are not the database (sqlite, wal, shm). */
 export function largeNonDbFiles(dir: string, minBytes: number): string[] {
 	return listFiles(dir).filter(
-		(file) => !/\.(db|sqlite|sqlite3)(-wal|-shm|-journal)?$/.test(file) && fs.statSync(file).size >= minBytes,
+		(file) =>
+			!/\.(db|sqlite|sqlite3)(-wal|-shm|-journal)?$/.test(file) &&
+			fs.statSync(file).size >= minBytes,
 	);
 }
 
@@ -130,7 +132,12 @@ export function rawRequest(
 			res.on('data', (c: Buffer) => chunks.push(c));
 			res.on('end', () => {
 				const text = Buffer.concat(chunks).toString('utf8');
-				resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseJsonOrUndefined(text) });
+				resolve({
+					status: res.statusCode ?? 0,
+					headers: res.headers,
+					text,
+					json: parseJsonOrUndefined(text),
+				});
 			});
 			res.on('error', reject);
 		});
@@ -172,7 +179,9 @@ export function expectNoSecrets(value: unknown): void {
 export function detailFields(body: any): string[] {
 	expect(Array.isArray(body.details)).toBe(true);
 	for (const d of body.details) {
-		expect(d).toEqual(expect.objectContaining({ field: expect.any(String), problem: expect.any(String) }));
+		expect(d).toEqual(
+			expect.objectContaining({ field: expect.any(String), problem: expect.any(String) }),
+		);
 	}
 	return body.details.map((d: any) => d.field);
 }
@@ -286,7 +295,10 @@ export async function stopAll(): Promise<void> {
  * One server for the whole test file: started before its tests (handed to `onStarted`), then every
  * server stopped and every data directory removed after them.
  */
-export function useServer(onStarted: (h: Harness) => void, options: Partial<ServerOptions> = {}): void {
+export function useServer(
+	onStarted: (h: Harness) => void,
+	options: Partial<ServerOptions> = {},
+): void {
 	beforeAll(async () => {
 		onStarted(await start(options));
 	});
@@ -303,21 +315,32 @@ export interface Tenant {
 }
 
 /** Issues a token for the tenant (throws on a non-200). */
-export async function issueToken(h: Harness, id: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function issueToken(
+	h: Harness,
+	id: string,
+	extra: Record<string, unknown> = {},
+): Promise<string> {
 	const res = await h.admin.post('/api/tenant/token', { id, ...extra });
 	const body = expectOk(res);
 	return rememberSecret(body.token);
 }
 
 /** Creates a tenant and a token for it. */
-export async function createTenant(h: Harness, id = uniqueId('tenant'), fqdn?: string): Promise<Tenant> {
+export async function createTenant(
+	h: Harness,
+	id = uniqueId('tenant'),
+	fqdn?: string,
+): Promise<Tenant> {
 	const res = await h.admin.post('/api/tenant', fqdn ? { id, fqdn } : { id });
 	expectOk(res);
 	const token = await issueToken(h, id);
 	return { id, token, api: client(h.url, token) };
 }
 
-export function pageBody(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function pageBody(
+	url: string,
+	extra: Record<string, unknown> = {},
+): Record<string, unknown> {
 	return {
 		name: `Page ${url}`,
 		url,
@@ -329,13 +352,20 @@ export function pageBody(url: string, extra: Record<string, unknown> = {}): Reco
 	};
 }
 
-export async function createPage(t: Tenant, url: string, extra: Record<string, unknown> = {}): Promise<any> {
+export async function createPage(
+	t: Tenant,
+	url: string,
+	extra: Record<string, unknown> = {},
+): Promise<any> {
 	const res = await t.api.post('/api/page', pageBody(url, extra));
 	return expectOk(res, 201).page;
 }
 
 /** Every page of the tenant, following pagination with per_page 100. */
-export async function allPages(t: Tenant, query: Record<string, string | number | boolean> = {}): Promise<any[]> {
+export async function allPages(
+	t: Tenant,
+	query: Record<string, string | number | boolean> = {},
+): Promise<any[]> {
 	const out: any[] = [];
 	for (let page = 1; ; page++) {
 		const res = await t.api.get('/api/pages', { params: { per_page: 100, ...query, page } });
@@ -442,7 +472,11 @@ export async function closedPort(): Promise<number> {
 // Contact form helpers
 // ---------------------------------------------------------------------------------------------
 
-export async function submitForm(h: Harness, tenantId: string, fields: Record<string, unknown>): Promise<string> {
+export async function submitForm(
+	h: Harness,
+	tenantId: string,
+	fields: Record<string, unknown>,
+): Promise<string> {
 	const res = await h.anon.post(`/forms/${tenantId}/contact`, fields);
 	const body = expectOk(res, 202);
 	expect(typeof body.submission_id).toBe('string');
@@ -458,7 +492,11 @@ export async function deliveryOf(t: Tenant, submissionId: string): Promise<any |
 	return (await deliveries(t)).find((d) => d.submission_id === submissionId);
 }
 
-export async function setWebhook(t: Tenant, url: string, headers?: Record<string, string>): Promise<void> {
+export async function setWebhook(
+	t: Tenant,
+	url: string,
+	headers?: Record<string, string>,
+): Promise<void> {
 	const body: Record<string, unknown> = { contact_form_webhook_url: url };
 	if (headers) body.contact_form_webhook_headers = headers;
 	expectOk(await t.api.post('/api/settings', body));

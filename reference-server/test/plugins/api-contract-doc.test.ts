@@ -26,14 +26,24 @@ function contractCalls(markdown: string): DocumentedCall[] {
 	let offset = 0;
 	for (const line of markdown.split('\n')) {
 		const match = /^\|\s*`([A-Z]+) (\/[^`\s]*)`\s*\|(.*)$/.exec(line);
-		if (match) calls.push({ call: `${match[1]} ${match[2]}`, row: match[3], extension: extensionsAt >= 0 && offset > extensionsAt });
+		if (match)
+			calls.push({
+				call: `${match[1]} ${match[2]}`,
+				row: match[3],
+				extension: extensionsAt >= 0 && offset > extensionsAt,
+			});
 		offset += line.length + 1;
 	}
 	return calls;
 }
 
 let h: Harness;
-let doc: { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; 'x-extension'?: boolean }>> };
+let doc: {
+	paths: Record<
+		string,
+		Record<string, { parameters?: Array<{ in: string; name: string }>; 'x-extension'?: boolean }>
+	>;
+};
 const documented = contractCalls(fs.readFileSync(CONTRACT_FILE, 'utf8'));
 
 useServer((started) => (h = started), { enableVariables: true });
@@ -57,7 +67,11 @@ test('the contract document names calls in its tables', () => {
 
 test('every call of the OpenAPI document is in docs/api-contract.md', () => {
 	const inContract = new Set(documented.map((c) => c.call));
-	expect(openapiCalls().map((c) => c.call).filter((call) => !inContract.has(call))).toEqual([]);
+	expect(
+		openapiCalls()
+			.map((c) => c.call)
+			.filter((call) => !inContract.has(call)),
+	).toEqual([]);
 });
 
 test('every call of docs/api-contract.md is in the OpenAPI document', () => {
@@ -77,9 +91,17 @@ test('every query parameter is named in the call’s row of the contract', () =>
 
 test('the calls the contract lists as extensions are the ones the document marks x-extension', () => {
 	const marked = openapiCalls()
-		.filter(({ call, operation }) => operation['x-extension'] === true && !call.endsWith('/api/variables'))
+		.filter(
+			({ call, operation }) =>
+				operation['x-extension'] === true && !call.endsWith('/api/variables'),
+		)
 		.map((c) => c.call)
 		.sort();
 	// The variables calls are decided by the contract (x-contract-decided), so they sit in its main table.
-	expect(documented.filter((c) => c.extension).map((c) => c.call).sort()).toEqual(marked);
+	expect(
+		documented
+			.filter((c) => c.extension)
+			.map((c) => c.call)
+			.sort(),
+	).toEqual(marked);
 });

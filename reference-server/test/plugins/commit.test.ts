@@ -14,7 +14,17 @@ import { resolveConfig } from '../../src/config';
 import { createGroupCommit } from '../../src/db/group-commit';
 import { openStore } from '../../src/db';
 import { openDatabase } from '../../src/db/open';
-import { type Harness, type Tenant, client, createTenant, expectOk, makeDataDir, pageBody, useServer, waitFor } from '../helpers';
+import {
+	type Harness,
+	type Tenant,
+	client,
+	createTenant,
+	expectOk,
+	makeDataDir,
+	pageBody,
+	useServer,
+	waitFor,
+} from '../helpers';
 
 let h: Harness;
 useServer((started) => {
@@ -35,11 +45,15 @@ describe('answers wait for the commit', () => {
 	it('a created page is in the database file when its 201 arrives, for each of 60 concurrent creates', async () => {
 		const db = reader();
 		try {
-			const count = db.prepare('SELECT COUNT(*) AS n FROM pages p JOIN tenants t ON t.pk = p.tenant_pk WHERE t.id = ? AND p.url = ?');
+			const count = db.prepare(
+				'SELECT COUNT(*) AS n FROM pages p JOIN tenants t ON t.pk = p.tenant_pk WHERE t.id = ? AND p.url = ?',
+			);
 			const seen = await Promise.all(
 				Array.from({ length: 60 }, async (_, i) => {
 					const url = `/group/${i}`;
-					const res = await tenant.api.post('/api/page', pageBody(url), { headers: { 'Idempotency-Key': `group-${i}` } });
+					const res = await tenant.api.post('/api/page', pageBody(url), {
+						headers: { 'Idempotency-Key': `group-${i}` },
+					});
 					expectOk(res, 201);
 					// Read at the moment the answer arrived, before any other request could change it.
 					return (count.get(tenant.id, url) as { n: number }).n;
@@ -53,11 +67,19 @@ describe('answers wait for the commit', () => {
 
 	it('idempotency records are committed with their requests: every repeat is replayed, none doubles a page', async () => {
 		const first = await Promise.all(
-			Array.from({ length: 20 }, (_, i) => tenant.api.post('/api/page', pageBody(`/replay/${i}`), { headers: { 'Idempotency-Key': `replay-${i}` } })),
+			Array.from({ length: 20 }, (_, i) =>
+				tenant.api.post('/api/page', pageBody(`/replay/${i}`), {
+					headers: { 'Idempotency-Key': `replay-${i}` },
+				}),
+			),
 		);
 		first.forEach((res) => expectOk(res, 201));
 		const again = await Promise.all(
-			Array.from({ length: 20 }, (_, i) => tenant.api.post('/api/page', pageBody(`/replay/${i}`), { headers: { 'Idempotency-Key': `replay-${i}` } })),
+			Array.from({ length: 20 }, (_, i) =>
+				tenant.api.post('/api/page', pageBody(`/replay/${i}`), {
+					headers: { 'Idempotency-Key': `replay-${i}` },
+				}),
+			),
 		);
 		again.forEach((res, i) => {
 			expect(res.status).toBe(201);
@@ -79,7 +101,9 @@ describe('answers wait for the commit', () => {
 		const db = reader();
 		try {
 			const urls = db
-				.prepare(`SELECT url FROM pages p JOIN tenants t ON t.pk = p.tenant_pk WHERE t.id = ? AND url IN ('/mixed/a', '/mixed/b', '/taken')`)
+				.prepare(
+					`SELECT url FROM pages p JOIN tenants t ON t.pk = p.tenant_pk WHERE t.id = ? AND url IN ('/mixed/a', '/mixed/b', '/taken')`,
+				)
 				.pluck()
 				.all(tenant.id);
 			expect(urls.sort()).toEqual(['/mixed/a', '/mixed/b', '/taken']);
@@ -91,7 +115,9 @@ describe('answers wait for the commit', () => {
 
 describe('an answer whose commit failed', () => {
 	it('is a 500 with the error body, not the 2xx its handler chose, and nothing of it is stored', async () => {
-		const app = buildApp(resolveConfig({ memory: true, logger: false, adminToken: 'commit-test-admin-token' }));
+		const app = buildApp(
+			resolveConfig({ memory: true, logger: false, adminToken: 'commit-test-admin-token' }),
+		);
 		const { db } = app.site.store;
 		db.exec('CREATE TABLE probe (v TEXT)');
 		// A handler that writes, then meets what SQLite does on a disk-full or I/O error. Registered as
@@ -105,7 +131,9 @@ describe('an answer whose commit failed', () => {
 		});
 		try {
 			await app.listen({ host: '127.0.0.1', port: 0 });
-			const res = await client(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`).post('/api/probe', {});
+			const res = await client(
+				`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+			).post('/api/probe', {});
 			expect(res.status).toBe(500);
 			expect(res.data).toMatchObject({ error: 'internal' });
 			expect(JSON.stringify(res.data)).not.toContain('stored');
@@ -157,7 +185,9 @@ describe('createGroupCommit', () => {
 		insert.run('lost');
 		// What SQLite does on a disk-full or I/O error: the whole transaction is gone.
 		db.exec('ROLLBACK');
-		await expect(lost).rejects.toThrow('The database rolled the transaction back; nothing of it was stored.');
+		await expect(lost).rejects.toThrow(
+			'The database rolled the transaction back; nothing of it was stored.',
+		);
 		const next = group.join();
 		insert.run('next');
 		await next;
@@ -180,11 +210,24 @@ describe('checkpoint thread', () => {
 		const dbFile = path.join(h.dataDir, 'site.db');
 		const before = fs.statSync(dbFile).size;
 		for (let batch = 0; batch < 10; batch++) {
-			await Promise.all(Array.from({ length: 20 }, (_, i) => tenant.api.post('/api/page', pageBody(`/wal/${batch}/${i}`, { meta_description: 'x'.repeat(2000) }))));
+			await Promise.all(
+				Array.from({ length: 20 }, (_, i) =>
+					tenant.api.post(
+						'/api/page',
+						pageBody(`/wal/${batch}/${i}`, { meta_description: 'x'.repeat(2000) }),
+					),
+				),
+			);
 		}
 		// 200 pages of ~2 KB: far more than the WAL alone; only a checkpoint puts them in site.db.
-		expect(h.server.app.site.store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(4 * 4096);
-		await waitFor(() => fs.statSync(dbFile).size > before + 200 * 2000, 10_000, 'site.db to take in the WAL');
+		expect(h.server.app.site.store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(
+			4 * 4096,
+		);
+		await waitFor(
+			() => fs.statSync(dbFile).size > before + 200 * 2000,
+			10_000,
+			'site.db to take in the WAL',
+		);
 		expect(fs.statSync(dbFile).size).toBeGreaterThan(before + 200 * 2000);
 	});
 });
@@ -199,17 +242,29 @@ describe('checkpoint thread under writes that never pause', () => {
 		const dir = makeDataDir();
 		const file = path.join(dir, 'site.db');
 		const store = openStore(file, { checkpoint: { intervalMs: 20, truncateAfterFrames } });
-		store.db.prepare("INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES ('wal', NULL, 'x', 'x')").run();
+		store.db
+			.prepare(
+				"INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES ('wal', NULL, 'x', 'x')",
+			)
+			.run();
 		const pk = (store.tenants.findById('wal') as { pk: number }).pk;
 		let largest = 0;
 		let n = 0;
 		for (let group = 0; group < groups; group++) {
 			const committed = store.commits.join();
 			for (let i = 0; i < 5; i++) {
-				store.pages.create(pk, { url: `/w/${n++}`, name: 'x'.repeat(200), locale: 'en', meta_title: null, meta_description: 'y'.repeat(1500), draft: false });
+				store.pages.create(pk, {
+					url: `/w/${n++}`,
+					name: 'x'.repeat(200),
+					locale: 'en',
+					meta_title: null,
+					meta_description: 'y'.repeat(1500),
+					draft: false,
+				});
 			}
 			await committed;
-			if (fs.existsSync(`${file}-wal`)) largest = Math.max(largest, fs.statSync(`${file}-wal`).size);
+			if (fs.existsSync(`${file}-wal`))
+				largest = Math.max(largest, fs.statSync(`${file}-wal`).size);
 		}
 		await store.close();
 		return largest;

@@ -16,12 +16,18 @@ useServer((started) => {
 const BODY_BYTES = 8 * 1024 * 1024;
 
 /** Streams an 8 MB multipart-declared body; resolves with the status and whether the body was all written. */
-function streamUpload(agent: http.Agent, token: string): Promise<{ status: number; written: boolean }> {
+function streamUpload(
+	agent: http.Agent,
+	token: string,
+): Promise<{ status: number; written: boolean }> {
 	return new Promise((resolve, reject) => {
 		let status = 0;
 		let written = false;
 		let answered = false;
-		const timer = setTimeout(() => reject(new Error(`stalled: status ${status}, body written ${written}`)), 10_000);
+		const timer = setTimeout(
+			() => reject(new Error(`stalled: status ${status}, body written ${written}`)),
+			10_000,
+		);
 		const settle = () => {
 			if (answered && written) {
 				clearTimeout(timer);
@@ -74,14 +80,21 @@ test('10 uploads with a wrong token over one kept-alive socket: each gets its 40
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 	try {
 		for (let attempt = 0; attempt < 10; attempt++) {
-			expect(await streamUpload(agent, 'stt_not_a_real_token_0123456789abcdef')).toEqual({ status: 401, written: true });
+			expect(await streamUpload(agent, 'stt_not_a_real_token_0123456789abcdef')).toEqual({
+				status: 401,
+				written: true,
+			});
 		}
 		const listed = await new Promise<number>((resolve, reject) => {
 			http
-				.get(`${h.url}/api/pages`, { agent, headers: { authorization: `Bearer ${tenant.token}` } }, (response) => {
-					response.resume();
-					response.on('end', () => resolve(response.statusCode ?? 0));
-				})
+				.get(
+					`${h.url}/api/pages`,
+					{ agent, headers: { authorization: `Bearer ${tenant.token}` } },
+					(response) => {
+						response.resume();
+						response.on('end', () => resolve(response.statusCode ?? 0));
+					},
+				)
 				.on('error', reject);
 		});
 		expect(listed).toBe(200);

@@ -73,7 +73,13 @@ describe('central surface', () => {
 	});
 
 	it('rejects a malformed Authorization header with 401', async () => {
-		for (const header of ['Basic YWRtaW46YWRtaW4=', 'Bearer', 'Bearer ', h.adminToken, `Token ${h.adminToken}`]) {
+		for (const header of [
+			'Basic YWRtaW46YWRtaW4=',
+			'Bearer',
+			'Bearer ',
+			h.adminToken,
+			`Token ${h.adminToken}`,
+		]) {
 			const res = await send(withAuth(header), ['post', '/api/tenant', { id: 'malformed-auth' }]);
 			expectError(res, 401, 'unauthorized');
 		}
@@ -108,7 +114,11 @@ describe('tenant surface', () => {
 	});
 
 	it('an admin token on the tenant surface does not act: nothing is created', async () => {
-		expectError(await h.admin.post('/api/page', { name: 'A', url: '/admin-made', locale: 'en' }), 403, 'forbidden');
+		expectError(
+			await h.admin.post('/api/page', { name: 'A', url: '/admin-made', locale: 'en' }),
+			403,
+			'forbidden',
+		);
 		const list = await t.api.get('/api/pages', { params: { url: '/admin-made' } });
 		expect(list.data.data).toEqual([]);
 	});
@@ -202,7 +212,10 @@ describe('415 unsupported_media_type', () => {
 	it('a JSON endpoint sent urlencoded form data or plain text', async () => {
 		const urlencoded = await rawRequest(`${h.url}/api/settings`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+			headers: {
+				authorization: `Bearer ${t.token}`,
+				'content-type': 'application/x-www-form-urlencoded',
+			},
 			body: 'noindex=1',
 		});
 		expectError(urlencoded, 415, 'unsupported_media_type');
@@ -224,7 +237,11 @@ describe('unknown routes and methods', () => {
 
 describe('public contact form', () => {
 	it('answers 404 for an unknown tenant and 400 for a body that is not an object', async () => {
-		expectError(await h.anon.post('/forms/no-such-tenant/contact', { email: 'a@b.c' }), 404, 'not_found');
+		expectError(
+			await h.anon.post('/forms/no-such-tenant/contact', { email: 'a@b.c' }),
+			404,
+			'not_found',
+		);
 		const res = await rawRequest(`${h.url}/forms/${t.id}/contact`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },

@@ -28,7 +28,10 @@ afterAll(async () => {
 });
 
 /** Retries 503 answers and dropped connections, as a client following the contract would. */
-async function retrying(fn: () => Promise<AxiosResponse>, tries = 60): Promise<{ res: AxiosResponse; attempts: number }> {
+async function retrying(
+	fn: () => Promise<AxiosResponse>,
+	tries = 60,
+): Promise<{ res: AxiosResponse; attempts: number }> {
 	let lastError: unknown;
 	for (let attempt = 1; attempt <= tries; attempt++) {
 		try {
@@ -154,7 +157,9 @@ describe('faults at 0.3 + 0.3 with idempotency keys and retries', () => {
 		// with 12 calls and about half of all requests failing, at least one retry is all but certain
 		expect(totalAttempts).toBeGreaterThan(n);
 
-		const { res: list } = await retrying(() => api.get('/api/pages', { params: { per_page: 100 } }));
+		const { res: list } = await retrying(() =>
+			api.get('/api/pages', { params: { per_page: 100 } }),
+		);
 		expect(list.status).toBe(200);
 		const urls = list.data.data.map((p: any) => p.url).sort();
 		expect(urls).toEqual(Array.from({ length: n }, (_, i) => `/chaos-${i}`).sort());

@@ -45,15 +45,30 @@ describe('Idempotency-Key', () => {
 
 	it('the same key with a different body answers 422 idempotency_key_reused and does nothing', async () => {
 		const key = newKey();
-		expect((await t.api.post('/api/page', { name: 'A', url: '/reuse-a', locale: 'en' }, withKey(key))).status).toBe(201);
-		const res = await t.api.post('/api/page', { name: 'B', url: '/reuse-b', locale: 'en' }, withKey(key));
+		expect(
+			(await t.api.post('/api/page', { name: 'A', url: '/reuse-a', locale: 'en' }, withKey(key)))
+				.status,
+		).toBe(201);
+		const res = await t.api.post(
+			'/api/page',
+			{ name: 'B', url: '/reuse-b', locale: 'en' },
+			withKey(key),
+		);
 		expectError(res, 422, 'idempotency_key_reused');
 		expect((await t.api.get('/api/pages', { params: { url: '/reuse-b' } })).data.data).toEqual([]);
 	});
 
 	it('the same key on another call with a different body answers 422', async () => {
 		const key = newKey();
-		expect((await t.api.post('/api/notifications', { id: 'k', message: 'm', status: 'info' }, withKey(key))).status).toBe(200);
+		expect(
+			(
+				await t.api.post(
+					'/api/notifications',
+					{ id: 'k', message: 'm', status: 'info' },
+					withKey(key),
+				)
+			).status,
+		).toBe(200);
 		const res = await t.api.post('/api/settings', { noindex: 1 }, withKey(key));
 		expectError(res, 422, 'idempotency_key_reused');
 	});
@@ -110,7 +125,15 @@ describe('Idempotency-Key', () => {
 	it('keys are per caller: admin and tenant keys do not collide', async () => {
 		const key = newKey();
 		const tt = await createTenant(h);
-		expect((await tt.api.post('/api/notifications', { id: 'x', message: 'm', status: 'info' }, withKey(key))).status).toBe(200);
+		expect(
+			(
+				await tt.api.post(
+					'/api/notifications',
+					{ id: 'x', message: 'm', status: 'info' },
+					withKey(key),
+				)
+			).status,
+		).toBe(200);
 		const res = await h.admin.post('/api/tenant', { id: uniqueId('per-caller') }, withKey(key));
 		expect(res.status).toBe(200);
 	});

@@ -35,7 +35,9 @@ const CONTRACT_CALLS: Array<[string, string]> = [
 ];
 
 /** Calls that service-api.md itself lists: these are not extensions. */
-const SERVICE_API_CALLS: Array<[string, string]> = CONTRACT_CALLS.filter(([, p]) => p !== '/api/variables');
+const SERVICE_API_CALLS: Array<[string, string]> = CONTRACT_CALLS.filter(
+	([, p]) => p !== '/api/variables',
+);
 
 /** Extensions named by the contract and the issue. */
 const EXTENSION_CALLS: Array<[string, RegExp]> = [
@@ -86,7 +88,10 @@ describe('GET /openapi.json', () => {
 
 	it.each(EXTENSION_CALLS)('lists %s %s and marks it x-extension: true', (method, pattern) => {
 		const path = findPath(pattern);
-		expect({ pattern: String(pattern), path }).toEqual({ pattern: String(pattern), path: expect.any(String) });
+		expect({ pattern: String(pattern), path }).toEqual({
+			pattern: String(pattern),
+			path: expect.any(String),
+		});
 		expect(operation(method, path!)).toBeDefined();
 		expect(isExtension(method, path!)).toBe(true);
 	});
@@ -109,25 +114,38 @@ describe('GET /openapi.json', () => {
 		expect(Object.keys(schemaOf('put', '/api/tenant')?.properties ?? {})).toEqual(
 			expect.arrayContaining(['old_id', 'id', 'fqdn']),
 		);
-		expect(schemaOf('post', '/api/page')?.required).toEqual(expect.arrayContaining(['name', 'url', 'locale']));
-		expect(schemaOf('put', '/api/content')?.required).toEqual(expect.arrayContaining(['url', 'templates']));
-		expect(schemaOf('post', '/api/notifications')?.properties?.status?.enum?.sort()).toEqual(
-			['error', 'info', 'success', 'warning'],
+		expect(schemaOf('post', '/api/page')?.required).toEqual(
+			expect.arrayContaining(['name', 'url', 'locale']),
 		);
+		expect(schemaOf('put', '/api/content')?.required).toEqual(
+			expect.arrayContaining(['url', 'templates']),
+		);
+		expect(schemaOf('post', '/api/notifications')?.properties?.status?.enum?.sort()).toEqual([
+			'error',
+			'info',
+			'success',
+			'warning',
+		]);
 		const upload = operation('post', '/api/asset')?.requestBody?.content;
 		expect(upload).toHaveProperty(['multipart/form-data']);
 	});
 
 	it('documents the pages query parameters with per_page at most 100', () => {
 		const params: any[] = operation('get', '/api/pages').parameters ?? [];
-		const byName = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p]));
-		expect(Object.keys(byName)).toEqual(expect.arrayContaining(['page', 'per_page', 'url', 'locale', 'draft']));
+		const byName = Object.fromEntries(
+			params.filter((p) => p.in === 'query').map((p) => [p.name, p]),
+		);
+		expect(Object.keys(byName)).toEqual(
+			expect.arrayContaining(['page', 'per_page', 'url', 'locale', 'draft']),
+		);
 		expect(byName.per_page.schema.maximum).toBe(100);
 	});
 
 	it('marks the Idempotency-Key header as an extension', () => {
 		const params: any[] = operation('post', '/api/page').parameters ?? [];
-		const header = params.find((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
+		const header = params.find(
+			(p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key',
+		);
 		expect(header).toBeDefined();
 		expect(header['x-extension'] === true || header.schema?.['x-extension'] === true).toBe(true);
 	});

@@ -7,7 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { JsonWorkerPool } from '../../src/json-workers/pool';
 import { HEAVY_BODY_BYTES, HeavyWork } from '../../src/plugins/heavy-work';
-import { type Harness, type RawResponse, type Tenant, createPage, createTenant, expectError, expectOk, rawRequest, useServer } from '../helpers';
+import {
+	type Harness,
+	type RawResponse,
+	type Tenant,
+	createPage,
+	createTenant,
+	expectError,
+	expectOk,
+	rawRequest,
+	useServer,
+} from '../helpers';
 
 let h: Harness;
 useServer((started) => (h = started));
@@ -26,7 +36,14 @@ describe('HeavyWork', () => {
 		);
 		expect(await Promise.all(steps)).toEqual([1, 2, 3]);
 		await new Promise((resolve) => setImmediate(resolve));
-		expect(order).toEqual(['step 1', 'other after 1', 'step 2', 'other after 2', 'step 3', 'other after 3']);
+		expect(order).toEqual([
+			'step 1',
+			'other after 1',
+			'step 2',
+			'other after 2',
+			'step 3',
+			'other after 3',
+		]);
 	});
 
 	it('a step that throws rejects its own promise only', async () => {
@@ -43,18 +60,34 @@ describe('HeavyWork', () => {
 describe('a large content update', () => {
 	it('answers the page with exactly the templates stored; four at once all land', async () => {
 		const t = await createTenant(h);
-		const block = (i: number) => ({ type: 'text', n: i, body: 'Lorem ipsum dolor sit amet. '.repeat(20), nested: { list: [1, 'two', null, true], banner: null } });
+		const block = (i: number) => ({
+			type: 'text',
+			n: i,
+			body: 'Lorem ipsum dolor sit amet. '.repeat(20),
+			nested: { list: [1, 'two', null, true], banner: null },
+		});
 		const templates = Array.from({ length: 1500 }, (_, i) => block(i));
 		expect(JSON.stringify(templates).length).toBeGreaterThan(256 * 1024);
 		await Promise.all(['/a', '/b', '/c', '/d'].map((url) => createPage(t, url)));
 		const answers = await Promise.all(
-			['/a', '/b', '/c', '/d'].map((url, i) => t.api.put('/api/content', { url, templates: [...templates, { page: i }], banner: { title: url } })),
+			['/a', '/b', '/c', '/d'].map((url, i) =>
+				t.api.put('/api/content', {
+					url,
+					templates: [...templates, { page: i }],
+					banner: { title: url },
+				}),
+			),
 		);
 		for (const [i, res] of answers.entries()) {
 			const body = expectOk(res);
 			expect(body.message).toBe('Content updated successfully.');
 			expect(body.page).toEqual(
-				expect.objectContaining({ url: ['/a', '/b', '/c', '/d'][i], draft: false, banner: { title: ['/a', '/b', '/c', '/d'][i] }, templates: [...templates, { page: i }] }),
+				expect.objectContaining({
+					url: ['/a', '/b', '/c', '/d'][i],
+					draft: false,
+					banner: { title: ['/a', '/b', '/c', '/d'][i] },
+					templates: [...templates, { page: i }],
+				}),
 			);
 			expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
 		}
@@ -68,10 +101,19 @@ describe('a large content update', () => {
 });
 
 /** The same JSON text with whitespace after it: the same value, sent as a large body. */
-const padded = (text: string | Buffer) => Buffer.concat([Buffer.from(text), Buffer.from(' '.repeat(HEAVY_BODY_BYTES))]);
+const padded = (text: string | Buffer) =>
+	Buffer.concat([Buffer.from(text), Buffer.from(' '.repeat(HEAVY_BODY_BYTES))]);
 
-function putContent(t: Tenant, body: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
-	return rawRequest(`${h.url}/api/content`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}`, ...headers }, body });
+function putContent(
+	t: Tenant,
+	body: string | Buffer,
+	headers: Record<string, string> = {},
+): Promise<RawResponse> {
+	return rawRequest(`${h.url}/api/content`, {
+		method: 'PUT',
+		headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}`, ...headers },
+		body,
+	});
 }
 
 const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -84,22 +126,79 @@ describe('a large body is refused exactly as a small one', () => {
 	});
 
 	it.each([
-		['invalid UTF-8', Buffer.concat([Buffer.from('{"url":"/home","templates":[{"s":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}]}')]), 400, 'invalid_json', /UTF-8/],
-		['nesting past 1,000 levels', `{"url":"/home","templates":[{"a":${deep(1001)}}]}`, 400, 'invalid_json', /deeper than 1000 levels/],
-		['invalid JSON', '{"url":"/home","templates":[{"a":1,}]}', 400, 'invalid_json', /not valid JSON/],
-		['a __proto__ key', '{"url":"/home","templates":[{"__proto__":{"admin":true}}]}', 400, 'invalid_json', /not valid JSON/],
-		['templates not an array', '{"url":"/home","templates":{"a":1}}', 400, 'validation_failed', /templates/],
-		['a template that is not an object', '{"url":"/home","templates":[{"a":1},2,null]}', 400, 'validation_failed', /templates/],
-		['a bad url beside good templates', '{"url":"//evil.example","templates":[{"a":1}]}', 400, 'validation_failed', /url/],
-		['an unknown field', '{"url":"/home","templates":[{"a":1}],"extra":true}', 400, 'validation_failed', /extra/],
+		[
+			'invalid UTF-8',
+			Buffer.concat([
+				Buffer.from('{"url":"/home","templates":[{"s":"x'),
+				Buffer.from([0xed, 0xa0, 0x80]),
+				Buffer.from('"}]}'),
+			]),
+			400,
+			'invalid_json',
+			/UTF-8/,
+		],
+		[
+			'nesting past 1,000 levels',
+			`{"url":"/home","templates":[{"a":${deep(1001)}}]}`,
+			400,
+			'invalid_json',
+			/deeper than 1000 levels/,
+		],
+		[
+			'invalid JSON',
+			'{"url":"/home","templates":[{"a":1,}]}',
+			400,
+			'invalid_json',
+			/not valid JSON/,
+		],
+		[
+			'a __proto__ key',
+			'{"url":"/home","templates":[{"__proto__":{"admin":true}}]}',
+			400,
+			'invalid_json',
+			/not valid JSON/,
+		],
+		[
+			'templates not an array',
+			'{"url":"/home","templates":{"a":1}}',
+			400,
+			'validation_failed',
+			/templates/,
+		],
+		[
+			'a template that is not an object',
+			'{"url":"/home","templates":[{"a":1},2,null]}',
+			400,
+			'validation_failed',
+			/templates/,
+		],
+		[
+			'a bad url beside good templates',
+			'{"url":"//evil.example","templates":[{"a":1}]}',
+			400,
+			'validation_failed',
+			/url/,
+		],
+		[
+			'an unknown field',
+			'{"url":"/home","templates":[{"a":1}],"extra":true}',
+			400,
+			'validation_failed',
+			/extra/,
+		],
 		['an unknown page', '{"url":"/nowhere","templates":[{"a":1}]}', 404, 'not_found', /nowhere/],
 	])('%s', async (_name, body, status, code, message) => {
 		const small = await putContent(t, body);
 		expect(expectError(small, status, code).message).toMatch(message);
 		const large = await putContent(t, padded(body));
 		expect(padded(body).length).toBeGreaterThanOrEqual(HEAVY_BODY_BYTES);
-		expect({ status: large.status, body: large.json }).toEqual({ status: small.status, body: small.json });
-		expect(expectOk(await t.api.get('/api/pages', { params: { url: '/home' } })).data[0].templates).toEqual([]);
+		expect({ status: large.status, body: large.json }).toEqual({
+			status: small.status,
+			body: small.json,
+		});
+		expect(
+			expectOk(await t.api.get('/api/pages', { params: { url: '/home' } })).data[0].templates,
+		).toEqual([]);
 	});
 });
 
@@ -128,16 +227,23 @@ describe('a large content update stores what was sent', () => {
 	it('eight updates of one page at once: each answered with its own templates, the page ends with the last one written', async () => {
 		const t = await createTenant(h);
 		await createPage(t, '/shared');
-		const version = (v: number) => Array.from({ length: 700 }, (_, i) => ({ v, i, text: 'x'.repeat(400) }));
+		const version = (v: number) =>
+			Array.from({ length: 700 }, (_, i) => ({ v, i, text: 'x'.repeat(400) }));
 		// Large and small updates mixed: both paths write the same page.
-		const sends = Array.from({ length: 8 }, (_, v) => (v % 4 === 3 ? [{ v, small: true }] : version(v)));
+		const sends = Array.from({ length: 8 }, (_, v) =>
+			v % 4 === 3 ? [{ v, small: true }] : version(v),
+		);
 		expect(JSON.stringify(version(0)).length).toBeGreaterThan(HEAVY_BODY_BYTES);
-		const answers = await Promise.all(sends.map((templates) => putContent(t, JSON.stringify({ url: '/shared', templates }))));
+		const answers = await Promise.all(
+			sends.map((templates) => putContent(t, JSON.stringify({ url: '/shared', templates }))),
+		);
 		answers.forEach((res, v) => {
 			expect(res.status).toBe(200);
 			expect(res.json.page.templates).toEqual(sends[v]);
 		});
-		const last = answers.reduce((a, b) => (b.json.page.updated_at >= a.json.page.updated_at ? b : a));
+		const last = answers.reduce((a, b) =>
+			b.json.page.updated_at >= a.json.page.updated_at ? b : a,
+		);
 		const stored = expectOk(await t.api.get('/api/pages', { params: { url: '/shared' } })).data[0];
 		expect(stored.templates).toEqual(last.json.page.templates);
 		expect(stored.updated_at).toBe(last.json.page.updated_at);
@@ -154,13 +260,21 @@ describe('Idempotency-Key with a large body', () => {
 
 	it('a repeat is replayed, whatever its key order and whitespace; the key with other templates is a 422', async () => {
 		const key = randomUUID();
-		const first = await putContent(t, JSON.stringify({ url: '/idem', templates }), { 'idempotency-key': key });
+		const first = await putContent(t, JSON.stringify({ url: '/idem', templates }), {
+			'idempotency-key': key,
+		});
 		expect(first.status).toBe(200);
-		const repeat = await putContent(t, padded(JSON.stringify({ templates, url: '/idem' })), { 'idempotency-key': key });
+		const repeat = await putContent(t, padded(JSON.stringify({ templates, url: '/idem' })), {
+			'idempotency-key': key,
+		});
 		expect(repeat.status).toBe(200);
 		expect(repeat.headers['idempotent-replayed']).toBe('true');
 		expect(repeat.text).toBe(first.text);
-		const other = await putContent(t, JSON.stringify({ url: '/idem', templates: [...templates, { i: -1 }] }), { 'idempotency-key': key });
+		const other = await putContent(
+			t,
+			JSON.stringify({ url: '/idem', templates: [...templates, { i: -1 }] }),
+			{ 'idempotency-key': key },
+		);
 		expectError(other, 422, 'idempotency_key_reused');
 	});
 
@@ -177,24 +291,38 @@ describe('Idempotency-Key with a large body', () => {
 	it('concurrent repeats of one large body: one update, the others replay it or wait their turn', async () => {
 		const key = randomUUID();
 		const body = JSON.stringify({ url: '/idem', templates: [...templates, { concurrent: true }] });
-		const answers = await Promise.all(Array.from({ length: 4 }, () => putContent(t, body, { 'idempotency-key': key })));
+		const answers = await Promise.all(
+			Array.from({ length: 4 }, () => putContent(t, body, { 'idempotency-key': key })),
+		);
 		const done = answers.filter((res) => res.status === 200);
 		expect(done.length).toBeGreaterThanOrEqual(1);
-		for (const res of done) expect(res.json.page.templates).toEqual([...templates, { concurrent: true }]);
+		for (const res of done)
+			expect(res.json.page.templates).toEqual([...templates, { concurrent: true }]);
 		expect(done.filter((res) => res.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
 		for (const res of answers.filter((r) => r.status !== 200)) expectError(res, 409, 'conflict');
 	});
 });
 
 describe('JsonWorkerPool', () => {
-	const task = (value: unknown, bytes = Buffer.from(JSON.stringify(value))) => ({ bytes, method: 'PUT', url: '/x', textFields: ['templates'] });
+	const task = (value: unknown, bytes = Buffer.from(JSON.stringify(value))) => ({
+		bytes,
+		method: 'PUT',
+		url: '/x',
+		textFields: ['templates'],
+	});
 
 	it('runs more bodies than it has threads, each answered with its own', async () => {
 		const pool = new JsonWorkerPool(2);
 		try {
-			const outcomes = await Promise.all(Array.from({ length: 7 }, (_, i) => pool.run(task({ i, templates: [{ i }] }))));
+			const outcomes = await Promise.all(
+				Array.from({ length: 7 }, (_, i) => pool.run(task({ i, templates: [{ i }] }))),
+			);
 			outcomes.forEach((outcome, i) => {
-				expect(outcome).toEqual({ body: { i, templates: [] }, texts: { templates: JSON.stringify([{ i }]) }, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+				expect(outcome).toEqual({
+					body: { i, templates: [] },
+					texts: { templates: JSON.stringify([{ i }]) },
+					hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+				});
 			});
 		} finally {
 			await pool.close();
@@ -207,7 +335,10 @@ describe('JsonWorkerPool', () => {
 			const own = new Uint8Array(Buffer.from('{"templates":[{"a":1}]}'));
 			const whole = Buffer.from(`xx${JSON.stringify({ templates: [{ b: 2 }] })}yy`);
 			const view = whole.subarray(2, whole.length - 2);
-			const [first, second] = await Promise.all([pool.run(task(null, Buffer.from(own.buffer))), pool.run(task(null, view))]);
+			const [first, second] = await Promise.all([
+				pool.run(task(null, Buffer.from(own.buffer))),
+				pool.run(task(null, view)),
+			]);
 			expect(first).toEqual(expect.objectContaining({ texts: { templates: '[{"a":1}]' } }));
 			expect(second).toEqual(expect.objectContaining({ texts: { templates: '[{"b":2}]' } }));
 			expect(own.byteLength).toBe(0);
@@ -220,9 +351,15 @@ describe('JsonWorkerPool', () => {
 	it('leaves a field that is not an array of objects in the body, for the schema to refuse', async () => {
 		const pool = new JsonWorkerPool(1);
 		try {
-			await expect(pool.run(task({ templates: [{ a: 1 }, [2]] }))).resolves.toEqual(expect.objectContaining({ body: { templates: [{ a: 1 }, [2]] }, texts: {} }));
-			await expect(pool.run(task({ templates: 'text' }))).resolves.toEqual(expect.objectContaining({ body: { templates: 'text' }, texts: {} }));
-			await expect(pool.run(task(null, Buffer.from('{"a":')))).resolves.toEqual({ refused: 'json' });
+			await expect(pool.run(task({ templates: [{ a: 1 }, [2]] }))).resolves.toEqual(
+				expect.objectContaining({ body: { templates: [{ a: 1 }, [2]] }, texts: {} }),
+			);
+			await expect(pool.run(task({ templates: 'text' }))).resolves.toEqual(
+				expect.objectContaining({ body: { templates: 'text' }, texts: {} }),
+			);
+			await expect(pool.run(task(null, Buffer.from('{"a":')))).resolves.toEqual({
+				refused: 'json',
+			});
 		} finally {
 			await pool.close();
 		}

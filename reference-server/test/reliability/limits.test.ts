@@ -50,8 +50,16 @@ describe('JSON body limit', () => {
 
 	it('applies to the central surface and the contact form too', async () => {
 		const big = 'y'.repeat(80 * 1024);
-		expectError(await h.admin.post('/api/tenant', { id: 'big-tenant', fqdn: big }), 413, 'payload_too_large');
-		expectError(await h.anon.post(`/forms/${t.id}/contact`, { message: big }), 413, 'payload_too_large');
+		expectError(
+			await h.admin.post('/api/tenant', { id: 'big-tenant', fqdn: big }),
+			413,
+			'payload_too_large',
+		);
+		expectError(
+			await h.anon.post(`/forms/${t.id}/contact`, { message: big }),
+			413,
+			'payload_too_large',
+		);
 	});
 
 	it('answers 413 to a raw oversized request with Content-Length', async () => {
@@ -103,7 +111,10 @@ describe('upload limit', () => {
 	it('answers 413 for an upload just over the limit, and the server keeps working', async () => {
 		const bytes = randomBytes(Math.ceil(MAX_UPLOAD_MB * 1024 * 1024) + 1);
 		const f = uploadForm(bytes);
-		const res = await t.api.post('/api/asset', f, { headers: f.getHeaders(), maxBodyLength: Infinity });
+		const res = await t.api.post('/api/asset', f, {
+			headers: f.getHeaders(),
+			maxBodyLength: Infinity,
+		});
 		expectError(res, 413, 'payload_too_large');
 		expect(filesWithContent(h.dataDir, bytes)).toHaveLength(0);
 		const ok = uploadForm(randomBytes(1000));

@@ -17,7 +17,12 @@ afterAll(async () => {
 });
 
 /** Sends the body `times` times, one after the other, from a child process; tallies statuses and errors. */
-function sendFromChild(url: string, token: string, bodyMb: number, times: number): Promise<Record<string, number>> {
+function sendFromChild(
+	url: string,
+	token: string,
+	bodyMb: number,
+	times: number,
+): Promise<Record<string, number>> {
 	const script = `
 		const [url, token, mb, times] = process.argv.slice(1);
 		const body = JSON.stringify({ templates: [], pad: 'y'.repeat(Number(mb) * 1024 * 1024) });
@@ -37,10 +42,15 @@ function sendFromChild(url: string, token: string, bodyMb: number, times: number
 			process.stdout.write(JSON.stringify(tally));
 		})();`;
 	return new Promise((resolve, reject) => {
-		execFile(process.execPath, ['-e', script, url, token, String(bodyMb), String(times)], { timeout: 60_000 }, (error, stdout) => {
-			if (error) reject(error);
-			else resolve(JSON.parse(stdout) as Record<string, number>);
-		});
+		execFile(
+			process.execPath,
+			['-e', script, url, token, String(bodyMb), String(times)],
+			{ timeout: 60_000 },
+			(error, stdout) => {
+				if (error) reject(error);
+				else resolve(JSON.parse(stdout) as Record<string, number>);
+			},
+		);
 	});
 }
 

@@ -44,7 +44,13 @@ describe('restart on the same data directory', () => {
 		await createPage(t, '/draft', { draft: true });
 		await createPage(t, '/soft');
 		expectOk(await t.api.delete('/api/page', { data: { url: '/soft' } }));
-		expectOk(await t.api.put('/api/content', { url: '/home', templates: [{ type: 'hero' }], banner: { b: 1 } }));
+		expectOk(
+			await t.api.put('/api/content', {
+				url: '/home',
+				templates: [{ type: 'hero' }],
+				banner: { b: 1 },
+			}),
+		);
 		expectOk(await t.api.post('/api/settings', { google_code: 'G-PERSIST', noindex: 1 }));
 		expectOk(await t.api.put('/api/variables', { key: 'K', value: 'V' }));
 		expectOk(await t.api.post('/api/notifications', { id: 'n1', message: 'm', status: 'info' }));
@@ -53,7 +59,9 @@ describe('restart on the same data directory', () => {
 		f.append('file', bytes, { filename: 'p.bin', contentType: 'application/octet-stream' });
 		const asset = expectOk(await t.api.post('/api/asset', f, { headers: f.getHeaders() }), 201);
 		const revoked = await issueToken(h, t.id);
-		const current = expectOk(await h.admin.post('/api/tenant/token', { id: t.id, revoke_previous: true })).token;
+		const current = expectOk(
+			await h.admin.post('/api/tenant/token', { id: t.id, revoke_previous: true }),
+		).token;
 		const assetPath = new URL(absolute(h, asset.url)).pathname;
 
 		h = await restart(h);
@@ -65,14 +73,18 @@ describe('restart on the same data directory', () => {
 		const list = expectOk(await api.get('/api/pages', { params: { per_page: 100 } }));
 		expect(list.data.map((p: any) => p.url).sort()).toEqual(['/draft', '/home']);
 		const home = list.data.find((p: any) => p.url === '/home');
-		expect(home).toEqual(expect.objectContaining({ name: 'Home', templates: [{ type: 'hero' }], banner: { b: 1 } }));
+		expect(home).toEqual(
+			expect.objectContaining({ name: 'Home', templates: [{ type: 'hero' }], banner: { b: 1 } }),
+		);
 		expect(list.data.find((p: any) => p.url === '/draft').draft).toBe(true);
 
 		const sitemap = expectOk(await api.post('/api/sitemap', {}));
 		expect(sitemap.pages.map((p: any) => p.url)).toEqual(['/home']);
 
 		const settings = expectOk(await api.post('/api/settings', { statistics_iframe: '<i>' }));
-		expect(settings.settings).toEqual(expect.objectContaining({ google_code: 'G-PERSIST', noindex: 1 }));
+		expect(settings.settings).toEqual(
+			expect.objectContaining({ google_code: 'G-PERSIST', noindex: 1 }),
+		);
 		expect(expectOk(await api.get('/api/variables')).data).toEqual([{ key: 'K', value: 'V' }]);
 
 		const got = await client(h.url).get(assetPath, { responseType: 'arraybuffer' });
@@ -90,11 +102,16 @@ describe('restart on the same data directory', () => {
 		const more = [
 			await issueToken(h, t.id, { expires_in: 3600 }),
 			expectOk(
-				await h.admin.post('/api/tenant/token', { id: t.id }, { headers: { 'Idempotency-Key': 'token-key-1' } }),
+				await h.admin.post(
+					'/api/tenant/token',
+					{ id: t.id },
+					{ headers: { 'Idempotency-Key': 'token-key-1' } },
+				),
 			).token,
 		];
 		// make sure the tokens are in use (and would be in any log or cache file)
-		for (const token of [t.token, ...more]) expect((await client(h.url, token).get('/api/pages')).status).toBe(200);
+		for (const token of [t.token, ...more])
+			expect((await client(h.url, token).get('/api/pages')).status).toBe(200);
 		const dir = h.dataDir;
 		h = await restart(h);
 		await stop(h);
@@ -103,7 +120,10 @@ describe('restart on the same data directory', () => {
 		for (const file of files) {
 			const content = fs.readFileSync(file);
 			for (const token of [t.token, ...more]) {
-				expect({ file, found: content.includes(Buffer.from(token, 'utf8')) }).toEqual({ file, found: false });
+				expect({ file, found: content.includes(Buffer.from(token, 'utf8')) }).toEqual({
+					file,
+					found: false,
+				});
 			}
 		}
 	});
@@ -120,7 +140,11 @@ describe('restart on the same data directory', () => {
 		const second = await api.post('/api/page', body, { headers: { 'Idempotency-Key': key } });
 		expect(second.status).toBe(201);
 		expect(second.data).toEqual(first.data);
-		const reused = await api.post('/api/page', { ...body, url: '/other' }, { headers: { 'Idempotency-Key': key } });
+		const reused = await api.post(
+			'/api/page',
+			{ ...body, url: '/other' },
+			{ headers: { 'Idempotency-Key': key } },
+		);
 		expectError(reused, 422, 'idempotency_key_reused');
 		await stop(h);
 	});
@@ -133,7 +157,11 @@ describe('restart on the same data directory', () => {
 		const t = await createTenant(h);
 		await setWebhook(t, `${receiver.url}/after-restart`, { 'X-Secret': 'persisted' });
 		const sid = await submitForm(h, t.id, { message: 'survive' });
-		await waitFor(async () => ((await deliveryOf(t, sid))?.attempts ?? 0) >= 1, 5000, 'first attempt');
+		await waitFor(
+			async () => ((await deliveryOf(t, sid))?.attempts ?? 0) >= 1,
+			5000,
+			'first attempt',
+		);
 		expect((await deliveryOf(t, sid)).state).toBe('pending');
 
 		await stop(h);
@@ -159,7 +187,12 @@ describe('restart on the same data directory', () => {
 		expect(ok[0].url).toBe('/after-restart');
 		expect(ok[0].headers['x-secret']).toBe('persisted');
 		expect(ok[0].json).toEqual(
-			expect.objectContaining({ submission_id: sid, tenant_id: t.id, form: 'contact', fields: { message: 'survive' } }),
+			expect.objectContaining({
+				submission_id: sid,
+				tenant_id: t.id,
+				form: 'contact',
+				fields: { message: 'survive' },
+			}),
 		);
 		await stop(h);
 	});
@@ -182,7 +215,8 @@ describe('restart on the same data directory', () => {
 		);
 		const api = client(h.url, t.token);
 		const list = expectOk(await api.get('/api/contact-form/deliveries')).data;
-		for (const sid of sids) expect(list.find((d: any) => d.submission_id === sid).state).toBe('delivered');
+		for (const sid of sids)
+			expect(list.find((d: any) => d.submission_id === sid).state).toBe('delivered');
 		await stop(h);
 	});
 });

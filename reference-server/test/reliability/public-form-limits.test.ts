@@ -3,7 +3,15 @@
  * length of fields, and rate limits per client address and per tenant answered 429 with Retry-After,
  * all before anything is stored.
  */
-import { type Harness, createTenant, detailFields, expectError, removeDataDirs, start, stopAll } from '../helpers';
+import {
+	type Harness,
+	createTenant,
+	detailFields,
+	expectError,
+	removeDataDirs,
+	start,
+	stopAll,
+} from '../helpers';
 import { parseCommandLine, resolveConfig, usage } from '../../src/config';
 
 let h: Harness;
@@ -18,25 +26,56 @@ afterAll(async () => {
 function storedSubmissions(server: Harness, tenantId: string): number {
 	const { store } = server.server.app.site;
 	const tenant = store.tenants.findById(tenantId)!;
-	return (store.db.prepare('SELECT COUNT(*) AS n FROM submissions WHERE tenant_pk = ?').get(tenant.pk) as { n: number }).n;
+	return (
+		store.db
+			.prepare('SELECT COUNT(*) AS n FROM submissions WHERE tenant_pk = ?')
+			.get(tenant.pk) as { n: number }
+	).n;
 }
 
 describe('body and field limits', () => {
 	it('a body over --form-max-body-kb is 413 (the API keeps its own, larger limit)', async () => {
 		const t = await createTenant(h);
-		expectError(await h.anon.post(`/forms/${t.id}/contact`, { message: 'x'.repeat(5 * 1024) }), 413, 'payload_too_large');
+		expectError(
+			await h.anon.post(`/forms/${t.id}/contact`, { message: 'x'.repeat(5 * 1024) }),
+			413,
+			'payload_too_large',
+		);
 		expect(storedSubmissions(h, t.id)).toBe(0);
-		expect((await t.api.put('/api/content', { url: '/none', templates: [{ text: 'x'.repeat(64 * 1024) }] })).status).toBe(404);
+		expect(
+			(
+				await t.api.put('/api/content', {
+					url: '/none',
+					templates: [{ text: 'x'.repeat(64 * 1024) }],
+				})
+			).status,
+		).toBe(404);
 	});
 
 	it('more fields than --form-max-fields, a text field over --form-max-field-length, or a long field name: 400 naming it', async () => {
 		const t = await createTenant(h);
 		const six = Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`f${n}`, 'v']));
-		expect(detailFields(expectError(await h.anon.post(`/forms/${t.id}/contact`, six), 400, 'validation_failed'))).toEqual(['body']);
-		expect(detailFields(expectError(await h.anon.post(`/forms/${t.id}/contact`, { message: 'x'.repeat(101) }), 400, 'validation_failed'))).toEqual([
-			'message',
-		]);
-		expect(expectError(await h.anon.post(`/forms/${t.id}/contact`, { ['n'.repeat(201)]: 'v' }), 400, 'validation_failed').details).toHaveLength(1);
+		expect(
+			detailFields(
+				expectError(await h.anon.post(`/forms/${t.id}/contact`, six), 400, 'validation_failed'),
+			),
+		).toEqual(['body']);
+		expect(
+			detailFields(
+				expectError(
+					await h.anon.post(`/forms/${t.id}/contact`, { message: 'x'.repeat(101) }),
+					400,
+					'validation_failed',
+				),
+			),
+		).toEqual(['message']);
+		expect(
+			expectError(
+				await h.anon.post(`/forms/${t.id}/contact`, { ['n'.repeat(201)]: 'v' }),
+				400,
+				'validation_failed',
+			).details,
+		).toHaveLength(1);
 		expect(storedSubmissions(h, t.id)).toBe(0);
 		// At the limits: accepted.
 		const five = Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`f${n}`, 'x'.repeat(100)]));
@@ -49,7 +88,8 @@ describe('rate limits', () => {
 		const limited = await start({ formRatePerAddress: 3, formRatePerTenant: 0 });
 		const [a, b] = [await createTenant(limited), await createTenant(limited)];
 		const statuses: number[] = [];
-		for (const tenant of [a, a, b, b]) statuses.push((await limited.anon.post(`/forms/${tenant.id}/contact`, { n: 1 })).status);
+		for (const tenant of [a, a, b, b])
+			statuses.push((await limited.anon.post(`/forms/${tenant.id}/contact`, { n: 1 })).status);
 		expect(statuses).toEqual([202, 202, 202, 429]);
 		const refused = await limited.anon.post(`/forms/${b.id}/contact`, { n: 1 });
 		expectError(refused, 429, 'rate_limited');
@@ -64,20 +104,41 @@ describe('rate limits', () => {
 		const limited = await start({ formRatePerAddress: 0, formRatePerTenant: 2 });
 		const [a, b] = [await createTenant(limited), await createTenant(limited)];
 		const statuses: number[] = [];
-		for (const tenant of [a, a, a, b]) statuses.push((await limited.anon.post(`/forms/${tenant.id}/contact`, { n: 1 })).status);
+		for (const tenant of [a, a, a, b])
+			statuses.push((await limited.anon.post(`/forms/${tenant.id}/contact`, { n: 1 })).status);
 		expect(statuses).toEqual([202, 202, 429, 202]);
 	});
 
 	it('flags and environment twins; 0 turns a limit off; defaults 60 per address and 600 per tenant a minute, 64 KB', () => {
-		expect(parseCommandLine(['--form-rate-per-address', '0', '--form-max-body-kb', '16'], { SITE_SERVER_FORM_RATE_PER_TENANT: '5' })).toEqual({
+		expect(
+			parseCommandLine(['--form-rate-per-address', '0', '--form-max-body-kb', '16'], {
+				SITE_SERVER_FORM_RATE_PER_TENANT: '5',
+			}),
+		).toEqual({
 			help: false,
-			options: expect.objectContaining({ formRatePerAddress: 0, formRatePerTenant: 5, formMaxBodyKb: 16 }),
+			options: expect.objectContaining({
+				formRatePerAddress: 0,
+				formRatePerTenant: 5,
+				formMaxBodyKb: 16,
+			}),
 		});
 		expect(resolveConfig({ adminToken: 'x' })).toEqual(
-			expect.objectContaining({ formRatePerAddress: 60, formRatePerTenant: 600, formMaxBodyKb: 64, formMaxFields: 50, formMaxFieldLength: 10_000 }),
+			expect.objectContaining({
+				formRatePerAddress: 60,
+				formRatePerTenant: 600,
+				formMaxBodyKb: 64,
+				formMaxFields: 50,
+				formMaxFieldLength: 10_000,
+			}),
 		);
-		expect(() => resolveConfig({ formRatePerTenant: -1 })).toThrow(/formRatePerTenant must be an integer >= 0/);
-		expect(() => resolveConfig({ formMaxFields: 0 })).toThrow(/formMaxFields must be an integer >= 1/);
-		expect(usage()).toMatch(/--form-rate-per-address <value>.*\n.*SITE_SERVER_FORM_RATE_PER_ADDRESS/);
+		expect(() => resolveConfig({ formRatePerTenant: -1 })).toThrow(
+			/formRatePerTenant must be an integer >= 0/,
+		);
+		expect(() => resolveConfig({ formMaxFields: 0 })).toThrow(
+			/formMaxFields must be an integer >= 1/,
+		);
+		expect(usage()).toMatch(
+			/--form-rate-per-address <value>.*\n.*SITE_SERVER_FORM_RATE_PER_ADDRESS/,
+		);
 	});
 });

@@ -47,7 +47,10 @@ describe('POST /api/asset', () => {
 
 	it('stores a 300 KB random file and serves it back byte for byte without a token', async () => {
 		const bytes = randomBytes(300 * 1024);
-		const res = await upload(t, form(bytes, 'photo.bin', 'application/octet-stream', 'Holiday photo'));
+		const res = await upload(
+			t,
+			form(bytes, 'photo.bin', 'application/octet-stream', 'Holiday photo'),
+		);
 		expect(res.status).toBe(201);
 		expect(res.data).toEqual(
 			expect.objectContaining({
@@ -74,7 +77,9 @@ describe('POST /api/asset', () => {
 		const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(64)]);
 		const res = await upload(t, form(png, 'logo.png', 'image/png'));
 		expect(res.status).toBe(201);
-		expect(res.data).toEqual(expect.objectContaining({ name: 'logo.png', size: png.length, mime_type: 'image/png' }));
+		expect(res.data).toEqual(
+			expect.objectContaining({ name: 'logo.png', size: png.length, mime_type: 'image/png' }),
+		);
 		const got = await download(h, res.data.url);
 		expect(got.status).toBe(200);
 		expect(String(got.headers['content-type'])).toContain('image/png');
@@ -122,7 +127,11 @@ describe('POST /api/asset', () => {
 	});
 
 	it('needs a tenant token: 401 without, 403 with the admin token', async () => {
-		expectError(await h.anon.post('/api/asset', form(randomBytes(10), 'a.bin', 'application/octet-stream')), 401, 'unauthorized');
+		expectError(
+			await h.anon.post('/api/asset', form(randomBytes(10), 'a.bin', 'application/octet-stream')),
+			401,
+			'unauthorized',
+		);
 		const f = form(randomBytes(10), 'a.bin', 'application/octet-stream');
 		expectError(await h.admin.post('/api/asset', f, { headers: f.getHeaders() }), 403, 'forbidden');
 	});
@@ -132,7 +141,10 @@ describe('POST /api/asset', () => {
 		expect(res.status).toBe(201);
 		const u = new URL(absolute(h, res.data.url));
 		// same shape, unknown id: replace every hex/uuid-like segment
-		const bogus = u.pathname.replace(/[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16,}|[A-Za-z0-9_-]{20,}/gi, 'doesnotexist00000000');
+		const bogus = u.pathname.replace(
+			/[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16,}|[A-Za-z0-9_-]{20,}/gi,
+			'doesnotexist00000000',
+		);
 		expect(bogus).not.toBe(u.pathname);
 		const got = await client(h.url).get(bogus);
 		expect(got.status).toBe(404);

@@ -60,9 +60,13 @@ describe('POST /api/tenant', () => {
 	});
 
 	it('rejects a missing id and a non-string id', async () => {
-		expect(detailFields(expectError(await h.admin.post('/api/tenant', {}), 400, 'validation_failed'))).toContain('id');
 		expect(
-			detailFields(expectError(await h.admin.post('/api/tenant', { id: 42 }), 400, 'validation_failed')),
+			detailFields(expectError(await h.admin.post('/api/tenant', {}), 400, 'validation_failed')),
+		).toContain('id');
+		expect(
+			detailFields(
+				expectError(await h.admin.post('/api/tenant', { id: 42 }), 400, 'validation_failed'),
+			),
 		).toContain('id');
 	});
 
@@ -88,7 +92,12 @@ describe('POST /api/tenant/token', () => {
 		const res = await h.admin.post('/api/tenant/token', { id });
 		expect(res.status).toBe(200);
 		expect(res.data).toEqual(
-			expect.objectContaining({ token: expect.any(String), token_type: 'Bearer', tenant_id: id, expires_at: null }),
+			expect.objectContaining({
+				token: expect.any(String),
+				token_type: 'Bearer',
+				tenant_id: id,
+				expires_at: null,
+			}),
 		);
 		// 32 bytes are at least 43 characters in base64url and 64 in hex
 		expect(res.data.token.length).toBeGreaterThanOrEqual(43);
@@ -113,11 +122,18 @@ describe('POST /api/tenant/token', () => {
 	});
 
 	it('answers 404 for an unknown tenant', async () => {
-		expectError(await h.admin.post('/api/tenant/token', { id: uniqueId('ghost') }), 404, 'not_found');
+		expectError(
+			await h.admin.post('/api/tenant/token', { id: uniqueId('ghost') }),
+			404,
+			'not_found',
+		);
 	});
 
 	it('validates id, expires_in and revoke_previous together', async () => {
-		const res = await h.admin.post('/api/tenant/token', { expires_in: 'soon', revoke_previous: 'yes' });
+		const res = await h.admin.post('/api/tenant/token', {
+			expires_in: 'soon',
+			revoke_previous: 'yes',
+		});
 		const fields = detailFields(expectError(res, 400, 'validation_failed'));
 		expect(fields).toEqual(expect.arrayContaining(['id', 'expires_in', 'revoke_previous']));
 	});
@@ -154,8 +170,17 @@ describe('POST /api/tenant/token', () => {
 		const t = await createTenant(h);
 		const short = await issueToken(h, t.id, { expires_in: 1 });
 		const api = client(h.url, short);
-		await waitFor(async () => (await api.get('/api/pages')).status === 401, 5000, 'token expiry', 100);
-		expectError(await api.post('/api/page', { name: 'x', url: '/x', locale: 'en' }), 401, 'unauthorized');
+		await waitFor(
+			async () => (await api.get('/api/pages')).status === 401,
+			5000,
+			'token expiry',
+			100,
+		);
+		expectError(
+			await api.post('/api/page', { name: 'x', url: '/x', locale: 'en' }),
+			401,
+			'unauthorized',
+		);
 		expectError(await api.post('/api/settings', { noindex: 1 }), 401, 'unauthorized');
 	});
 
@@ -193,7 +218,11 @@ describe('POST /api/tenant/token', () => {
 describe('PUT /api/tenant (update / rename)', () => {
 	it('updates fqdn without changing the id', async () => {
 		const t = await createTenant(h, uniqueId('upd'), 'old.example.com');
-		const res = await h.admin.put('/api/tenant', { old_id: t.id, id: t.id, fqdn: 'new.example.com' });
+		const res = await h.admin.put('/api/tenant', {
+			old_id: t.id,
+			id: t.id,
+			fqdn: 'new.example.com',
+		});
 		expect(res.status).toBe(200);
 		expect(res.data).toEqual({ message: 'Tenant updated successfully.' });
 		expect((await t.api.get('/api/pages')).status).toBe(200);
@@ -206,7 +235,11 @@ describe('PUT /api/tenant (update / rename)', () => {
 		expectOk(await t.api.post('/api/settings', { google_code: 'G-RENAME', noindex: 1 }));
 		const newId = uniqueId('new');
 
-		const res = await h.admin.put('/api/tenant', { old_id: t.id, id: newId, fqdn: 'renamed.example.com' });
+		const res = await h.admin.put('/api/tenant', {
+			old_id: t.id,
+			id: newId,
+			fqdn: 'renamed.example.com',
+		});
 		expect(res.status).toBe(200);
 		expect(res.data).toEqual({ message: 'Tenant updated successfully.' });
 
@@ -214,8 +247,12 @@ describe('PUT /api/tenant (update / rename)', () => {
 		const list = expectOk(await t.api.get('/api/pages', { params: { per_page: 100 } }));
 		expect(list.data.map((p: any) => p.url).sort()).toEqual(['/about-us', '/contact']);
 		// settings followed
-		const settings = expectOk(await t.api.post('/api/settings', { statistics_iframe: '<iframe></iframe>' }));
-		expect(settings.settings).toEqual(expect.objectContaining({ google_code: 'G-RENAME', noindex: 1 }));
+		const settings = expectOk(
+			await t.api.post('/api/settings', { statistics_iframe: '<iframe></iframe>' }),
+		);
+		expect(settings.settings).toEqual(
+			expect.objectContaining({ google_code: 'G-RENAME', noindex: 1 }),
+		);
 
 		// the new id issues tokens that see the same data
 		const fresh = client(h.url, await issueToken(h, newId));
@@ -224,7 +261,11 @@ describe('PUT /api/tenant (update / rename)', () => {
 
 		// the old id is gone everywhere
 		expectError(await h.admin.post('/api/tenant/token', { id: t.id }), 404, 'not_found');
-		expectError(await h.admin.put('/api/tenant', { old_id: t.id, id: uniqueId('x') }), 404, 'not_found');
+		expectError(
+			await h.admin.put('/api/tenant', { old_id: t.id, id: uniqueId('x') }),
+			404,
+			'not_found',
+		);
 		expectError(await h.admin.delete('/api/tenant', { data: { id: t.id } }), 404, 'not_found');
 		// and can be taken again by a new tenant
 		expect((await h.admin.post('/api/tenant', { id: t.id })).status).toBe(200);
@@ -247,7 +288,11 @@ describe('PUT /api/tenant (update / rename)', () => {
 	});
 
 	it('validates old_id, id and fqdn together', async () => {
-		const res = await h.admin.put('/api/tenant', { old_id: 'Bad Old', id: 'BAD ID', fqdn: 'no way' });
+		const res = await h.admin.put('/api/tenant', {
+			old_id: 'Bad Old',
+			id: 'BAD ID',
+			fqdn: 'no way',
+		});
 		const fields = detailFields(expectError(res, 400, 'validation_failed'));
 		expect(fields).toEqual(expect.arrayContaining(['old_id', 'id', 'fqdn']));
 	});
@@ -274,9 +319,15 @@ describe('DELETE /api/tenant', () => {
 	});
 
 	it('answers 404 for an unknown id and 400 for a missing id', async () => {
-		expectError(await h.admin.delete('/api/tenant', { data: { id: uniqueId('ghost') } }), 404, 'not_found');
+		expectError(
+			await h.admin.delete('/api/tenant', { data: { id: uniqueId('ghost') } }),
+			404,
+			'not_found',
+		);
 		expect(
-			detailFields(expectError(await h.admin.delete('/api/tenant', { data: {} }), 400, 'validation_failed')),
+			detailFields(
+				expectError(await h.admin.delete('/api/tenant', { data: {} }), 400, 'validation_failed'),
+			),
 		).toContain('id');
 	});
 });

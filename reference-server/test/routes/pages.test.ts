@@ -27,7 +27,10 @@ describe('POST /api/page', () => {
 	});
 
 	it('creates a page and returns it whole', async () => {
-		const res = await t.api.post('/api/page', pageBody('/about-us', { locale: 'en', draft: false }));
+		const res = await t.api.post(
+			'/api/page',
+			pageBody('/about-us', { locale: 'en', draft: false }),
+		);
 		expect(res.status).toBe(201);
 		expect(res.data.message).toBe('Page created successfully.');
 		expect(res.data.page).toEqual(
@@ -49,7 +52,9 @@ describe('POST /api/page', () => {
 	it('needs only name, url and locale', async () => {
 		const res = await t.api.post('/api/page', { name: 'Minimal', url: '/minimal', locale: 'de' });
 		expect(res.status).toBe(201);
-		expect(res.data.page).toEqual(expect.objectContaining({ url: '/minimal', name: 'Minimal', locale: 'de' }));
+		expect(res.data.page).toEqual(
+			expect.objectContaining({ url: '/minimal', name: 'Minimal', locale: 'de' }),
+		);
 		expect(res.data.page.draft).toBe(false);
 	});
 
@@ -64,7 +69,11 @@ describe('POST /api/page', () => {
 
 	it('answers 409 conflict for a url already taken', async () => {
 		await createPage(t, '/taken');
-		expectError(await t.api.post('/api/page', pageBody('/taken', { name: 'Other' })), 409, 'conflict');
+		expectError(
+			await t.api.post('/api/page', pageBody('/taken', { name: 'Other' })),
+			409,
+			'conflict',
+		);
 	});
 
 	it('lists every bad field at once', async () => {
@@ -225,7 +234,8 @@ describe('GET /api/pages', () => {
 			await createPage(t, '/team', { name: 'About the Team' });
 			await createPage(t, '/contact', { name: 'Contact' });
 			await createPage(t, '/100%_off', { name: 'Sale' });
-			for (let i = 1; i <= 5; i++) await createPage(t, `/news/item-${i}`, { name: `News ${i}`, locale: i % 2 ? 'en' : 'de' });
+			for (let i = 1; i <= 5; i++)
+				await createPage(t, `/news/item-${i}`, { name: `News ${i}`, locale: i % 2 ? 'en' : 'de' });
 		});
 
 		it('matches the url or the name, case-insensitive', async () => {
@@ -241,10 +251,14 @@ describe('GET /api/pages', () => {
 		});
 
 		it('pages the matches and combines with the other filters', async () => {
-			const first = await t.api.get('/api/pages', { params: { search: 'news', per_page: 2, page: 1 } });
+			const first = await t.api.get('/api/pages', {
+				params: { search: 'news', per_page: 2, page: 1 },
+			});
 			expect(first.data.data.map((p: any) => p.url)).toEqual(['/news/item-1', '/news/item-2']);
 			expect(first.data.meta).toMatchObject({ total: 5, last_page: 3 });
-			const last = await t.api.get('/api/pages', { params: { search: 'news', per_page: 2, page: 3 } });
+			const last = await t.api.get('/api/pages', {
+				params: { search: 'news', per_page: 2, page: 3 },
+			});
 			expect(last.data.data.map((p: any) => p.url)).toEqual(['/news/item-5']);
 			const german = await t.api.get('/api/pages', { params: { search: 'news', locale: 'de' } });
 			expect(german.data.data.map((p: any) => p.url)).toEqual(['/news/item-2', '/news/item-4']);
@@ -302,7 +316,11 @@ describe('DELETE /api/page', () => {
 	it('answers 404 for an unknown url', async () => {
 		const t = await createTenant(h);
 		expectError(await t.api.delete('/api/page', { data: { url: '/nope' } }), 404, 'not_found');
-		expectError(await t.api.delete('/api/page', { data: { url: '/nope', permanently: 1 } }), 404, 'not_found');
+		expectError(
+			await t.api.delete('/api/page', { data: { url: '/nope', permanently: 1 } }),
+			404,
+			'not_found',
+		);
 	});
 
 	it('validates url and permanently', async () => {
@@ -331,7 +349,9 @@ describe('PUT /api/content', () => {
 		expect(res.status).toBe(200);
 		expect(res.data.message).toBe('Content updated successfully.');
 		expect(res.data.page).toEqual(expect.objectContaining({ url: '/content', templates, banner }));
-		expect(Date.parse(res.data.page.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
+		expect(Date.parse(res.data.page.updated_at)).toBeGreaterThanOrEqual(
+			Date.parse(created.updated_at),
+		);
 
 		const listed = await t.api.get('/api/pages', { params: { url: '/content' } });
 		expect(listed.data.data[0]).toEqual(expect.objectContaining({ templates, banner }));
@@ -339,15 +359,29 @@ describe('PUT /api/content', () => {
 
 	it('replaces templates in order and accepts banner null', async () => {
 		await createPage(t, '/content-2');
-		expectOk(await t.api.put('/api/content', { url: '/content-2', templates: [{ a: 1 }], banner: { x: 1 } }));
-		const res = await t.api.put('/api/content', { url: '/content-2', templates: [{ b: 2 }, { c: 3 }], banner: null });
+		expectOk(
+			await t.api.put('/api/content', {
+				url: '/content-2',
+				templates: [{ a: 1 }],
+				banner: { x: 1 },
+			}),
+		);
+		const res = await t.api.put('/api/content', {
+			url: '/content-2',
+			templates: [{ b: 2 }, { c: 3 }],
+			banner: null,
+		});
 		expect(res.status).toBe(200);
 		expect(res.data.page.templates).toEqual([{ b: 2 }, { c: 3 }]);
 		expect(res.data.page.banner).toBeNull();
 	});
 
 	it('answers 404 for an unknown page url', async () => {
-		expectError(await t.api.put('/api/content', { url: '/missing', templates: [] }), 404, 'not_found');
+		expectError(
+			await t.api.put('/api/content', { url: '/missing', templates: [] }),
+			404,
+			'not_found',
+		);
 	});
 
 	it('lists every bad field: url missing, templates not an array, banner not an object', async () => {
@@ -385,14 +419,21 @@ describe('POST /api/sitemap', () => {
 		expect(res.data.pages.map((p: any) => p.url).sort()).toEqual(['/', '/ueber-uns']);
 		const home = res.data.pages.find((p: any) => p.url === '/');
 		expect(home).toEqual(
-			expect.objectContaining({ url: '/', name: 'Home', locale: 'en', updated_at: expect.stringMatching(ISO) }),
+			expect.objectContaining({
+				url: '/',
+				name: 'Home',
+				locale: 'en',
+				updated_at: expect.stringMatching(ISO),
+			}),
 		);
 	});
 
 	it('filters by locale', async () => {
 		const res = await t.api.post('/api/sitemap', { locale: 'de' });
 		expect(res.status).toBe(200);
-		expect(res.data.pages).toEqual([expect.objectContaining({ url: '/ueber-uns', name: 'Über uns', locale: 'de' })]);
+		expect(res.data.pages).toEqual([
+			expect.objectContaining({ url: '/ueber-uns', name: 'Über uns', locale: 'de' }),
+		]);
 		const none = await t.api.post('/api/sitemap', { locale: 'fr' });
 		expect(none.data.pages).toEqual([]);
 	});
@@ -410,13 +451,21 @@ describe('POST /api/notifications', () => {
 	});
 
 	it('saves a notification and upserts by id', async () => {
-		const first = await t.api.post('/api/notifications', { id: 'job-1', message: 'Started', status: 'info' });
+		const first = await t.api.post('/api/notifications', {
+			id: 'job-1',
+			message: 'Started',
+			status: 'info',
+		});
 		expect(first.status).toBe(200);
 		expect(first.data.message).toBe('Notification saved.');
 		expect(first.data.notification).toEqual(
 			expect.objectContaining({ id: 'job-1', message: 'Started', status: 'info' }),
 		);
-		const second = await t.api.post('/api/notifications', { id: 'job-1', message: 'Done', status: 'success' });
+		const second = await t.api.post('/api/notifications', {
+			id: 'job-1',
+			message: 'Done',
+			status: 'success',
+		});
 		expect(second.status).toBe(200);
 		expect(second.data.notification).toEqual(
 			expect.objectContaining({ id: 'job-1', message: 'Done', status: 'success' }),

@@ -17,7 +17,10 @@ let withVars: Harness;
 let withoutVars: Harness;
 
 beforeAll(async () => {
-	[withVars, withoutVars] = await Promise.all([start({ enableVariables: true }), start({ enableVariables: false })]);
+	[withVars, withoutVars] = await Promise.all([
+		start({ enableVariables: true }),
+		start({ enableVariables: false }),
+	]);
 });
 
 afterAll(async () => {
@@ -35,14 +38,20 @@ describe('POST /api/settings', () => {
 		const res = await t.api.post('/api/settings', { google_code: 'G-ABC123', noindex: 1 });
 		expect(res.status).toBe(200);
 		expect(res.data.message).toBe('Settings saved successfully.');
-		expect(res.data.settings).toEqual(expect.objectContaining({ google_code: 'G-ABC123', noindex: 1 }));
+		expect(res.data.settings).toEqual(
+			expect.objectContaining({ google_code: 'G-ABC123', noindex: 1 }),
+		);
 	});
 
 	it('keeps the value of every field not sent', async () => {
 		const tt = await createTenant(withVars);
 		expectOk(await tt.api.post('/api/settings', { google_code: 'G-KEEP' }));
 		expectOk(await tt.api.post('/api/settings', { noindex: 1 }));
-		expectOk(await tt.api.post('/api/settings', { statistics_iframe: '<iframe src="https://stats.example.com"></iframe>' }));
+		expectOk(
+			await tt.api.post('/api/settings', {
+				statistics_iframe: '<iframe src="https://stats.example.com"></iframe>',
+			}),
+		);
 		expectOk(
 			await tt.api.post('/api/settings', {
 				contact_form_webhook_url: 'https://hooks.example.com/contact',
@@ -85,20 +94,28 @@ describe('POST /api/settings', () => {
 	it('rejects a webhook url that is not an http(s) URL', async () => {
 		for (const url of ['not a url', 'ftp://example.com/x', 'javascript:alert(1)']) {
 			const res = await t.api.post('/api/settings', { contact_form_webhook_url: url });
-			expect(detailFields(expectError(res, 400, 'validation_failed'))).toContain('contact_form_webhook_url');
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toContain(
+				'contact_form_webhook_url',
+			);
 		}
 	});
 
 	it('a rejected update changes nothing', async () => {
 		const tt = await createTenant(withVars);
 		expectOk(await tt.api.post('/api/settings', { google_code: 'G-STAY', noindex: 0 }));
-		expectError(await tt.api.post('/api/settings', { google_code: 'G-NEW', noindex: 'x' }), 400, 'validation_failed');
+		expectError(
+			await tt.api.post('/api/settings', { google_code: 'G-NEW', noindex: 'x' }),
+			400,
+			'validation_failed',
+		);
 		const res = await tt.api.post('/api/settings', { noindex: 0 });
 		expect(res.data.settings.google_code).toBe('G-STAY');
 	});
 
 	it('rejects webhook headers whose values are not strings', async () => {
-		const res = await t.api.post('/api/settings', { contact_form_webhook_headers: { 'X-Secret': 5 } });
+		const res = await t.api.post('/api/settings', {
+			contact_form_webhook_headers: { 'X-Secret': 5 },
+		});
 		const fields = detailFields(expectError(res, 400, 'validation_failed'));
 		expect(fields.some((f) => f.startsWith('contact_form_webhook_headers'))).toBe(true);
 	});
@@ -111,7 +128,10 @@ describe('variables', () => {
 
 		const put = await t.api.put('/api/variables', { key: 'SITE_COLOR', value: 'blue' });
 		expect(put.status).toBe(200);
-		expect(put.data).toEqual({ message: 'Variable saved.', variable: { key: 'SITE_COLOR', value: 'blue' } });
+		expect(put.data).toEqual({
+			message: 'Variable saved.',
+			variable: { key: 'SITE_COLOR', value: 'blue' },
+		});
 		expectOk(await t.api.put('/api/variables', { key: 'OTHER', value: 'x' }));
 
 		let list = expectOk(await t.api.get('/api/variables')).data;
@@ -149,8 +169,16 @@ describe('variables', () => {
 	it('with the switch off: every variables call answers 403 feature_disabled', async () => {
 		const t = await createTenant(withoutVars);
 		expectError(await t.api.get('/api/variables'), 403, 'feature_disabled');
-		expectError(await t.api.put('/api/variables', { key: 'A', value: 'b' }), 403, 'feature_disabled');
-		expectError(await t.api.delete('/api/variables', { data: { key: 'A' } }), 403, 'feature_disabled');
+		expectError(
+			await t.api.put('/api/variables', { key: 'A', value: 'b' }),
+			403,
+			'feature_disabled',
+		);
+		expectError(
+			await t.api.delete('/api/variables', { data: { key: 'A' } }),
+			403,
+			'feature_disabled',
+		);
 	});
 
 	it('with the switch off: still needs a valid tenant token first (401 / 403 forbidden)', async () => {

@@ -57,9 +57,17 @@ describe('isolation between two tenants', () => {
 
 	it('pages: B cannot update content of or delete a page of A', async () => {
 		await createPage(a, '/a-private');
-		expectError(await b.api.put('/api/content', { url: '/a-private', templates: [{ x: 1 }] }), 404, 'not_found');
+		expectError(
+			await b.api.put('/api/content', { url: '/a-private', templates: [{ x: 1 }] }),
+			404,
+			'not_found',
+		);
 		expectError(await b.api.delete('/api/page', { data: { url: '/a-private' } }), 404, 'not_found');
-		expectError(await b.api.delete('/api/page', { data: { url: '/a-private', permanently: 1 } }), 404, 'not_found');
+		expectError(
+			await b.api.delete('/api/page', { data: { url: '/a-private', permanently: 1 } }),
+			404,
+			'not_found',
+		);
 		const still = await a.api.get('/api/pages', { params: { url: '/a-private' } });
 		expect(still.data.data).toHaveLength(1);
 		expect(still.data.data[0].templates).toEqual([]);
@@ -115,8 +123,14 @@ describe('isolation between two tenants', () => {
 		fa.append('file', bytesA, { filename: 'same.bin', contentType: 'application/octet-stream' });
 		const fb = new FormData();
 		fb.append('file', bytesB, { filename: 'same.bin', contentType: 'application/octet-stream' });
-		const ra = expectOk(await tenantA.api.post('/api/asset', fa, { headers: fa.getHeaders() }), 201);
-		const rb = expectOk(await tenantB.api.post('/api/asset', fb, { headers: fb.getHeaders() }), 201);
+		const ra = expectOk(
+			await tenantA.api.post('/api/asset', fa, { headers: fa.getHeaders() }),
+			201,
+		);
+		const rb = expectOk(
+			await tenantB.api.post('/api/asset', fb, { headers: fb.getHeaders() }),
+			201,
+		);
 		expect(ra.url).not.toBe(rb.url);
 
 		expectOk(await h.admin.delete('/api/tenant', { data: { id: tenantB.id } }));
@@ -128,8 +142,12 @@ describe('isolation between two tenants', () => {
 	});
 
 	it('notifications: the same id in two tenants are two notifications', async () => {
-		const na = expectOk(await a.api.post('/api/notifications', { id: 'job', message: 'A', status: 'info' }));
-		const nb = expectOk(await b.api.post('/api/notifications', { id: 'job', message: 'B', status: 'error' }));
+		const na = expectOk(
+			await a.api.post('/api/notifications', { id: 'job', message: 'A', status: 'info' }),
+		);
+		const nb = expectOk(
+			await b.api.post('/api/notifications', { id: 'job', message: 'B', status: 'error' }),
+		);
 		expect(na.notification.message).toBe('A');
 		expect(nb.notification.message).toBe('B');
 	});
@@ -139,7 +157,11 @@ describe('isolation between two tenants', () => {
 		await setWebhook(b, `${receiver.url}/hook-b`, { 'X-Tenant-Secret': 'secret-b' });
 		const sa = await submitForm(h, a.id, { who: 'a' });
 		const sb = await submitForm(h, b.id, { who: 'b' });
-		await waitFor(() => receiver.for(sa).length > 0 && receiver.for(sb).length > 0, 5000, 'both delivered');
+		await waitFor(
+			() => receiver.for(sa).length > 0 && receiver.for(sb).length > 0,
+			5000,
+			'both delivered',
+		);
 
 		const da = await deliveries(a);
 		const db = await deliveries(b);
@@ -165,6 +187,8 @@ describe('isolation between two tenants', () => {
 		const rb = await b.api.post('/api/page', body, { headers: { 'Idempotency-Key': key } });
 		expect(ra.status).toBe(201);
 		expect(rb.status).toBe(201);
-		expect((await b.api.get('/api/pages', { params: { url: '/idem-iso' } })).data.data).toHaveLength(1);
+		expect(
+			(await b.api.get('/api/pages', { params: { url: '/idem-iso' } })).data.data,
+		).toHaveLength(1);
 	});
 });

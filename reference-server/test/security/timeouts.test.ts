@@ -11,7 +11,11 @@ import { type Harness, createTenant, expectOk, type Tenant, useServer } from '..
 let h: Harness;
 let t: Tenant;
 
-useServer((started) => (h = started), { headersTimeoutMs: 300, requestTimeoutMs: 900, idleTimeoutMs: 1200 });
+useServer((started) => (h = started), {
+	headersTimeoutMs: 300,
+	requestTimeoutMs: 900,
+	idleTimeoutMs: 1200,
+});
 
 beforeAll(async () => {
 	t = await createTenant(h);
@@ -30,7 +34,12 @@ interface SlowOutcome {
  * Connects, sends `head` at once, then one byte of `trickle` every `intervalMs` until the server
  * closes the connection (or `giveUpMs` passes, which fails the test).
  */
-function slowClient(head: string, trickle: string, intervalMs: number, giveUpMs = 8000): Promise<SlowOutcome> {
+function slowClient(
+	head: string,
+	trickle: string,
+	intervalMs: number,
+	giveUpMs = 8000,
+): Promise<SlowOutcome> {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
 		const socket = net.connect(h.server.port, '127.0.0.1');
@@ -57,7 +66,11 @@ function slowClient(head: string, trickle: string, intervalMs: number, giveUpMs 
 		socket.on('close', () => {
 			clearInterval(timer);
 			clearTimeout(giveUp);
-			resolve({ closedAfterMs: Date.now() - started, received: Buffer.concat(chunks).toString('utf8'), sent });
+			resolve({
+				closedAfterMs: Date.now() - started,
+				received: Buffer.concat(chunks).toString('utf8'),
+				sent,
+			});
 		});
 	});
 }
@@ -70,16 +83,28 @@ function bodyOf(received: string): unknown {
 const figures: string[] = [];
 
 test('headers sent slowly: 408 request_timeout with the error body, connection closed', async () => {
-	const outcome = await slowClient(`GET /api/pages HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.token}\r\n`, 'X-Slow: aaaaaaaa\r\n'.repeat(50), 50);
+	const outcome = await slowClient(
+		`GET /api/pages HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.token}\r\n`,
+		'X-Slow: aaaaaaaa\r\n'.repeat(50),
+		50,
+	);
 	expect(outcome.closedAfterMs).toBeLessThan(3000);
 	expect(outcome.received).toMatch(/^HTTP\/1\.1 408 /);
-	expect(bodyOf(outcome.received)).toEqual({ error: 'request_timeout', message: expect.any(String) });
+	expect(bodyOf(outcome.received)).toEqual({
+		error: 'request_timeout',
+		message: expect.any(String),
+	});
 	expect(outcome.received).not.toContain(t.token);
 	figures.push(`slow_headers_cut_after_ms=${outcome.closedAfterMs}`);
 });
 
 test('a body sent slowly: cut off at the request deadline, nothing stored', async () => {
-	const body = JSON.stringify({ name: 'Slow', url: '/slow-body', locale: 'en', meta_description: 'x'.repeat(400) });
+	const body = JSON.stringify({
+		name: 'Slow',
+		url: '/slow-body',
+		locale: 'en',
+		meta_description: 'x'.repeat(400),
+	});
 	const head =
 		`POST /api/page HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.token}\r\n` +
 		`Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
@@ -89,7 +114,9 @@ test('a body sent slowly: cut off at the request deadline, nothing stored', asyn
 	expect(outcome.sent).toBeLessThan(Buffer.byteLength(head) + Buffer.byteLength(body));
 	if (outcome.received !== '') {
 		expect(outcome.received).toMatch(/^HTTP\/1\.1 (408|400) /);
-		expect(bodyOf(outcome.received)).toEqual(expect.objectContaining({ error: expect.any(String), message: expect.any(String) }));
+		expect(bodyOf(outcome.received)).toEqual(
+			expect.objectContaining({ error: expect.any(String), message: expect.any(String) }),
+		);
 	}
 	expect((await t.api.get('/api/pages', { params: { url: '/slow-body' } })).data.data).toEqual([]);
 	figures.push(`slow_body_cut_after_ms=${outcome.closedAfterMs}`);
@@ -103,7 +130,11 @@ test('a connection that never sends a request is closed at the header deadline',
 });
 
 test('a kept-alive connection left idle after a request is closed after the idle timeout', async () => {
-	const outcome = await slowClient('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n', '', 60_000);
+	const outcome = await slowClient(
+		'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n',
+		'',
+		60_000,
+	);
 	expect(outcome.received).toMatch(/^HTTP\/1\.1 200 /);
 	expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(1000);
 	expect(outcome.closedAfterMs).toBeLessThan(5000);
@@ -116,11 +147,17 @@ test('after the slow clients the server answers at once, and a prompt request is
 	console.log(`[reliability] security: slow clients: ${figures.join(' ')}`);
 });
 
-test('the limits are on by default and reach Node\'s HTTP server', () => {
+test("the limits are on by default and reach Node's HTTP server", () => {
 	const config = resolveConfig({});
-	expect(config).toMatchObject({ headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, idleTimeoutMs: 72_000 });
+	expect(config).toMatchObject({
+		headersTimeoutMs: 20_000,
+		requestTimeoutMs: 120_000,
+		idleTimeoutMs: 72_000,
+	});
 	expect(h.server.app.server.headersTimeout).toBe(300);
 	expect(h.server.app.server.requestTimeout).toBe(900);
-	expect(() => resolveConfig({ headersTimeoutMs: 5000, requestTimeoutMs: 1000 })).toThrow(/headersTimeoutMs/);
+	expect(() => resolveConfig({ headersTimeoutMs: 5000, requestTimeoutMs: 1000 })).toThrow(
+		/headersTimeoutMs/,
+	);
 	expect(() => resolveConfig({ idleTimeoutMs: 0 })).toThrow(/idleTimeoutMs/);
 });

@@ -18,7 +18,10 @@ async function pgClient({ host, port, user, password, database }) {
 		query: (text, values) => client.query(text, values),
 		/** Executions of a workflow by status, e.g. {success: 300}. */
 		async executionStatuses(workflowId) {
-			const { rows } = await client.query('SELECT status, COUNT(*)::int AS n FROM execution_entity WHERE "workflowId" = $1 GROUP BY status', [workflowId]);
+			const { rows } = await client.query(
+				'SELECT status, COUNT(*)::int AS n FROM execution_entity WHERE "workflowId" = $1 GROUP BY status',
+				[workflowId],
+			);
 			return Object.fromEntries(rows.map((row) => [row.status, row.n]));
 		},
 		/** How many executions of a workflow started from each submission_id its trigger node output. */
@@ -29,8 +32,10 @@ async function pgClient({ host, port, user, password, database }) {
 			);
 			const counts = new Map();
 			for (const row of rows) {
-				const item = parse(row.data).resultData?.runData?.[triggerName]?.[0]?.data?.main?.[0]?.[0]?.json;
-				if (item?.submission_id) counts.set(item.submission_id, (counts.get(item.submission_id) ?? 0) + 1);
+				const item = parse(row.data).resultData?.runData?.[triggerName]?.[0]?.data?.main?.[0]?.[0]
+					?.json;
+				if (item?.submission_id)
+					counts.set(item.submission_id, (counts.get(item.submission_id) ?? 0) + 1);
 			}
 			return counts;
 		},

@@ -43,13 +43,34 @@ function queueEnv({ redis, postgres, encryptionKey, proxyUrl, mainUrl }) {
  * database being ready for the CLI and main starting: import credentials and workflows there.
  * Returns {main, workers, webhooks, proxy, env, restartMain(), killWorker(i), stop()}.
  */
-async function startQueueN8n({ dir, redis, postgres, workers = 2, webhooks = 2, workerConcurrency = 10, extraEnv = {}, before, log = () => {}, ports = {}, detached = false }) {
+async function startQueueN8n({
+	dir,
+	redis,
+	postgres,
+	workers = 2,
+	webhooks = 2,
+	workerConcurrency = 10,
+	extraEnv = {},
+	before,
+	log = () => {},
+	ports = {},
+	detached = false,
+}) {
 	const encryptionKey = crypto.randomBytes(32).toString('hex');
 	// ports.main, ports.proxy: fixed ports (npm start); free ones otherwise.
 	const proxyPort = ports.proxy ?? (await runtime.freePort());
 	const mainPort = ports.main ?? (await runtime.freePort());
 	const mainUrl = `http://127.0.0.1:${mainPort}`;
-	const shared = { ...queueEnv({ redis, postgres, encryptionKey, proxyUrl: `http://127.0.0.1:${proxyPort}`, mainUrl }), ...extraEnv };
+	const shared = {
+		...queueEnv({
+			redis,
+			postgres,
+			encryptionKey,
+			proxyUrl: `http://127.0.0.1:${proxyPort}`,
+			mainUrl,
+		}),
+		...extraEnv,
+	};
 
 	const processEnv = async (name, { port, health } = {}) => {
 		const userFolder = path.join(dir, `n8n-${name}`);
@@ -62,7 +83,13 @@ async function startQueueN8n({ dir, redis, postgres, workers = 2, webhooks = 2, 
 			brokerPort: await runtime.freePort(),
 			extra: {
 				...shared,
-				...(health ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(health), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
+				...(health
+					? {
+							QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+							QUEUE_HEALTH_CHECK_PORT: String(health),
+							N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+						}
+					: {}),
 			},
 		});
 		return { name, env, port: ownPort, logFile: path.join(dir, `n8n-${name}.log`) };
@@ -101,11 +128,16 @@ async function startQueueN8n({ dir, redis, postgres, workers = 2, webhooks = 2, 
 	for (let i = 1; i <= webhooks; i += 1) webhookSpecs.push(await processEnv(`webhook-${i}`));
 	log(`starting ${workers} workers and ${webhooks} webhook processors`);
 	[stack.workers, stack.webhooks] = await Promise.all([
-		Promise.all(workerSpecs.map((spec) => launch(spec, 'worker', [`--concurrency=${workerConcurrency}`]))),
+		Promise.all(
+			workerSpecs.map((spec) => launch(spec, 'worker', [`--concurrency=${workerConcurrency}`])),
+		),
 		Promise.all(webhookSpecs.map((spec) => launch(spec, 'webhook'))),
 	]);
 
-	stack.proxy = await startProxy({ main: mainUrl, webhooks: stack.webhooks.map((w) => w.url) }, { port: proxyPort });
+	stack.proxy = await startProxy(
+		{ main: mainUrl, webhooks: stack.webhooks.map((w) => w.url) },
+		{ port: proxyPort },
+	);
 	stack.publicUrl = stack.proxy.url;
 
 	/** Stops main (SIGTERM, as a deploy would) and starts it again on the same port and database. */

@@ -26,7 +26,14 @@ async function startProxy({ main, webhooks }, { port = 0 } = {}) {
 		if (isProduction) counts.set(target, counts.get(target) + 1);
 		const { hostname, port: targetPort } = new URL(target);
 		const upstream = http.request(
-			{ host: hostname, port: targetPort, method: request.method, path: request.url, headers: request.headers, agent },
+			{
+				host: hostname,
+				port: targetPort,
+				method: request.method,
+				path: request.url,
+				headers: request.headers,
+				agent,
+			},
 			(answer) => {
 				if (drop) {
 					// The receiver did its work; the caller never hears of it.
@@ -40,7 +47,10 @@ async function startProxy({ main, webhooks }, { port = 0 } = {}) {
 		);
 		upstream.on('error', (error) => {
 			if (response.headersSent) response.destroy();
-			else response.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad_gateway', message: error.message }));
+			else
+				response
+					.writeHead(502, { 'content-type': 'application/json' })
+					.end(JSON.stringify({ error: 'bad_gateway', message: error.message }));
 		});
 		request.pipe(upstream);
 	});

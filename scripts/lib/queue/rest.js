@@ -23,18 +23,28 @@ async function restClient(mainUrl, owner) {
 	const call = async (method, urlPath, body) => {
 		const response = await fetch(`${mainUrl}/rest${urlPath}`, {
 			method,
-			headers: { cookie, 'browser-id': BROWSER_ID, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+			headers: {
+				cookie,
+				'browser-id': BROWSER_ID,
+				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+			},
 			body: body !== undefined ? JSON.stringify(body) : undefined,
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`n8n ${method} /rest${urlPath}: HTTP ${response.status} ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(
+				`n8n ${method} /rest${urlPath}: HTTP ${response.status} ${text.slice(0, 500)}`,
+			);
 		return text ? JSON.parse(text).data : undefined;
 	};
 
 	/** Starts a manual run from the trigger `trigger`; resolves with the execution id. */
 	const runWorkflow = async (workflowId, trigger = 'Start') => {
-		const result = await call('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
-		if (!result?.executionId) throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(result)}`);
+		const result = await call('POST', `/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: trigger },
+		});
+		if (!result?.executionId)
+			throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(result)}`);
 		return String(result.executionId);
 	};
 
@@ -44,7 +54,8 @@ async function restClient(mainUrl, owner) {
 		while (Date.now() < deadline) {
 			const execution = await call('GET', `/executions/${executionId}`);
 			if (execution && !['new', 'running', 'waiting', 'unknown'].includes(execution.status)) {
-				const data = typeof execution.data === 'string' ? parseFlatted(execution.data) : execution.data;
+				const data =
+					typeof execution.data === 'string' ? parseFlatted(execution.data) : execution.data;
 				return { id: String(execution.id), status: execution.status, run: { data } };
 			}
 			await runtime.sleep(250);
@@ -54,10 +65,15 @@ async function restClient(mainUrl, owner) {
 
 	/** Runs a workflow and waits for it; throws with the node's error when it did not succeed. */
 	const runAndWait = async (workflowId, options) => {
-		const execution = await waitForExecution(await runWorkflow(workflowId, options?.trigger), options);
+		const execution = await waitForExecution(
+			await runWorkflow(workflowId, options?.trigger),
+			options,
+		);
 		if (execution.status !== 'success') {
 			const error = execution.run.data?.resultData?.error;
-			throw new Error(`execution ${execution.id} of ${workflowId} ended ${execution.status}: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}`);
+			throw new Error(
+				`execution ${execution.id} of ${workflowId} ended ${execution.status}: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}`,
+			);
 		}
 		return execution;
 	};

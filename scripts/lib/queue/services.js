@@ -36,7 +36,18 @@ async function startRedis(dir) {
 	const log = fs.openSync(path.join(dir, 'redis.log'), 'a');
 	const child = spawn(
 		'redis-server',
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dataDir,
+		],
 		{ stdio: ['ignore', log, log] },
 	);
 	fs.closeSync(log);
@@ -56,13 +67,20 @@ async function startRedis(dir) {
 		await sleep(100);
 	}
 	child.kill('SIGKILL');
-	throw new Error(`redis-server did not answer PING on 127.0.0.1:${port}; see ${path.join(dir, 'redis.log')}`);
+	throw new Error(
+		`redis-server did not answer PING on 127.0.0.1:${port}; see ${path.join(dir, 'redis.log')}`,
+	);
 }
 
 /** The folder of Debian's PostgreSQL binaries (the newest installed major version). */
 function postgresBinDir() {
 	const base = '/usr/lib/postgresql';
-	const versions = fs.existsSync(base) ? fs.readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => b - a) : [];
+	const versions = fs.existsSync(base)
+		? fs
+				.readdirSync(base)
+				.filter((v) => /^\d+$/.test(v))
+				.sort((a, b) => b - a)
+		: [];
 	for (const version of versions) {
 		const bin = path.join(base, version, 'bin');
 		if (fs.existsSync(path.join(bin, 'pg_ctl'))) return bin;
@@ -73,10 +91,15 @@ function postgresBinDir() {
 /** Runs a PostgreSQL tool, as the postgres user when this process is root. */
 async function asPostgres(tool, args, { timeoutMs = 120000 } = {}) {
 	const file = path.join(postgresBinDir(), tool);
-	const [command, commandArgs] = runsAsRoot() ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
+	const [command, commandArgs] = runsAsRoot()
+		? ['runuser', ['-u', 'postgres', '--', file, ...args]]
+		: [file, args];
 	// cwd '/': the postgres user may not be allowed into this process's temporary folder.
 	const result = await runCapture(command, commandArgs, { cwd: '/', timeoutMs });
-	if (result.code !== 0) throw new Error(`${tool} ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+	if (result.code !== 0)
+		throw new Error(
+			`${tool} ${args.join(' ')} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
+		);
 	return result;
 }
 
@@ -89,7 +112,9 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
 	// As root the cluster belongs to the postgres user, who must be able to reach it: a private
 	// temporary folder (TMPDIR inside a 0700 folder) would refuse it, so the cluster goes to /tmp then.
 	const outside = isRoot && !othersCanPass(dir);
-	const root = outside ? fs.mkdtempSync(path.join('/tmp', 'site-postgres-')) : path.join(dir, 'postgres');
+	const root = outside
+		? fs.mkdtempSync(path.join('/tmp', 'site-postgres-'))
+		: path.join(dir, 'postgres');
 	const dataDir = path.join(root, 'data');
 	fs.mkdirSync(root, { recursive: true });
 	if (isRoot) {
@@ -98,10 +123,40 @@ async function startPostgres(dir, { database = 'n8n' } = {}) {
 		fs.chownSync(root, uid, gid);
 	}
 	const port = await freePort();
-	await asPostgres('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-instructions']);
+	await asPostgres('initdb', [
+		'-D',
+		dataDir,
+		'-U',
+		'postgres',
+		'--auth=trust',
+		'--encoding=UTF8',
+		'--no-instructions',
+	]);
 	const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-	await asPostgres('pg_ctl', ['-D', dataDir, '-l', path.join(root, 'postgres.log'), '-o', options, '-w', '-t', '60', 'start']);
-	await asPostgres('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-qc', `CREATE DATABASE ${database}`]);
+	await asPostgres('pg_ctl', [
+		'-D',
+		dataDir,
+		'-l',
+		path.join(root, 'postgres.log'),
+		'-o',
+		options,
+		'-w',
+		'-t',
+		'60',
+		'start',
+	]);
+	await asPostgres('psql', [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		'postgres',
+		'-d',
+		'postgres',
+		'-qc',
+		`CREATE DATABASE ${database}`,
+	]);
 	let stopped = false;
 	return {
 		host: '127.0.0.1',

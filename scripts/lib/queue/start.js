@@ -21,9 +21,13 @@ const { startQueueN8n } = require('./n8n');
  */
 async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say }) {
 	const proxyPort = Number(process.env.SITE_QUEUE_PROXY_PORT || 5690);
-	if (await runtime.portInUse(proxyPort)) throw new Error(`port ${proxyPort} for the webhook proxy (SITE_QUEUE_PROXY_PORT) is in use`);
+	if (await runtime.portInUse(proxyPort))
+		throw new Error(`port ${proxyPort} for the webhook proxy (SITE_QUEUE_PROXY_PORT) is in use`);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-queue-start-'));
-	children.push({ name: 'the temporary folder', stop: async () => fs.rmSync(dir, { recursive: true, force: true }) });
+	children.push({
+		name: 'the temporary folder',
+		stop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+	});
 	say(`queue mode: Redis and PostgreSQL in ${dir}`);
 	const redis = await startRedis(dir);
 	children.push({ name: 'Redis', stop: redis.stop });
@@ -37,11 +41,24 @@ async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say
 		ports: { main: mainPort, proxy: proxyPort },
 		// Its own process groups: a terminal's Ctrl-C reaches npm start only, which stops them in order.
 		detached: true,
-		extraEnv: { SITE_AI_URL: aiUrl, ...(process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {}) },
+		extraEnv: {
+			SITE_AI_URL: aiUrl,
+			...(process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {}),
+		},
 		log: say,
 		before: async (env) => {
 			say('importing the credentials and example workflows, publishing the contact-form one');
-			await stack.importCredentials(env, env.N8N_USER_FOLDER, stack.credentialsFor({ serverUrl, adminToken: state.adminToken, tenantToken: state.demoToken, aiUrl, ...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}) }));
+			await stack.importCredentials(
+				env,
+				env.N8N_USER_FOLDER,
+				stack.credentialsFor({
+					serverUrl,
+					adminToken: state.adminToken,
+					tenantToken: state.demoToken,
+					aiUrl,
+					...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
+				}),
+			);
 			await stack.importWorkflows(env, env.N8N_USER_FOLDER);
 			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
 		},
@@ -50,7 +67,9 @@ async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say
 
 	const processes = [
 		`    main              ${n8n.mainUrl}   (editor, REST API, trigger activation; log ${n8n.main.logFile})`,
-		...n8n.workers.map((w) => `    ${w.name.padEnd(17)} health ${w.url}/healthz   (log ${w.logFile})`),
+		...n8n.workers.map(
+			(w) => `    ${w.name.padEnd(17)} health ${w.url}/healthz   (log ${w.logFile})`,
+		),
 		...n8n.webhooks.map((w) => `    ${w.name.padEnd(17)} ${w.url}   (log ${w.logFile})`),
 		`    proxy             ${n8n.publicUrl}   (WEBHOOK_URL: /webhook/* round robin to the webhook processors, the rest to main)`,
 		`    Redis             127.0.0.1:${redis.port}, PostgreSQL 127.0.0.1:${postgres.port} (database ${postgres.database}; removed on stop)`,

@@ -6,7 +6,16 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
 
 import { SiteContactFormTrigger } from '../../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node';
-import { deliveryOf, postTo, readSettings, submissionBody, submit, useContactFormContext, waitForDelivery, writeSettings } from '../../harness/contact-form';
+import {
+	deliveryOf,
+	postTo,
+	readSettings,
+	submissionBody,
+	submit,
+	useContactFormContext,
+	waitForDelivery,
+	writeSettings,
+} from '../../harness/contact-form';
 
 const ctx = useContactFormContext();
 const SECRET = 'a-long-manual-secret-0123456789abcdef';
@@ -48,7 +57,10 @@ describe('manual registration', () => {
 		});
 		const fields = { name: 'Linus', message: 'manual hello' };
 		const submissionId = await submit(ctx.site, tenant.id, fields);
-		expect(await waitForDelivery(tenant, submissionId, 'delivered')).toMatchObject({ attempts: 1, last_status: 200 });
+		expect(await waitForDelivery(tenant, submissionId, 'delivered')).toMatchObject({
+			attempts: 1,
+			last_status: 200,
+		});
 		const calls = ctx.harness.callsFor(submissionId);
 		expect(calls).toHaveLength(1);
 		expect(calls[0].requestHeaders['x-form-key']).toBe(SECRET);
@@ -63,31 +75,45 @@ describe('manual registration', () => {
 		]);
 	});
 
-	test('a wrong or missing secret answers 401; the site\'s delivery with the wrong one stops there', async () => {
+	test("a wrong or missing secret answers 401; the site's delivery with the wrong one stops there", async () => {
 		const tenant = await ctx.tenant('manual-wrong');
 		const trigger = ctx.trigger({ registration: 'manual' }, manualCredential());
 		await trigger.activate();
 		const body = submissionBody(tenant.id, { message: 'x' });
-		expect((await postTo(trigger.productionUrl, body, { 'X-Form-Key': `${SECRET}!` })).status).toBe(401);
+		expect((await postTo(trigger.productionUrl, body, { 'X-Form-Key': `${SECRET}!` })).status).toBe(
+			401,
+		);
 		expect((await postTo(trigger.productionUrl, body, {})).status).toBe(401);
 		// The right value under another header name is not accepted.
-		expect((await postTo(trigger.productionUrl, body, { 'X-Site-Webhook-Secret': SECRET })).status).toBe(401);
-		expect(ctx.harness.callsFor(body.submission_id).every((call) => call.items === undefined)).toBe(true);
+		expect(
+			(await postTo(trigger.productionUrl, body, { 'X-Site-Webhook-Secret': SECRET })).status,
+		).toBe(401);
+		expect(ctx.harness.callsFor(body.submission_id).every((call) => call.items === undefined)).toBe(
+			true,
+		);
 
 		await writeSettings(tenant, {
 			contact_form_webhook_url: trigger.productionUrl,
 			contact_form_webhook_headers: { 'X-Form-Key': 'not-the-secret' },
 		});
 		const submissionId = await submit(ctx.site, tenant.id, { message: 'y' });
-		expect(await waitForDelivery(tenant, submissionId, 'failed')).toMatchObject({ attempts: 1, last_status: 401 });
+		expect(await waitForDelivery(tenant, submissionId, 'failed')).toMatchObject({
+			attempts: 1,
+			last_status: 401,
+		});
 		expect(ctx.harness.callsFor(submissionId).map((call) => call.items)).toEqual([undefined]);
 	});
 
 	test('the header name is matched whatever its case; the default name is X-Site-Webhook-Secret', async () => {
 		const tenant = await ctx.tenant('manual-case');
-		const trigger = ctx.trigger({ registration: 'manual' }, manualCredential({ headerName: 'x-FORM-key' }));
+		const trigger = ctx.trigger(
+			{ registration: 'manual' },
+			manualCredential({ headerName: 'x-FORM-key' }),
+		);
 		await trigger.activate();
-		const ok = await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), { 'X-Form-Key': SECRET });
+		const ok = await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), {
+			'X-Form-Key': SECRET,
+		});
 		expect(ok.status).toBe(200);
 
 		const defaults = ctx.trigger(
@@ -108,7 +134,10 @@ describe('manual registration', () => {
 				'The contact-form secret credential is not usable: The secret must be at least 16 characters long',
 			);
 		}
-		const sixteen = ctx.trigger({ registration: 'manual' }, manualCredential({ secret: '16-characters!!!' }));
+		const sixteen = ctx.trigger(
+			{ registration: 'manual' },
+			manualCredential({ secret: '16-characters!!!' }),
+		);
 		expect(await sixteen.activate()).toBe(false);
 	});
 
@@ -117,25 +146,42 @@ describe('manual registration', () => {
 		const credential = manualCredential();
 		const trigger = ctx.trigger({ registration: 'manual' }, credential);
 		await trigger.activate();
-		ctx.harness.credentials.update(credential.siteContactFormSecretApi.id as string, { secret: 'x' });
-		for (const headers of [{}, { 'X-Form-Key': '' }, { 'X-Form-Key': 'x' }] as Array<Record<string, string>>) {
+		ctx.harness.credentials.update(credential.siteContactFormSecretApi.id as string, {
+			secret: 'x',
+		});
+		for (const headers of [{}, { 'X-Form-Key': '' }, { 'X-Form-Key': 'x' }] as Array<
+			Record<string, string>
+		>) {
 			const answer = await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), headers);
 			expect(answer.status).toBe(500);
 			expect(answer.data.message).toContain('at least 16 characters');
 			expect(JSON.stringify(answer.data)).not.toContain(SECRET);
 		}
-		expect(ctx.harness.calls.filter((call) => call.url === trigger.productionUrl && call.items !== undefined)).toHaveLength(0);
+		expect(
+			ctx.harness.calls.filter(
+				(call) => call.url === trigger.productionUrl && call.items !== undefined,
+			),
+		).toHaveLength(0);
 	});
 
-	test('Include Request Headers never shows the credential\'s header; repeats are ignored here too', async () => {
+	test("Include Request Headers never shows the credential's header; repeats are ignored here too", async () => {
 		const tenant = await ctx.tenant('manual-options');
-		const trigger = ctx.trigger({ registration: 'manual', options: { includeHeaders: true } }, manualCredential());
+		const trigger = ctx.trigger(
+			{ registration: 'manual', options: { includeHeaders: true } },
+			manualCredential(),
+		);
 		await trigger.activate();
 		const body = submissionBody(tenant.id, { message: 'headers' });
-		const first = await postTo(trigger.productionUrl, body, { 'X-Form-Key': SECRET, 'X-Visible': 'yes' });
+		const first = await postTo(trigger.productionUrl, body, {
+			'X-Form-Key': SECRET,
+			'X-Visible': 'yes',
+		});
 		const again = await postTo(trigger.productionUrl, body, { 'X-Form-Key': SECRET });
 		expect(first.data).toBe('');
-		expect(again.data).toEqual({ message: 'Submission already received', submission_id: body.submission_id });
+		expect(again.data).toEqual({
+			message: 'Submission already received',
+			submission_id: body.submission_id,
+		});
 		const [call] = ctx.harness.callsFor(body.submission_id);
 		const headers = call.items?.[0].json.headers as Record<string, string>;
 		expect(headers['x-visible']).toBe('yes');
@@ -143,7 +189,7 @@ describe('manual registration', () => {
 		expect(JSON.stringify(call.items)).not.toContain(SECRET);
 	});
 
-	test('the test URL works the same way once the user enters it in the site\'s settings', async () => {
+	test("the test URL works the same way once the user enters it in the site's settings", async () => {
 		const tenant = await ctx.tenant('manual-test-url');
 		const trigger = ctx.trigger({ registration: 'manual' }, manualCredential());
 		expect(await trigger.listen()).toBe(false);
@@ -164,8 +210,14 @@ describe('manual registration', () => {
 
 describe('credential check (testedBy)', () => {
 	const check = async (data: Record<string, string>) => {
-		const credentialTest = new SiteContactFormTrigger().methods.credentialTest.siteContactFormSecretTest;
-		const credential = { id: '1', name: 'secret', type: 'siteContactFormSecretApi', data } as ICredentialsDecrypted;
+		const credentialTest = new SiteContactFormTrigger().methods.credentialTest
+			.siteContactFormSecretTest;
+		const credential = {
+			id: '1',
+			name: 'secret',
+			type: 'siteContactFormSecretApi',
+			data,
+		} as ICredentialsDecrypted;
 		return await credentialTest.call({} as ICredentialTestFunctions, credential);
 	};
 

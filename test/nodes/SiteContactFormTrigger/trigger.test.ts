@@ -7,7 +7,19 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SiteContactFormTrigger } from '../../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node';
-import { SECRET_HEADER, closedPortUrl, deliveryOf, postTo, readSettings, submissionBody, submit, useContactFormContext, waitForDelivery, writeSettings, type TenantWithCredential } from '../../harness/contact-form';
+import {
+	SECRET_HEADER,
+	closedPortUrl,
+	deliveryOf,
+	postTo,
+	readSettings,
+	submissionBody,
+	submit,
+	useContactFormContext,
+	waitForDelivery,
+	writeSettings,
+	type TenantWithCredential,
+} from '../../harness/contact-form';
 import { managedCredentialData } from '../../harness/reference-server';
 import type { TriggerWorkflow, WebhookCall } from '../../harness/webhook-context';
 
@@ -26,7 +38,11 @@ async function activeTrigger(prefix: string, parameters: Record<string, unknown>
 }
 
 /** Submits the form through the site and waits until the server has delivered it (or given up). */
-async function submitAndWait(tenant: TenantWithCredential, fields: IDataObject, state = 'delivered') {
+async function submitAndWait(
+	tenant: TenantWithCredential,
+	fields: IDataObject,
+	state = 'delivered',
+) {
 	const submissionId = await submit(ctx.site, tenant.id, fields);
 	const delivery = await waitForDelivery(tenant, submissionId, state);
 	const calls = ctx.harness.callsFor(submissionId);
@@ -42,13 +58,18 @@ describe('registration on activation (create)', () => {
 		const tenant = await ctx.tenant('activate');
 		const trigger = ctx.trigger({}, tenant.credential);
 
-		expect(await readSettings(tenant)).toMatchObject({ contact_form_webhook_url: null, contact_form_webhook_headers: null });
+		expect(await readSettings(tenant)).toMatchObject({
+			contact_form_webhook_url: null,
+			contact_form_webhook_headers: null,
+		});
 		expect(await trigger.checkExists()).toBe(false);
 		expect(await trigger.activate()).toBe(true);
 
 		const settings = await readSettings(tenant);
 		expect(settings.contact_form_webhook_url).toBe(trigger.productionUrl);
-		expect(Object.keys(settings.contact_form_webhook_headers ?? {})).toEqual(['X-Site-Webhook-Secret']);
+		expect(Object.keys(settings.contact_form_webhook_headers ?? {})).toEqual([
+			'X-Site-Webhook-Secret',
+		]);
 		const secret = settings.contact_form_webhook_headers?.['X-Site-Webhook-Secret'] as string;
 		expect(secret).toMatch(HEX_32_BYTES);
 
@@ -64,24 +85,33 @@ describe('registration on activation (create)', () => {
 			},
 		});
 		// What an export holds of the workflow (nodes and static data): no secret.
-		const exported = JSON.stringify({ nodes: trigger.workflow.nodes, staticData: trigger.workflow.staticData });
+		const exported = JSON.stringify({
+			nodes: trigger.workflow.nodes,
+			staticData: trigger.workflow.staticData,
+		});
 		expect(exported).toContain(trigger.productionUrl);
 		expect(exported).not.toContain(secret);
 	});
 
-	test('the production URL is the webhook id plus the node\'s random id; two nodes never share one', async () => {
+	test("the production URL is the webhook id plus the node's random id; two nodes never share one", async () => {
 		const tenant = await ctx.tenant('urls');
 		const first = ctx.trigger({}, tenant.credential);
 		const second = ctx.trigger({}, tenant.credential);
-		expect(first.productionUrl).toBe(`${ctx.harness.baseUrl}/webhook/${first.node.webhookId}/${first.node.id}`);
-		expect(first.testUrl).toBe(`${ctx.harness.baseUrl}/webhook-test/${first.node.webhookId}/${first.node.id}`);
+		expect(first.productionUrl).toBe(
+			`${ctx.harness.baseUrl}/webhook/${first.node.webhookId}/${first.node.id}`,
+		);
+		expect(first.testUrl).toBe(
+			`${ctx.harness.baseUrl}/webhook-test/${first.node.webhookId}/${first.node.id}`,
+		);
 		expect(second.productionUrl).not.toBe(first.productionUrl);
 		// A path of the user's own still sits behind the random webhook id.
 		const named = ctx.trigger({ path: 'contact' }, tenant.credential);
-		expect(named.productionUrl).toBe(`${ctx.harness.baseUrl}/webhook/${named.node.webhookId}/contact`);
+		expect(named.productionUrl).toBe(
+			`${ctx.harness.baseUrl}/webhook/${named.node.webhookId}/contact`,
+		);
 	});
 
-	test('each activation makes a new secret; a second trigger taking over the site replaces the first one\'s', async () => {
+	test("each activation makes a new secret; a second trigger taking over the site replaces the first one's", async () => {
 		const { tenant, trigger, secret } = await activeTrigger('two-secrets');
 		const other = ctx.trigger({}, tenant.credential);
 		expect(await other.activate()).toBe(true);
@@ -93,9 +123,12 @@ describe('registration on activation (create)', () => {
 		expect(await other.checkExists()).toBe(true);
 	});
 
-	test('with a token the service rejects, activation fails with the service\'s error and stores nothing', async () => {
+	test("with a token the service rejects, activation fails with the service's error and stores nothing", async () => {
 		const tenant = await ctx.tenant('bad-token');
-		const credential = ctx.harness.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: 'not-a-token-at-all' });
+		const credential = ctx.harness.credentials.add('siteTenantApi', {
+			baseUrl: ctx.site.url,
+			token: 'not-a-token-at-all',
+		});
 		const trigger = ctx.trigger({}, credential);
 		await expect(trigger.activate()).rejects.toMatchObject({ httpCode: '401' });
 		expect(trigger.staticData.registrations).toBeUndefined();
@@ -104,7 +137,10 @@ describe('registration on activation (create)', () => {
 
 	test('works with the managed tenant credential (the token is minted from the admin token)', async () => {
 		const tenant = await ctx.tenant('managed');
-		const credential = ctx.harness.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, tenant.id));
+		const credential = ctx.harness.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, tenant.id),
+		);
 		const trigger = ctx.trigger({ authentication: 'managedTenant' }, credential);
 		expect(await trigger.activate()).toBe(true);
 		expect((await readSettings(tenant)).contact_form_webhook_url).toBe(trigger.productionUrl);
@@ -120,7 +156,9 @@ describe('checkExists', () => {
 		expect(await trigger.checkExists()).toBe(true);
 		// n8n starting up activates every active workflow again (activation "init"): nothing to create.
 		expect(await trigger.activate('init')).toBe(false);
-		expect((await readSettings(tenant)).contact_form_webhook_headers).toEqual({ 'X-Site-Webhook-Secret': secret });
+		expect((await readSettings(tenant)).contact_form_webhook_headers).toEqual({
+			'X-Site-Webhook-Secret': secret,
+		});
 	});
 
 	test('false once the URL was changed elsewhere; activation then registers again with a new secret', async () => {
@@ -138,13 +176,19 @@ describe('checkExists', () => {
 
 		// The old secret no longer opens the door; the new one does.
 		const body = submissionBody(tenant.id, { message: 'hi' });
-		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })).status).toBe(401);
-		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: renewed })).status).toBe(200);
+		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })).status).toBe(
+			401,
+		);
+		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: renewed })).status).toBe(
+			200,
+		);
 	});
 
 	test('false once the secret header was changed or removed elsewhere', async () => {
 		const { tenant, trigger } = await activeTrigger('header-changed');
-		await writeSettings(tenant, { contact_form_webhook_headers: { 'X-Site-Webhook-Secret': 'someone-else' } });
+		await writeSettings(tenant, {
+			contact_form_webhook_headers: { 'X-Site-Webhook-Secret': 'someone-else' },
+		});
 		expect(await trigger.checkExists()).toBe(false);
 		await trigger.activate('init');
 		expect(await trigger.checkExists()).toBe(true);
@@ -168,20 +212,39 @@ test('a registration stored before only hashes were kept (plain secret) still wo
 	const registrations = trigger.staticData.registrations as Record<string, IDataObject>;
 	const { secretHash: _hash, ...rest } = registrations[trigger.productionUrl];
 	trigger.staticData.registrations = { [trigger.productionUrl]: { ...rest, secret } };
-	expect((await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), { [SECRET_HEADER]: secret })).status).toBe(200);
+	expect(
+		(
+			await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), {
+				[SECRET_HEADER]: secret,
+			})
+		).status,
+	).toBe(200);
 
 	expect(await trigger.checkExists()).toBe(true);
-	const rewritten = (trigger.staticData.registrations as Record<string, IDataObject>)[trigger.productionUrl];
+	const rewritten = (trigger.staticData.registrations as Record<string, IDataObject>)[
+		trigger.productionUrl
+	];
 	expect(rewritten).not.toHaveProperty('secret');
 	expect(rewritten.secretHash).toBe(createHash('sha256').update(secret).digest('hex'));
 	expect(JSON.stringify(trigger.staticData)).not.toContain(secret);
-	expect((await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), { [SECRET_HEADER]: secret })).status).toBe(200);
+	expect(
+		(
+			await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), {
+				[SECRET_HEADER]: secret,
+			})
+		).status,
+	).toBe(200);
 });
 
 describe('delivery and verification (webhook)', () => {
 	test('the site delivers a submission with the secret; the workflow starts with one item and the site gets 200', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('deliver');
-		const fields = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello there', newsletter: true };
+		const fields = {
+			name: 'Ada Lovelace',
+			email: 'ada@example.com',
+			message: 'Hello there',
+			newsletter: true,
+		};
 		const { submissionId, delivery, calls } = await submitAndWait(tenant, fields);
 
 		expect(delivery).toMatchObject({ state: 'delivered', attempts: 1, last_status: 200 });
@@ -199,7 +262,13 @@ describe('delivery and verification (webhook)', () => {
 			fields,
 		});
 		// Keys in the documented order.
-		expect(Object.keys(call.items?.[0].json ?? {})).toEqual(['submission_id', 'tenant_id', 'form', 'submitted_at', 'fields']);
+		expect(Object.keys(call.items?.[0].json ?? {})).toEqual([
+			'submission_id',
+			'tenant_id',
+			'form',
+			'submitted_at',
+			'fields',
+		]);
 	});
 
 	test('a wrong secret answers 401 with a JSON error and starts nothing (same length, other length)', async () => {
@@ -210,18 +279,25 @@ describe('delivery and verification (webhook)', () => {
 			const before = ctx.harness.calls.length;
 			const response = await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: wrong });
 			expect(response.status).toBe(401);
-			expect(response.data).toEqual({ error: 'unauthorized', message: 'The webhook secret is missing or wrong.' });
+			expect(response.data).toEqual({
+				error: 'unauthorized',
+				message: 'The webhook secret is missing or wrong.',
+			});
 			const call = ctx.harness.calls[before];
 			expect(call.result).toEqual({ noWebhookResponse: true });
 			expect(started(call)).toBe(false);
 		}
 		// The secret in a different header does not count either.
-		expect((await postTo(trigger.productionUrl, body, { 'x-other-secret': secret })).status).toBe(401);
+		expect((await postTo(trigger.productionUrl, body, { 'x-other-secret': secret })).status).toBe(
+			401,
+		);
 	});
 
 	test('the site sending a wrong secret gets 401: the delivery stops (4xx) and no workflow starts', async () => {
 		const { tenant, trigger } = await activeTrigger('site-wrong-secret');
-		await writeSettings(tenant, { contact_form_webhook_headers: { 'X-Site-Webhook-Secret': 'tampered-value' } });
+		await writeSettings(tenant, {
+			contact_form_webhook_headers: { 'X-Site-Webhook-Secret': 'tampered-value' },
+		});
 		const { delivery, calls } = await submitAndWait(tenant, { message: 'hello' }, 'failed');
 		expect(delivery).toMatchObject({ state: 'failed', attempts: 1, last_status: 401 });
 		expect(calls).toHaveLength(1);
@@ -255,7 +331,10 @@ describe('delivery and verification (webhook)', () => {
 			{ body: '42' },
 			{ body: 'null' },
 			{ body: '' },
-			{ body: 'name=Ada&message=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+			{
+				body: 'name=Ada&message=hi',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			},
 			{ body: '{"submission_id":"x"}', headers: { 'content-type': 'text/plain' } },
 		];
 		for (const { body, headers } of cases) {
@@ -283,7 +362,9 @@ describe('repeats (at-least-once delivery)', () => {
 	test('an answer lost on the way back makes the site deliver again: the repeat gets 200 and starts nothing', async () => {
 		const { tenant, trigger } = await activeTrigger('lost-ack');
 		trigger.dropNextResponse();
-		const { submissionId, delivery, calls } = await submitAndWait(tenant, { message: 'only once please' });
+		const { submissionId, delivery, calls } = await submitAndWait(tenant, {
+			message: 'only once please',
+		});
 
 		expect(delivery).toMatchObject({ state: 'delivered', attempts: 2, last_status: 200 });
 		expect(calls).toHaveLength(2);
@@ -293,7 +374,10 @@ describe('repeats (at-least-once delivery)', () => {
 		// Second attempt: recognised, acknowledged, nothing started.
 		expect(calls[1].status).toBe(200);
 		expect(calls[1].items).toBeUndefined();
-		expect(calls[1].responseBody).toEqual({ message: 'Submission already received', submission_id: submissionId });
+		expect(calls[1].responseBody).toEqual({
+			message: 'Submission already received',
+			submission_id: submissionId,
+		});
 		expect(calls.filter(started)).toHaveLength(1);
 	});
 
@@ -306,7 +390,10 @@ describe('repeats (at-least-once delivery)', () => {
 		expect(first.status).toBe(200);
 		expect(first.data).toBe('');
 		expect(second.status).toBe(200);
-		expect(second.data).toEqual({ message: 'Submission already received', submission_id: body.submission_id });
+		expect(second.data).toEqual({
+			message: 'Submission already received',
+			submission_id: body.submission_id,
+		});
 		expect(ctx.harness.callsFor(body.submission_id).map(started)).toEqual([true, false]);
 		// n8n would not save it anyway (each request works on a copy, as in n8n).
 		expect(JSON.stringify(trigger.staticData)).toBe(savedBefore);
@@ -316,34 +403,61 @@ describe('repeats (at-least-once delivery)', () => {
 		const { tenant, trigger, secret } = await activeTrigger('concurrent');
 		const body = submissionBody(tenant.id, { message: 'at once' });
 		const answers = await Promise.all(
-			Array.from({ length: 50 }, () => postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })),
+			Array.from({ length: 50 }, () =>
+				postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret }),
+			),
 		);
 		expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
 		const starts = ctx.harness.callsFor(body.submission_id).filter(started);
 		expect(starts).toHaveLength(1);
-		console.log(`[reliability] contact-form trigger: concurrent_duplicates=50 workflow_starts=${starts.length}`);
+		console.log(
+			`[reliability] contact-form trigger: concurrent_duplicates=50 workflow_starts=${starts.length}`,
+		);
 	});
 
 	test('1 and "1" are different submissions; a repeat of either is recognised', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('typed-ids');
 		const post = (id: unknown) =>
-			postTo(trigger.productionUrl, { ...submissionBody(tenant.id, {}), submission_id: id }, { [SECRET_HEADER]: secret });
+			postTo(
+				trigger.productionUrl,
+				{ ...submissionBody(tenant.id, {}), submission_id: id },
+				{ [SECRET_HEADER]: secret },
+			);
 		expect((await post(1)).data).toBe('');
 		expect((await post('1')).data).toBe('');
-		expect((await post(1)).data).toEqual({ message: 'Submission already received', submission_id: 1 });
-		expect((await post('1')).data).toEqual({ message: 'Submission already received', submission_id: '1' });
+		expect((await post(1)).data).toEqual({
+			message: 'Submission already received',
+			submission_id: 1,
+		});
+		expect((await post('1')).data).toEqual({
+			message: 'Submission already received',
+			submission_id: '1',
+		});
 	});
 
 	test('a submission_id longer than 200 characters (or not a string or number) is refused with 400 naming it, and starts nothing', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('long-id');
 		for (const id of ['x'.repeat(201), { nested: true }, true]) {
-			const answer = await postTo(trigger.productionUrl, { ...submissionBody(tenant.id, {}), submission_id: id }, { [SECRET_HEADER]: secret });
+			const answer = await postTo(
+				trigger.productionUrl,
+				{ ...submissionBody(tenant.id, {}), submission_id: id },
+				{ [SECRET_HEADER]: secret },
+			);
 			expect(answer.status).toBe(400);
-			expect(answer.data).toMatchObject({ error: 'validation_failed', message: expect.stringContaining('submission_id') });
+			expect(answer.data).toMatchObject({
+				error: 'validation_failed',
+				message: expect.stringContaining('submission_id'),
+			});
 		}
-		const longest = await postTo(trigger.productionUrl, submissionBody(tenant.id, {}, 'y'.repeat(200)), { [SECRET_HEADER]: secret });
+		const longest = await postTo(
+			trigger.productionUrl,
+			submissionBody(tenant.id, {}, 'y'.repeat(200)),
+			{ [SECRET_HEADER]: secret },
+		);
 		expect(longest.status).toBe(200);
-		expect(ctx.harness.calls.filter((call) => call.requestBody.includes('"x') && started(call))).toHaveLength(0);
+		expect(
+			ctx.harness.calls.filter((call) => call.requestBody.includes('"x') && started(call)),
+		).toHaveLength(0);
 	});
 
 	test('a repeat is recognised by another trigger process too: the claim is on the site, not in n8n', async () => {
@@ -352,18 +466,26 @@ describe('repeats (at-least-once delivery)', () => {
 		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })).data).toBe('');
 		// A second n8n process: nothing of the first one's memory, the same workflow and node.
 		jest.isolateModules(() => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const fresh = require('../../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node') as typeof import('../../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node');
+			type TriggerModule =
+				typeof import('../../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node');
+			const fresh =
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				require('../../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node') as TriggerModule;
 			trigger.replaceNodeType(new fresh.SiteContactFormTrigger());
 		});
 		const again = await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret });
-		expect(again.data).toEqual({ message: 'Submission already received', submission_id: body.submission_id });
+		expect(again.data).toEqual({
+			message: 'Submission already received',
+			submission_id: body.submission_id,
+		});
 	});
 
 	test('a rejected request (wrong secret) claims nothing: the real delivery still starts the workflow', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('reject-not-remembered');
 		const body = submissionBody(tenant.id, { message: 'x' });
-		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: 'forged' })).status).toBe(401);
+		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: 'forged' })).status).toBe(
+			401,
+		);
 		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })).data).toBe('');
 	});
 
@@ -386,10 +508,14 @@ describe('repeats (at-least-once delivery)', () => {
 	}, 60_000);
 
 	test('with "Ignore Repeated Submissions" off, a repeat starts the workflow again and nothing is claimed', async () => {
-		const { tenant, trigger, secret } = await activeTrigger('repeats-allowed', { ignoreRepeats: false });
+		const { tenant, trigger, secret } = await activeTrigger('repeats-allowed', {
+			ignoreRepeats: false,
+		});
 		const body = submissionBody(tenant.id, { message: 'again' });
 		for (let attempt = 0; attempt < 2; attempt++) {
-			expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })).data).toBe('');
+			expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })).data).toBe(
+				'',
+			);
 		}
 		expect(ctx.harness.callsFor(body.submission_id).map(started)).toEqual([true, true]);
 	});
@@ -398,7 +524,12 @@ describe('repeats (at-least-once delivery)', () => {
 describe('output options', () => {
 	test('Lift Fields puts the form fields beside the submission keys; clashing names stay under fields', async () => {
 		const { tenant } = await activeTrigger('lift', { options: { liftFields: true } });
-		const fields = { name: 'Grace', email: 'grace@example.com', form: 'newsletter-box', submission_id: 'spoof' };
+		const fields = {
+			name: 'Grace',
+			email: 'grace@example.com',
+			form: 'newsletter-box',
+			submission_id: 'spoof',
+		};
 		const { submissionId, calls } = await submitAndWait(tenant, fields);
 		expect(calls[0].items?.[0].json).toEqual({
 			submission_id: submissionId,
@@ -412,7 +543,9 @@ describe('output options', () => {
 	});
 
 	test('Include Request Headers adds the headers without the secret header, Authorization or Cookie', async () => {
-		const { tenant, trigger, secret } = await activeTrigger('headers', { options: { includeHeaders: true } });
+		const { tenant, trigger, secret } = await activeTrigger('headers', {
+			options: { includeHeaders: true },
+		});
 		const { calls } = await submitAndWait(tenant, { message: 'with headers' });
 		const headers = calls[0].items?.[0].json.headers as Record<string, string>;
 		expect(headers['content-type']).toBe('application/json');
@@ -430,7 +563,8 @@ describe('output options', () => {
 		const [call] = ctx.harness.callsFor(direct.submission_id);
 		const output = call.items?.[0].json.headers as Record<string, string>;
 		expect(output['x-trace']).toBe('trace-1');
-		for (const hidden of [SECRET_HEADER, 'authorization', 'cookie']) expect(output).not.toHaveProperty(hidden);
+		for (const hidden of [SECRET_HEADER, 'authorization', 'cookie'])
+			expect(output).not.toHaveProperty(hidden);
 		expect(JSON.stringify(call.items)).not.toContain(secret);
 	});
 
@@ -445,30 +579,53 @@ describe('output options', () => {
 describe('keys named __proto__ are data', () => {
 	const hostile = JSON.stringify({ polluted: true, isAdmin: true });
 	test.each([
-		['at the top level of the delivery', false, `{"submission_id":"proto-top","tenant_id":"t","form":"contact","submitted_at":"x","fields":{},"__proto__":${hostile}}`],
-		['among the fields (kept as sent)', false, `{"submission_id":"proto-field","tenant_id":"t","form":"contact","submitted_at":"x","fields":{"__proto__":${hostile},"name":"Eve"}}`],
-		['among lifted fields', true, `{"submission_id":"proto-lifted","tenant_id":"t","form":"contact","submitted_at":"x","fields":{"__proto__":${hostile},"name":"Eve"}}`],
-	])('%s: an own property of the output, the item keeps its plain prototype', async (_where, liftFields, raw) => {
-		const { trigger, secret } = await activeTrigger('proto', { options: { liftFields } });
-		const answer = await postTo(trigger.productionUrl, raw, { [SECRET_HEADER]: secret }, true);
-		expect(answer.status).toBe(200);
-		const [call] = ctx.harness.calls.filter((c) => c.requestBody === raw);
-		const json = call.items?.[0].json as IDataObject;
-		const holder = (liftFields || raw.includes(',"__proto__"') ? json : json.fields) as IDataObject;
-		expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
-		expect(Object.getPrototypeOf(holder)).toBe(Object.prototype);
-		expect(Object.getOwnPropertyDescriptor(holder, '__proto__')?.value).toEqual({ polluted: true, isAdmin: true });
-		expect((json as { polluted?: unknown }).polluted).toBeUndefined();
-		expect((holder as { isAdmin?: unknown }).isAdmin).toBeUndefined();
-		expect(JSON.parse(JSON.stringify(json))).toEqual(JSON.parse(JSON.stringify(json)));
-	});
+		[
+			'at the top level of the delivery',
+			false,
+			`{"submission_id":"proto-top","tenant_id":"t","form":"contact","submitted_at":"x","fields":{},"__proto__":${hostile}}`,
+		],
+		[
+			'among the fields (kept as sent)',
+			false,
+			`{"submission_id":"proto-field","tenant_id":"t","form":"contact","submitted_at":"x","fields":{"__proto__":${hostile},"name":"Eve"}}`,
+		],
+		[
+			'among lifted fields',
+			true,
+			`{"submission_id":"proto-lifted","tenant_id":"t","form":"contact","submitted_at":"x","fields":{"__proto__":${hostile},"name":"Eve"}}`,
+		],
+	])(
+		'%s: an own property of the output, the item keeps its plain prototype',
+		async (_where, liftFields, raw) => {
+			const { trigger, secret } = await activeTrigger('proto', { options: { liftFields } });
+			const answer = await postTo(trigger.productionUrl, raw, { [SECRET_HEADER]: secret }, true);
+			expect(answer.status).toBe(200);
+			const [call] = ctx.harness.calls.filter((c) => c.requestBody === raw);
+			const json = call.items?.[0].json as IDataObject;
+			const holder = (
+				liftFields || raw.includes(',"__proto__"') ? json : json.fields
+			) as IDataObject;
+			expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
+			expect(Object.getPrototypeOf(holder)).toBe(Object.prototype);
+			expect(Object.getOwnPropertyDescriptor(holder, '__proto__')?.value).toEqual({
+				polluted: true,
+				isAdmin: true,
+			});
+			expect((json as { polluted?: unknown }).polluted).toBeUndefined();
+			expect((holder as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+			expect(JSON.parse(JSON.stringify(json))).toEqual(JSON.parse(JSON.stringify(json)));
+		},
+	);
 });
 
 describe('deactivation (delete)', () => {
 	test('clears the webhook URL and headers and forgets the registration; submissions are no longer delivered', async () => {
 		const { tenant, trigger } = await activeTrigger('deactivate');
 		expect(await trigger.deactivate()).toBe(true);
-		expect(await readSettings(tenant)).toMatchObject({ contact_form_webhook_url: null, contact_form_webhook_headers: null });
+		expect(await readSettings(tenant)).toMatchObject({
+			contact_form_webhook_url: null,
+			contact_form_webhook_headers: null,
+		});
 		expect(trigger.staticData.registrations).toEqual({});
 		expect(await trigger.checkExists()).toBe(false);
 
@@ -481,7 +638,10 @@ describe('deactivation (delete)', () => {
 
 	test('leaves the settings alone when the site was pointed elsewhere in the meantime', async () => {
 		const { tenant, trigger } = await activeTrigger('deactivate-elsewhere');
-		const elsewhere = { contact_form_webhook_url: 'https://other.example/hook', contact_form_webhook_headers: { 'X-Key': 'k' } };
+		const elsewhere = {
+			contact_form_webhook_url: 'https://other.example/hook',
+			contact_form_webhook_headers: { 'X-Key': 'k' },
+		};
 		await writeSettings(tenant, elsewhere);
 		expect(await trigger.deactivate()).toBe(true);
 		expect(await readSettings(tenant)).toMatchObject(elsewhere);
@@ -539,12 +699,20 @@ describe('test URL (listening in the editor)', () => {
 		expect(calls[0].items?.[0].json.fields).toEqual({ message: 'test event' });
 	});
 
-	test('each URL takes only its own secret: production\'s does not open the test URL, nor the reverse', async () => {
-		const testSecret = (await readSettings(tenant)).contact_form_webhook_headers?.['X-Site-Webhook-Secret'] as string;
+	test("each URL takes only its own secret: production's does not open the test URL, nor the reverse", async () => {
+		const testSecret = (await readSettings(tenant)).contact_form_webhook_headers?.[
+			'X-Site-Webhook-Secret'
+		] as string;
 		const body = () => submissionBody(tenant.id, {});
-		expect((await postTo(trigger.testUrl, body(), { [SECRET_HEADER]: productionSecret })).status).toBe(401);
-		expect((await postTo(trigger.productionUrl, body(), { [SECRET_HEADER]: testSecret })).status).toBe(401);
-		expect((await postTo(trigger.productionUrl, body(), { [SECRET_HEADER]: productionSecret })).status).toBe(200);
+		expect(
+			(await postTo(trigger.testUrl, body(), { [SECRET_HEADER]: productionSecret })).status,
+		).toBe(401);
+		expect(
+			(await postTo(trigger.productionUrl, body(), { [SECRET_HEADER]: testSecret })).status,
+		).toBe(401);
+		expect(
+			(await postTo(trigger.productionUrl, body(), { [SECRET_HEADER]: productionSecret })).status,
+		).toBe(200);
 	});
 
 	test('when listening stops, the production registration is put back and works again', async () => {
@@ -583,7 +751,12 @@ test('the node describes itself as a trigger with one POST webhook, answered on 
 		outputs: ['main'],
 	});
 	expect(description.webhooks).toEqual([
-		expect.objectContaining({ name: 'default', httpMethod: 'POST', responseData: 'noData', isFullPath: false }),
+		expect.objectContaining({
+			name: 'default',
+			httpMethod: 'POST',
+			responseData: 'noData',
+			isFullPath: false,
+		}),
 	]);
 	expect(Object.keys(webhookMethods.default).sort()).toEqual(['checkExists', 'create', 'delete']);
 	// n8n evaluates responseMode per request from the node's parameters.
@@ -594,6 +767,11 @@ test('the node describes itself as a trigger with one POST webhook, answered on 
 	expect(responseMode({})).toBe('onReceived');
 	expect(responseMode({ acknowledge: 'onReceived' })).toBe('onReceived');
 	expect(responseMode({ acknowledge: 'lastNode' })).toBe('lastNode');
-	const option = description.properties.find((p) => p.name === 'options')?.options?.find((o) => 'name' in o && o.name === 'acknowledge');
-	expect(option).toMatchObject({ default: 'onReceived', options: [{ value: 'onReceived' }, { value: 'lastNode' }] });
+	const option = description.properties
+		.find((p) => p.name === 'options')
+		?.options?.find((o) => 'name' in o && o.name === 'acknowledge');
+	expect(option).toMatchObject({
+		default: 'onReceived',
+		options: [{ value: 'onReceived' }, { value: 'lastNode' }],
+	});
 });

@@ -1,5 +1,12 @@
 /** When and how long the transport waits before sending again: pure functions, tested directly. */
-import { backoffDelay, isRetryableNetworkError, isRetryableStatus, parseRetryAfter, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from '../../../nodes/shared/retry';
+import {
+	backoffDelay,
+	isRetryableNetworkError,
+	isRetryableStatus,
+	parseRetryAfter,
+	RETRY_BASE_DELAY_MS,
+	RETRY_MAX_DELAY_MS,
+} from '../../../nodes/shared/retry';
 
 describe('retry', () => {
 	test('parseRetryAfter reads seconds and HTTP dates, ignores junk', () => {
@@ -17,7 +24,27 @@ describe('retry', () => {
 
 	test('parseRetryAfter: malformed values (negative, signed, exponent, bare years, overflow, bad dates) fall back to the backoff', () => {
 		const now = Date.parse('2026-01-01T00:00:00Z');
-		for (const junk of ['-5', '-0', '+5', '5e3', '1e400', '1'.repeat(400), '0x10', '5 s', '5,5', '.5', '1.', 'Infinity', 'NaN', '-1', '12/31/2025', 'Thu, 99 Foo 2026 00:00:00 GMT', '   ', [], {}]) {
+		for (const junk of [
+			'-5',
+			'-0',
+			'+5',
+			'5e3',
+			'1e400',
+			'1'.repeat(400),
+			'0x10',
+			'5 s',
+			'5,5',
+			'.5',
+			'1.',
+			'Infinity',
+			'NaN',
+			'-1',
+			'12/31/2025',
+			'Thu, 99 Foo 2026 00:00:00 GMT',
+			'   ',
+			[],
+			{},
+		]) {
 			expect({ junk, ms: parseRetryAfter(junk, now) }).toEqual({ junk, ms: undefined });
 		}
 		// The obsolete HTTP-date forms still count.
@@ -39,8 +66,10 @@ describe('retry', () => {
 	});
 
 	test('which statuses and network errors are retried', () => {
-		for (const status of [429, 500, 502, 503, 504, 599]) expect(isRetryableStatus(status)).toBe(true);
-		for (const status of [200, 400, 401, 403, 404, 408, 409, 413, 415, 422]) expect(isRetryableStatus(status)).toBe(false);
+		for (const status of [429, 500, 502, 503, 504, 599])
+			expect(isRetryableStatus(status)).toBe(true);
+		for (const status of [200, 400, 401, 403, 404, 408, 409, 413, 415, 422])
+			expect(isRetryableStatus(status)).toBe(false);
 		expect(isRetryableNetworkError('ECONNRESET', undefined)).toBe(true);
 		expect(isRetryableNetworkError('econnrefused', undefined)).toBe(true);
 		expect(isRetryableNetworkError(undefined, 'socket hang up')).toBe(true);

@@ -22,7 +22,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const body: IDataObject = { id, ...(fqdn ? { fqdn } : {}) };
-	const response = objectOr(await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body }, { itemIndex }));
+	const response = objectOr(
+		await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body }, { itemIndex }),
+	);
 	// Version 3: the tenant record {id, fqdn} (null when none), with the service's confirmation.
 	if (outputsRecords(this)) return { id, fqdn: fqdn || null, ...response };
 	return { ...response, id, ...(fqdn ? { fqdn } : {}) };

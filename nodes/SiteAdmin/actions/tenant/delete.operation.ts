@@ -23,7 +23,11 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
 	const response = objectOr(
-		await adminApiRequest.call(this, { method: 'DELETE', path: '/api/tenant', body: { id } }, { itemIndex }),
+		await adminApiRequest.call(
+			this,
+			{ method: 'DELETE', path: '/api/tenant', body: { id } },
+			{ itemIndex },
+		),
 	);
 	// Version 3: the tenant, what happened to it, and the service's confirmation.
 	if (outputsRecords(this)) return { id, deleted: true, ...response };

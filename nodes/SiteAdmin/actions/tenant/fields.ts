@@ -18,5 +18,5 @@ export const fqdnField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'www.acme.example',
-	description: 'Fully qualified domain name of the tenant\'s site. Leave empty to not send it.',
+	description: "Fully qualified domain name of the tenant's site. Leave empty to not send it.",
 };

@@ -38,6 +38,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireString(this, 'id', itemIndex, 'New Tenant ID');
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const body: IDataObject = { old_id: oldId, id, ...(fqdn ? { fqdn } : {}) };
-	const response = objectOr(await adminApiRequest.call(this, { method: 'PUT', path: '/api/tenant', body }, { itemIndex }));
+	const response = objectOr(
+		await adminApiRequest.call(this, { method: 'PUT', path: '/api/tenant', body }, { itemIndex }),
+	);
 	return { ...response, id, old_id: oldId, ...(fqdn ? { fqdn } : {}) };
 }

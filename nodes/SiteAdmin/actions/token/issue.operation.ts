@@ -55,5 +55,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const revokePrevious = this.getNodeParameter('revokePrevious', itemIndex, false) as boolean;
 	const body: IDataObject = { id: tenantId, revoke_previous: revokePrevious };
 	if (expiresIn > 0) body.expires_in = expiresIn;
-	return objectOr(await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant/token', body }, { itemIndex }));
+	return objectOr(
+		await adminApiRequest.call(
+			this,
+			{ method: 'POST', path: '/api/tenant/token', body },
+			{ itemIndex },
+		),
+	);
 }

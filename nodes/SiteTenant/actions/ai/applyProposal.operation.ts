@@ -31,7 +31,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Field',
 				value: 'field',
-				description: 'Read the proposal from a field of the input item (e.g. the output of an AI node)',
+				description:
+					'Read the proposal from a field of the input item (e.g. the output of an AI node)',
 			},
 			{
 				name: 'JSON Parameter',
@@ -54,7 +55,8 @@ const properties: INodeProperties[] = [
 				'@version': [{ _cnd: { lt: 3 } }],
 			},
 		},
-		description: 'Name of the input field holding the proposal; dot paths such as "message.content" or "choices[0].message.content" work, and an empty value uses the whole input item. The value may be the proposal object, a JSON string, JSON in a fenced JSON code block, or a chat-completion response (OpenAI, Anthropic, n8n AI node output).',
+		description:
+			'Name of the input field holding the proposal; dot paths such as "message.content" or "choices[0].message.content" work, and an empty value uses the whole input item. The value may be the proposal object, a JSON string, JSON in a fenced JSON code block, or a chat-completion response (OpenAI, Anthropic, n8n AI node output).',
 	},
 	{
 		displayName: 'Proposal Field',
@@ -76,13 +78,15 @@ const properties: INodeProperties[] = [
 		name: 'proposalJson',
 		type: 'json',
 		default: '',
-		placeholder: '{"url": "/about-us", "templates": [{"type": "text", "body": "..."}], "banner": null}',
+		placeholder:
+			'{"url": "/about-us", "templates": [{"type": "text", "body": "..."}], "banner": null}',
 		displayOptions: {
 			show: {
 				proposalSource: ['json'],
 			},
 		},
-		description: 'The proposal (the page path, its templates and optionally a banner, as AI > Get Page Context asks for), or text/model output containing it',
+		description:
+			'The proposal (the page path, its templates and optionally a banner, as AI > Get Page Context asks for), or text/model output containing it',
 	},
 	...pageParameter(
 		{
@@ -133,7 +137,12 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<IDataObject | INodeExecutionData[]> {
-	const urlOverride = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex, true), true);
+	const urlOverride = readPageUrl(
+		this,
+		itemIndex,
+		() => readPagePath(this, 'url', 'Page URL', itemIndex, true),
+		true,
+	);
 	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
 	const { proposal, ignoredKeys } = readProposal(this, itemIndex, urlOverride);
 	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
@@ -149,7 +158,12 @@ export async function execute(
 		if (!aiNodesVersion(this)) return { dryRun: true, ...preview };
 		// The input goes on (the model's answer included), so an Apply after the review reads it as is.
 		const input = this.getInputData()[itemIndex];
-		return [{ json: { ...input.json, dryRun: preview }, ...(input.binary ? { binary: input.binary } : {}) }];
+		return [
+			{
+				json: { ...input.json, dryRun: preview },
+				...(input.binary ? { binary: input.binary } : {}),
+			},
+		];
 	}
 
 	const response = await tenantApiRequest.call(
@@ -157,11 +171,19 @@ export async function execute(
 		{ method: 'PUT', path: '/api/content', body: proposal as unknown as IDataObject },
 		{ itemIndex },
 	);
-	const answer = objectOr(response, { url: proposal.url, response: (response ?? null) as IDataObject });
+	const answer = objectOr(response, {
+		url: proposal.url,
+		response: (response ?? null) as IDataObject,
+	});
 	if (runsAsTool(this)) {
 		// A model needs to know it worked, not the page it just wrote.
 		const page = (answer.page ?? {}) as IDataObject;
-		return { message: answer.message ?? 'Content updated.', url: proposal.url, updated_at: page.updated_at ?? null, ...extra };
+		return {
+			message: answer.message ?? 'Content updated.',
+			url: proposal.url,
+			updated_at: page.updated_at ?? null,
+			...extra,
+		};
 	}
 	// Version 3: the updated page (plus ignoredFields); versions 1 and 2: the answer `{message, page}`.
 	return { ...recordOf(this, answer, 'page'), ...extra };

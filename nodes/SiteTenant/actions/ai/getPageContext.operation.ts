@@ -15,7 +15,10 @@ import { aiNodesVersion, runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
 	...pageParameter(
-		{ ...pageUrlField, description: 'Path of the page whose context to read, e.g. /about-us (the page key)' },
+		{
+			...pageUrlField,
+			description: 'Path of the page whose context to read, e.g. /about-us (the page key)',
+		},
 		{ description: 'The page whose context to read: pick it from the list or give its url' },
 	),
 	{
@@ -39,11 +42,16 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const url = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex));
-	const includeInstructions = this.getNodeParameter('includeInstructions', itemIndex, true) as boolean;
+	const includeInstructions = this.getNodeParameter(
+		'includeInstructions',
+		itemIndex,
+		true,
+	) as boolean;
 	const page = await readPageByUrl.call(this, url, itemIndex);
 	const withInstructions = includeInstructions !== false;
 	// For a model, the prompt alone holds the page (fields, blocks, banner) and the answer's schema.
-	if (runsAsTool(this)) return { url: (page.url as string) ?? url, prompt: renderPrompt(page, withInstructions) };
+	if (runsAsTool(this))
+		return { url: (page.url as string) ?? url, prompt: renderPrompt(page, withInstructions) };
 
 	return {
 		url: (page.url as string) ?? url,

@@ -19,7 +19,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Apply Proposal',
 				value: 'applyProposal',
-				description: 'Validate an AI proposal of a page path, templates and an optional banner (object, JSON text, fenced JSON or chat-completion output) and update the page content with it; Dry Run shows the changes without sending',
+				description:
+					'Validate an AI proposal of a page path, templates and an optional banner (object, JSON text, fenced JSON or chat-completion output) and update the page content with it; Dry Run shows the changes without sending',
 				action: 'Apply an AI content proposal',
 			},
 			{

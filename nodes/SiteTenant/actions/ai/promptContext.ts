@@ -33,7 +33,10 @@ export function renderPromptContext(page: IDataObject, includeInstructions: bool
 	if (templates.length === 0) lines.push('(none)');
 
 	const banner = page.banner;
-	lines.push('', `Banner: ${banner === undefined || banner === null ? 'null' : JSON.stringify(banner)}`);
+	lines.push(
+		'',
+		`Banner: ${banner === undefined || banner === null ? 'null' : JSON.stringify(banner)}`,
+	);
 
 	if (includeInstructions) lines.push('', answerInstruction(url));
 	return lines.join('\n');
@@ -48,7 +51,8 @@ export function proposalJsonSchema(url: string): IDataObject {
 			templates: {
 				type: 'array',
 				items: { type: 'object' },
-				description: 'Every content block of the page in order, changed and unchanged, same block types',
+				description:
+					'Every content block of the page in order, changed and unchanged, same block types',
 			},
 			banner: { type: ['object', 'null'], description: 'The page banner, or null for none' },
 		},

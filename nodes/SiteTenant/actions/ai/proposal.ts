@@ -169,7 +169,9 @@ function findObjectInProse(text: string): unknown {
 		}
 	}
 	if (topLevelError !== undefined) {
-		throw new ProposalError(`The JSON object in the proposal text is not valid JSON: ${topLevelError}`);
+		throw new ProposalError(
+			`The JSON object in the proposal text is not valid JSON: ${topLevelError}`,
+		);
 	}
 	if (unterminated) {
 		throw new ProposalError(
@@ -256,7 +258,10 @@ export function unwrap(value: unknown, depth = 0): unknown {
 }
 
 /** Checks a candidate against `{url, templates, banner?}`; lists every problem found. */
-export function validateProposal(value: unknown, options: ParseProposalOptions = {}): ParsedProposal {
+export function validateProposal(
+	value: unknown,
+	options: ParseProposalOptions = {},
+): ParsedProposal {
 	if (!isPlainObject(value)) {
 		throw new ProposalError(`Proposal must be a JSON object, got ${describeType(value)}`);
 	}
@@ -271,7 +276,9 @@ export function validateProposal(value: unknown, options: ParseProposalOptions =
 		if (typeof url !== 'string') {
 			problems.push(`Proposal url must be a string, got ${describeType(url)}`);
 		} else if (!url.startsWith('/')) {
-			problems.push(`Proposal url must start with "/" (a site path such as /about-us), got "${url}"`);
+			problems.push(
+				`Proposal url must start with "/" (a site path such as /about-us), got "${url}"`,
+			);
 		} else if (options.url && url !== options.url) {
 			problems.push(`Proposal url "${url}" does not match the URL parameter "${options.url}"`);
 		}
@@ -285,7 +292,9 @@ export function validateProposal(value: unknown, options: ParseProposalOptions =
 	} else {
 		templates.forEach((template, index) => {
 			if (!isPlainObject(template)) {
-				problems.push(`Proposal templates[${index}] must be an object, got ${describeType(template)}`);
+				problems.push(
+					`Proposal templates[${index}] must be an object, got ${describeType(template)}`,
+				);
 			}
 		});
 	}

@@ -32,7 +32,9 @@ function rawFromField(ctx: IExecuteFunctions, itemIndex: number): RawProposal {
 	const json = ctx.getInputData()[itemIndex]?.json ?? {};
 	if (field === '') return { value: json, source: 'the whole input item' };
 	// A key that itself contains dots wins over the path it spells.
-	const value = Object.prototype.hasOwnProperty.call(json, field) ? json[field] : getByPath(json, field);
+	const value = Object.prototype.hasOwnProperty.call(json, field)
+		? json[field]
+		: getByPath(json, field);
 	if (value === undefined) {
 		throw new NodeOperationError(ctx.getNode(), `The input item has no field "${field}"`, {
 			itemIndex,

@@ -9,12 +9,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import type { MultipartEnvelope } from './multipart';
-import {
-	multipartBuffer,
-	multipartChunks,
-	multipartLength,
-	readableLike,
-} from './multipart';
+import { multipartBuffer, multipartChunks, multipartLength, readableLike } from './multipart';
 import type { RequestBody } from '../../../shared/transport';
 
 export interface UploadBody {
@@ -76,7 +71,10 @@ export async function createUploadBody(
 ): Promise<UploadBody> {
 	if (binaryData.id) return await streamedBody(ctx, binaryData.id, envelope);
 
-	const buffer = multipartBuffer(envelope, await ctx.helpers.getBinaryDataBuffer(itemIndex, binaryData));
+	const buffer = multipartBuffer(
+		envelope,
+		await ctx.helpers.getBinaryDataBuffer(itemIndex, binaryData),
+	);
 	return {
 		streamed: false,
 		contentLength: buffer.length,

@@ -76,7 +76,8 @@ export function buildMultipartEnvelope(
 	file: MultipartFile,
 	boundary: string = createBoundary(),
 ): MultipartEnvelope {
-	const head = fields.map((field) => textPart(boundary, field)).join('') + fileHeader(boundary, file);
+	const head =
+		fields.map((field) => textPart(boundary, field)).join('') + fileHeader(boundary, file);
 	return {
 		boundary,
 		contentType: `multipart/form-data; boundary=${boundary}`,

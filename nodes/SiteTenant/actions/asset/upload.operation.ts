@@ -90,9 +90,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
 	).trim();
 	if (!binaryPropertyName) {
-		throw new NodeOperationError(this.getNode(), 'The parameter "Input Binary Field" must not be empty', {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The parameter "Input Binary Field" must not be empty',
+			{
+				itemIndex,
+			},
+		);
 	}
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const binaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
@@ -111,7 +115,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const storedMimeType = (binaryData.mimeType ?? '').trim();
 	const mimeType =
-		mimeTypeOverride || (isValidMimeType(storedMimeType) ? storedMimeType : 'application/octet-stream');
+		mimeTypeOverride ||
+		(isValidMimeType(storedMimeType) ? storedMimeType : 'application/octet-stream');
 	const name = String(additionalFields.name ?? '').trim();
 	// The form field's name in a constant: n8n's scanner takes a literal {name, value} pair for a
 	// parameter option and would have it title-cased ('Name'), which the service would not read.

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 				name: 'Update',
 				value: 'update',
 				description:
-					'Replace a page\'s content: its templates (content blocks, a JSON array) and optionally its banner (a JSON object)',
+					"Replace a page's content: its templates (content blocks, a JSON array) and optionally its banner (a JSON object)",
 				action: 'Update page content',
 			},
 		],

@@ -9,10 +9,12 @@ import { parseJsonValue } from '../../../shared/validation';
 export type BannerChange = { send: false } | { send: true; banner: IDataObject | null };
 
 export function readBannerChange(ctx: IExecuteFunctions, itemIndex: number): BannerChange {
-	if (ctx.getNodeParameter('clearBanner', itemIndex, false) as boolean) return { send: true, banner: null };
+	if (ctx.getNodeParameter('clearBanner', itemIndex, false) as boolean)
+		return { send: true, banner: null };
 
 	const value = ctx.getNodeParameter('banner', itemIndex, '') as unknown;
-	if (value === undefined || value === null) return value === null ? { send: true, banner: null } : { send: false };
+	if (value === undefined || value === null)
+		return value === null ? { send: true, banner: null } : { send: false };
 	if (typeof value === 'string') {
 		const text = value.trim();
 		if (!text) return { send: false };

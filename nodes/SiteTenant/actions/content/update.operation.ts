@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		name: 'clearBanner',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to remove the page\'s banner (sends banner: null)',
+		description: "Whether to remove the page's banner (sends banner: null)",
 	},
 	{
 		displayName: 'Banner',
@@ -57,7 +57,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: IDataObject = { url, templates };
 	if (bannerChange.send) body.banner = bannerChange.banner;
 
-	const response = await tenantApiRequest.call(this, { method: 'PUT', path: '/api/content', body }, { itemIndex });
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'PUT', path: '/api/content', body },
+		{ itemIndex },
+	);
 	// Version 3: the updated page; versions 1 and 2: the answer `{message, page}`.
 	return recordOf(this, response, 'page');
 }

@@ -21,7 +21,8 @@ export function apiPathProblem(path: string): string | undefined {
 	if (segments.some((segment) => segment === '..' || segment === '.')) {
 		return 'must not contain "." or ".." segments';
 	}
-	if (!/^\/api\/[^/]/.test(path)) return 'must start with /api/ followed by an endpoint, e.g. /api/chatbot';
+	if (!/^\/api\/[^/]/.test(path))
+		return 'must start with /api/ followed by an endpoint, e.g. /api/chatbot';
 	return undefined;
 }
 

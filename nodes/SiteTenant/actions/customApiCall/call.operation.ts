@@ -3,7 +3,12 @@
  * a JSON body, authenticated by the node's credential. The way to the chatbot and to any endpoint
  * without an operation of its own.
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
@@ -36,7 +41,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: '/api/chatbot',
 		description:
-			'Endpoint path under /api/ on the credential\'s tenant base URL, e.g. /api/chatbot. Full URLs and paths leaving /api/ are rejected.',
+			"Endpoint path under /api/ on the credential's tenant base URL, e.g. /api/chatbot. Full URLs and paths leaving /api/ are rejected.",
 	},
 	{
 		displayName: 'Query Parameters',
@@ -81,7 +86,10 @@ function queryObject(collection: unknown): IDataObject {
 	return qs;
 }
 
-function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | IDataObject[] | undefined {
+function readBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): IDataObject | IDataObject[] | undefined {
 	const value = ctx.getNodeParameter('body', itemIndex, '') as unknown;
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string' && !value.trim()) return undefined;
@@ -92,7 +100,10 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | IDat
 		: parseJsonValue(ctx, value, 'JSON Body', 'object', itemIndex);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | IDataObject[]> {
 	const method = this.getNodeParameter('method', itemIndex, 'GET') as IHttpRequestMethods;
 	const path = readApiPath(this, itemIndex);
 	const qs = queryObject(this.getNodeParameter('queryParameters', itemIndex, {}));
@@ -100,7 +111,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const response = await tenantApiRequestFull.call(
 		this,
-		{ method, path, ...(Object.keys(qs).length ? { qs } : {}), ...(body !== undefined ? { body } : {}) },
+		{
+			method,
+			path,
+			...(Object.keys(qs).length ? { qs } : {}),
+			...(body !== undefined ? { body } : {}),
+		},
 		{ itemIndex },
 	);
 
@@ -110,5 +126,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	if (typeof result === 'object' && result !== null) return result as IDataObject;
 	// No JSON object in the answer (empty body, text): keep what there is, with the status.
-	return { statusCode: response.statusCode, ...(result !== undefined && result !== '' ? { body: result } : {}) };
+	return {
+		statusCode: response.statusCode,
+		...(result !== undefined && result !== '' ? { body: result } : {}),
+	};
 }

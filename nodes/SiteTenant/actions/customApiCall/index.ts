@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 				name: 'Call',
 				value: 'call',
 				description:
-					'Call any endpoint under /api/ of the site with the node\'s credential: the chatbot, or any endpoint without an operation here',
+					"Call any endpoint under /api/ of the site with the node's credential: the chatbot, or any endpoint without an operation here",
 				action: 'Make a custom API call',
 			},
 		],

@@ -14,7 +14,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Send',
 				value: 'send',
-				description: 'Show a status notification (info, success, warning or error) in the site editor',
+				description:
+					'Show a status notification (info, success, warning or error) in the site editor',
 				action: 'Send a notification',
 			},
 		],

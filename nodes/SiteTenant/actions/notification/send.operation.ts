@@ -17,7 +17,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'import-2024-05',
-		description: 'ID of the notification; sending the same ID again replaces it (e.g. progress of one job)',
+		description:
+			'ID of the notification; sending the same ID again replaces it (e.g. progress of one job)',
 	},
 	{
 		displayName: 'Message',
@@ -53,7 +54,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		message: requireString(this, 'message', itemIndex, 'Message'),
 		status: this.getNodeParameter('status', itemIndex, 'info') as string,
 	};
-	const response = await tenantApiRequest.call(this, { method: 'POST', path: '/api/notifications', body }, { itemIndex });
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'POST', path: '/api/notifications', body },
+		{ itemIndex },
+	);
 	// Version 3: the notification record; versions 1 and 2: the answer `{message, notification}`.
 	return recordOf(this, response, 'notification');
 }

@@ -17,7 +17,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'About us',
 		description: 'Name (title) of the page',
 	},
-	{ ...pageUrlField, description: 'Url of the new page, a site path such as "/about-us"; must not be taken yet' },
+	{
+		...pageUrlField,
+		description: 'Url of the new page, a site path such as "/about-us"; must not be taken yet',
+	},
 	{
 		displayName: 'Locale',
 		name: 'locale',
@@ -39,7 +42,8 @@ const properties: INodeProperties[] = [
 				name: 'draft',
 				type: 'boolean',
 				default: false,
-				description: 'Whether the page is a draft (drafts are not published and not in the sitemap)',
+				description:
+					'Whether the page is a draft (drafts are not published and not in the sitemap)',
 			},
 			{
 				displayName: 'Meta Description',
@@ -75,7 +79,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (additional.metaDescription !== undefined) body.meta_description = additional.metaDescription;
 	if (additional.draft !== undefined) body.draft = additional.draft === true;
 
-	const response = await tenantApiRequest.call(this, { method: 'POST', path: '/api/page', body }, { itemIndex });
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'POST', path: '/api/page', body },
+		{ itemIndex },
+	);
 	// Version 3: the new page; versions 1 and 2: the answer `{message, page}`.
 	return recordOf(this, response, 'page');
 }

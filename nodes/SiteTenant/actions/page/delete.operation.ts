@@ -17,7 +17,10 @@ import { readPageByUrl } from '../../helpers/readPageByUrl';
 const properties: INodeProperties[] = [
 	...pageParameter(
 		{ ...pageUrlField, description: 'Url of the page to delete, e.g. "/about-us"' },
-		{ description: 'The page to delete: pick it from the list (search by name or url) or give its url' },
+		{
+			description:
+				'The page to delete: pick it from the list (search by name or url) or give its url',
+		},
 	),
 	{
 		displayName: 'Permanently',

@@ -8,5 +8,6 @@ export const pageUrlField: INodeProperties = {
 	default: '',
 	required: true,
 	placeholder: '/about-us',
-	description: 'The page\'s URL: its site path such as "/about-us", unique within the tenant (the page\'s key)',
+	description:
+		'The page\'s URL: its site path such as "/about-us", unique within the tenant (the page\'s key)',
 };

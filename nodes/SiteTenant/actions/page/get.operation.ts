@@ -9,7 +9,9 @@ import { readPageByUrl } from '../../helpers/readPageByUrl';
 
 const properties: INodeProperties[] = pageParameter(
 	{ ...pageUrlField, description: 'Url of the page to read, e.g. "/about-us"' },
-	{ description: 'The page to read: pick it from the list (search by name or url) or give its url' },
+	{
+		description: 'The page to read: pick it from the list (search by name or url) or give its url',
+	},
 );
 
 export const description = updateDisplayOptions(

@@ -71,9 +71,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 
 	const qs: IDataObject = {};
-	if (typeof filters.locale === 'string' && filters.locale.trim()) qs.locale = filters.locale.trim();
+	if (typeof filters.locale === 'string' && filters.locale.trim())
+		qs.locale = filters.locale.trim();
 	if (typeof filters.url === 'string' && filters.url.trim()) qs.url = filters.url.trim();
 	if (filters.draft === 'true' || filters.draft === 'false') qs.draft = filters.draft;
 
-	return await tenantApiRequestAllItems.call(this, '/api/pages', qs, { returnAll, limit }, { itemIndex });
+	return await tenantApiRequestAllItems.call(
+		this,
+		'/api/pages',
+		qs,
+		{ returnAll, limit },
+		{ itemIndex },
+	);
 }

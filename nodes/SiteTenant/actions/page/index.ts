@@ -17,13 +17,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create a page with a name, URL and locale (content is set with Content > Update)',
+				description:
+					'Create a page with a name, URL and locale (content is set with Content > Update)',
 				action: 'Create a page',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				description: 'Delete a page by URL (default: archived on the service; or permanently). Outputs the page as it was before the delete.',
+				description:
+					'Delete a page by URL (default: archived on the service; or permanently). Outputs the page as it was before the delete.',
 				action: 'Delete a page',
 			},
 			{

@@ -13,7 +13,8 @@ import { PAGE_URL_PATTERN, sitePath } from './sitePath';
 /** The version that brought the resource locators (the same as the record outputs). */
 export const LOCATOR_VERSION = RECORD_OUTPUT_VERSION;
 
-const BY_URL_HINT = 'Give a site path such as /about-us, or a full address on the site such as https://example.com/about-us';
+const BY_URL_HINT =
+	'Give a site path such as /about-us, or a full address on the site such as https://example.com/about-us';
 
 export const pageLocatorField: INodeProperties = {
 	displayName: 'Page',
@@ -49,7 +50,10 @@ export const pageLocatorField: INodeProperties = {
  * The page parameter of one operation in every version: `legacy` (the string parameter of versions 1
  * and 2, unchanged) and the resource locator from version 3, with the operation's own wording.
  */
-export function pageParameter(legacy: INodeProperties, locator: Partial<INodeProperties> = {}): INodeProperties[] {
+export function pageParameter(
+	legacy: INodeProperties,
+	locator: Partial<INodeProperties> = {},
+): INodeProperties[] {
 	return versionedParameter(legacy, { ...pageLocatorField, ...locator }, LOCATOR_VERSION);
 }
 
@@ -75,10 +79,14 @@ export function readPageUrl(
 	}
 	const path = sitePath(value);
 	if (path === undefined) {
-		throw new NodeOperationError(ctx.getNode(), `The parameter "Page" is not a page url: "${value}"`, {
-			itemIndex,
-			description: `${BY_URL_HINT}.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The parameter "Page" is not a page url: "${value}"`,
+			{
+				itemIndex,
+				description: `${BY_URL_HINT}.`,
+			},
+		);
 	}
 	return path;
 }

@@ -70,7 +70,8 @@ const properties: INodeProperties[] = [
 				name: 'noindex',
 				type: 'boolean',
 				default: false,
-				description: 'Whether search engines are asked not to index the site (sent as noindex 1 or 0)',
+				description:
+					'Whether search engines are asked not to index the site (sent as noindex 1 or 0)',
 			},
 			{
 				displayName: 'Statistics Iframe',
@@ -104,7 +105,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (fields.googleCode !== undefined) body.google_code = fields.googleCode;
 	if (fields.noindex !== undefined) body.noindex = fields.noindex === true ? 1 : 0;
 	if (fields.statisticsIframe !== undefined) body.statistics_iframe = fields.statisticsIframe;
-	if (fields.contactFormWebhookUrl !== undefined) body.contact_form_webhook_url = fields.contactFormWebhookUrl;
+	if (fields.contactFormWebhookUrl !== undefined)
+		body.contact_form_webhook_url = fields.contactFormWebhookUrl;
 	if (fields.contactFormWebhookHeaders !== undefined) {
 		body.contact_form_webhook_headers = headersObject(fields.contactFormWebhookHeaders);
 	}
@@ -116,7 +118,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 
-	const response = await tenantApiRequest.call(this, { method: 'POST', path: '/api/settings', body }, { itemIndex });
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'POST', path: '/api/settings', body },
+		{ itemIndex },
+	);
 	// Version 3: the settings record; versions 1 and 2: the answer `{message, settings}`.
 	return recordOf(this, response, 'settings');
 }

@@ -33,7 +33,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | IDataObject[]> {
 	const locale = String(this.getNodeParameter('locale', itemIndex, '') ?? '').trim();
 	const splitIntoItems = this.getNodeParameter('splitIntoItems', itemIndex, false) as boolean;
 

@@ -14,7 +14,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get the sitemap: the published pages (URL, name, locale, updated_at), optionally of one locale',
+				description:
+					'Get the sitemap: the published pages (URL, name, locale, updated_at), optionally of one locale',
 				action: 'Get the sitemap',
 			},
 		],

@@ -17,7 +17,11 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const key = readVariableKey(this, itemIndex);
 	const response = objectOr(
-		await tenantApiRequest.call(this, { method: 'DELETE', path: '/api/variables', body: { key } }, { itemIndex }),
+		await tenantApiRequest.call(
+			this,
+			{ method: 'DELETE', path: '/api/variables', body: { key } },
+			{ itemIndex },
+		),
 	);
 	// Version 3: what is left of the record, and what happened to it.
 	if (outputsRecords(this)) return { key, deleted: true };

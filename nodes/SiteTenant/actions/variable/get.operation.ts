@@ -18,7 +18,11 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const key = readVariableKey(this, itemIndex);
-	const response = await tenantApiRequest.call(this, { method: 'GET', path: '/api/variables' }, { itemIndex });
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'GET', path: '/api/variables' },
+		{ itemIndex },
+	);
 	const variable = unwrapList(response).find((candidate) => candidate.key === key);
 	if (!variable) {
 		throw new NodeOperationError(this.getNode(), `No variable with key "${key}"`, {

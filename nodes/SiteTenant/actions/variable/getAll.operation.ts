@@ -7,6 +7,10 @@ import { unwrapList } from '../../../shared/transport';
 export const description: INodeProperties[] = [];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const response = await tenantApiRequest.call(this, { method: 'GET', path: '/api/variables' }, { itemIndex });
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'GET', path: '/api/variables' },
+		{ itemIndex },
+	);
 	return unwrapList(response);
 }

@@ -29,7 +29,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List many site variables as key/value items (only when variables are enabled for the tenant)',
+				description:
+					'List many site variables as key/value items (only when variables are enabled for the tenant)',
 				action: 'Get many variables',
 			},
 			{

@@ -36,7 +36,10 @@ const variableLocatorField: INodeProperties = {
 export function variableParameter(description: string): INodeProperties[] {
 	return versionedParameter(
 		{ ...variableKeyField, description },
-		{ ...variableLocatorField, description: `${description}: pick it from the list or give its key` },
+		{
+			...variableLocatorField,
+			description: `${description}: pick it from the list or give its key`,
+		},
 		RECORD_OUTPUT_VERSION,
 	);
 }

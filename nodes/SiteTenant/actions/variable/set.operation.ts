@@ -28,7 +28,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		key: requireString(this, 'key', itemIndex, 'Key'),
 		value: this.getNodeParameter('value', itemIndex, '') as string,
 	};
-	const response = await tenantApiRequest.call(this, { method: 'PUT', path: '/api/variables', body }, { itemIndex });
+	const response = await tenantApiRequest.call(
+		this,
+		{ method: 'PUT', path: '/api/variables', body },
+		{ itemIndex },
+	);
 	// Version 3: the variable `{key, value}`; versions 1 and 2: the answer `{message, variable}`.
 	return recordOf(this, response, 'variable');
 }

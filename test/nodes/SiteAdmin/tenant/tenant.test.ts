@@ -8,12 +8,24 @@ const storedTenant = (id: string) => ctx.site.server.app.site.store.tenants.find
 
 describe('Tenant', () => {
 	test('Create makes the tenant with its domain; a second create of the same id fails with 409', async () => {
-		const created = await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'create-me', fqdn: 'www.create.example' });
+		const created = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'create',
+			id: 'create-me',
+			fqdn: 'www.create.example',
+		});
 		expect(created.error).toBeUndefined();
 		expect(created.items).toHaveLength(1);
-		expect(created.items[0].json).toEqual({ message: 'Tenant created successfully.', id: 'create-me', fqdn: 'www.create.example' });
+		expect(created.items[0].json).toEqual({
+			message: 'Tenant created successfully.',
+			id: 'create-me',
+			fqdn: 'www.create.example',
+		});
 		expect(created.items[0].pairedItem).toEqual({ item: 0 });
-		expect(storedTenant('create-me')).toMatchObject({ id: 'create-me', fqdn: 'www.create.example' });
+		expect(storedTenant('create-me')).toMatchObject({
+			id: 'create-me',
+			fqdn: 'www.create.example',
+		});
 
 		const again = await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'create-me' });
 		expect(again.items).toHaveLength(0);
@@ -24,7 +36,9 @@ describe('Tenant', () => {
 	test('Create without a domain stores none; one item per input item', async () => {
 		const result = await ctx.adminNode(
 			{ resource: 'tenant', operation: 'create', id: '={{ $json.id }}' },
-			{ input: [{ json: { id: 'bulk-a' } }, { json: { id: 'bulk-b' } }, { json: { id: 'bulk-c' } }] },
+			{
+				input: [{ json: { id: 'bulk-a' } }, { json: { id: 'bulk-b' } }, { json: { id: 'bulk-c' } }],
+			},
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual([
@@ -37,7 +51,9 @@ describe('Tenant', () => {
 
 	test('Update renames the tenant: its pages and its token follow, the old id is gone', async () => {
 		const tenant = await ctx.site.createTenant('old-name');
-		expect((await tenant.client.post('/api/page', { name: 'Home', url: '/home', locale: 'en' })).status).toBe(201);
+		expect(
+			(await tenant.client.post('/api/page', { name: 'Home', url: '/home', locale: 'en' })).status,
+		).toBe(201);
 
 		const result = await ctx.adminNode({
 			resource: 'tenant',
@@ -67,11 +83,23 @@ describe('Tenant', () => {
 
 	test('Update with the same id changes only the domain; an empty domain keeps it', async () => {
 		await ctx.site.createTenant('domain-only');
-		const changed = await ctx.adminNode({ resource: 'tenant', operation: 'update', oldId: 'domain-only', id: 'domain-only', fqdn: 'a.example.com' });
+		const changed = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'update',
+			oldId: 'domain-only',
+			id: 'domain-only',
+			fqdn: 'a.example.com',
+		});
 		expect(changed.error).toBeUndefined();
 		expect(storedTenant('domain-only')?.fqdn).toBe('a.example.com');
 
-		const kept = await ctx.adminNode({ resource: 'tenant', operation: 'update', oldId: 'domain-only', id: 'domain-only', fqdn: '' });
+		const kept = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'update',
+			oldId: 'domain-only',
+			id: 'domain-only',
+			fqdn: '',
+		});
 		expect(kept.error).toBeUndefined();
 		expect(kept.items[0].json).not.toHaveProperty('fqdn');
 		expect(storedTenant('domain-only')?.fqdn).toBe('a.example.com');
@@ -80,19 +108,31 @@ describe('Tenant', () => {
 	test('Update of an unknown tenant fails with 404, onto a taken id with 409, and changes nothing', async () => {
 		await ctx.site.createTenant('taken-a');
 		await ctx.site.createTenant('taken-b');
-		const missing = await ctx.adminNode({ resource: 'tenant', operation: 'update', oldId: 'no-such-tenant', id: 'whatever' });
+		const missing = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'update',
+			oldId: 'no-such-tenant',
+			id: 'whatever',
+		});
 		expect(missing.error?.httpCode).toBe('404');
 		expect(missing.error?.message).toBe('Tenant "no-such-tenant" not found.');
 		expect(storedTenant('whatever')).toBeUndefined();
 
-		const clash = await ctx.adminNode({ resource: 'tenant', operation: 'update', oldId: 'taken-a', id: 'taken-b' });
+		const clash = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'update',
+			oldId: 'taken-a',
+			id: 'taken-b',
+		});
 		expect(clash.error?.httpCode).toBe('409');
 		expect(storedTenant('taken-a')).toBeDefined();
 	});
 
 	test('Delete removes the tenant with its data; its token stops working', async () => {
 		const tenant = await ctx.site.createTenant('doomed');
-		expect((await tenant.client.post('/api/page', { name: 'x', url: '/x', locale: 'en' })).status).toBe(201);
+		expect(
+			(await tenant.client.post('/api/page', { name: 'x', url: '/x', locale: 'en' })).status,
+		).toBe(201);
 
 		const result = await ctx.adminNode({ resource: 'tenant', operation: 'delete', id: 'doomed' });
 		expect(result.error).toBeUndefined();
@@ -105,7 +145,11 @@ describe('Tenant', () => {
 	});
 
 	test('an invalid tenant id is rejected by the server with the field named', async () => {
-		const result = await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'Not Valid!' });
+		const result = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'create',
+			id: 'Not Valid!',
+		});
 		expect(result.error?.httpCode).toBe('400');
 		expect(result.error?.description).toMatch(/^id: /);
 		expect(storedTenant('Not Valid!')).toBeUndefined();
@@ -115,38 +159,96 @@ describe('Tenant', () => {
 describe('version 3: one output shape for the tenant', () => {
 	test('Create and Delete output the tenant {id, fqdn, message}, Delete with deleted: true; version 2 as before', async () => {
 		const v3 = { typeVersion: 3 };
-		const created = await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'shape-v3' }, v3);
-		expect(created.items[0].json).toEqual({ id: 'shape-v3', fqdn: null, message: 'Tenant created successfully.' });
-		const deleted = await ctx.adminNode({ resource: 'tenant', operation: 'delete', id: 'shape-v3' }, v3);
-		expect(deleted.items[0].json).toEqual({ id: 'shape-v3', deleted: true, message: 'Tenant deleted successfully.' });
+		const created = await ctx.adminNode(
+			{ resource: 'tenant', operation: 'create', id: 'shape-v3' },
+			v3,
+		);
+		expect(created.items[0].json).toEqual({
+			id: 'shape-v3',
+			fqdn: null,
+			message: 'Tenant created successfully.',
+		});
+		const deleted = await ctx.adminNode(
+			{ resource: 'tenant', operation: 'delete', id: 'shape-v3' },
+			v3,
+		);
+		expect(deleted.items[0].json).toEqual({
+			id: 'shape-v3',
+			deleted: true,
+			message: 'Tenant deleted successfully.',
+		});
 
 		const v2 = { typeVersion: 2 };
-		const oldCreate = await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'shape-v2' }, v2);
-		expect(oldCreate.items[0].json).toEqual({ message: 'Tenant created successfully.', id: 'shape-v2' });
-		const oldDelete = await ctx.adminNode({ resource: 'tenant', operation: 'delete', id: 'shape-v2' }, v2);
-		expect(oldDelete.items[0].json).toEqual({ message: 'Tenant deleted successfully.', id: 'shape-v2' });
+		const oldCreate = await ctx.adminNode(
+			{ resource: 'tenant', operation: 'create', id: 'shape-v2' },
+			v2,
+		);
+		expect(oldCreate.items[0].json).toEqual({
+			message: 'Tenant created successfully.',
+			id: 'shape-v2',
+		});
+		const oldDelete = await ctx.adminNode(
+			{ resource: 'tenant', operation: 'delete', id: 'shape-v2' },
+			v2,
+		);
+		expect(oldDelete.items[0].json).toEqual({
+			message: 'Tenant deleted successfully.',
+			id: 'shape-v2',
+		});
 	});
 });
 
 describe('Tenant > Create or Update', () => {
 	test('creates a missing tenant; for an existing one sets its domain; without a domain keeps it', async () => {
-		const created = await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'upsert-me', fqdn: 'www.first.example' });
+		const created = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'createOrUpdate',
+			id: 'upsert-me',
+			fqdn: 'www.first.example',
+		});
 		expect(created.error).toBeUndefined();
-		expect(created.items[0].json).toEqual({ id: 'upsert-me', fqdn: 'www.first.example', created: true, message: 'Tenant created successfully.' });
+		expect(created.items[0].json).toEqual({
+			id: 'upsert-me',
+			fqdn: 'www.first.example',
+			created: true,
+			message: 'Tenant created successfully.',
+		});
 		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.first.example' });
 
-		const updated = await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'upsert-me', fqdn: 'www.second.example' });
+		const updated = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'createOrUpdate',
+			id: 'upsert-me',
+			fqdn: 'www.second.example',
+		});
 		expect(updated.error).toBeUndefined();
-		expect(updated.items[0].json).toEqual({ id: 'upsert-me', fqdn: 'www.second.example', created: false, message: 'Tenant updated successfully.' });
+		expect(updated.items[0].json).toEqual({
+			id: 'upsert-me',
+			fqdn: 'www.second.example',
+			created: false,
+			message: 'Tenant updated successfully.',
+		});
 		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.second.example' });
 
-		const kept = await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'upsert-me' });
-		expect(kept.items[0].json).toEqual({ id: 'upsert-me', created: false, message: 'Tenant updated successfully.' });
+		const kept = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'createOrUpdate',
+			id: 'upsert-me',
+		});
+		expect(kept.items[0].json).toEqual({
+			id: 'upsert-me',
+			created: false,
+			message: 'Tenant updated successfully.',
+		});
 		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.second.example' });
 	});
 
 	test('an error other than "already exists" fails the item as Create does, naming the field', async () => {
-		const invalid = await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'Not Valid!' });
+		const invalid = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'createOrUpdate',
+			id: 'Not Valid!',
+		});
 		expect(invalid.items).toHaveLength(0);
 		expect(invalid.error?.httpCode).toBe('400');
 		expect(invalid.error?.message).toMatch(/\bid\b/);

@@ -8,16 +8,31 @@ const ctx = useNodeTestContext();
 /** The tenant row as the server stores it (to see the fqdn, which no endpoint returns). */
 const storedTenant = (id: string) => ctx.site.server.app.site.store.tenants.findById(id);
 const tenantClient = (token: string) =>
-	axios.create({ baseURL: ctx.site.url, validateStatus: () => true, headers: { Authorization: `Bearer ${token}` } });
+	axios.create({
+		baseURL: ctx.site.url,
+		validateStatus: () => true,
+		headers: { Authorization: `Bearer ${token}` },
+	});
 
 describe('Token', () => {
 	test('Issue returns a working token with its expiry; only Issue outputs a token', async () => {
 		await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'token-owner' });
 		const before = Date.now();
-		const result = await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'token-owner', expiresIn: 600, revokePrevious: false });
+		const result = await ctx.adminNode({
+			resource: 'token',
+			operation: 'issue',
+			tenantId: 'token-owner',
+			expiresIn: 600,
+			revokePrevious: false,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
-		const issued = result.items[0].json as { token: string; token_type: string; tenant_id: string; expires_at: string };
+		const issued = result.items[0].json as {
+			token: string;
+			token_type: string;
+			tenant_id: string;
+			expires_at: string;
+		};
 		expect(issued).toEqual({
 			token: expect.stringMatching(/^\S{40,}$/),
 			token_type: 'Bearer',
@@ -32,27 +47,50 @@ describe('Token', () => {
 		expect(response.status).toBe(200);
 
 		// The other operations' outputs never carry it.
-		const update = await ctx.adminNode({ resource: 'tenant', operation: 'update', oldId: 'token-owner', id: 'token-owner', fqdn: 'owner.example.com' });
+		const update = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'update',
+			oldId: 'token-owner',
+			id: 'token-owner',
+			fqdn: 'owner.example.com',
+		});
 		expectNoSecrets(update.run, [issued.token, ctx.site.adminToken]);
 	});
 
 	test('Issue with lifetime 0 gives a token that does not expire', async () => {
 		await ctx.site.createTenant('forever');
-		const result = await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'forever', expiresIn: 0 });
+		const result = await ctx.adminNode({
+			resource: 'token',
+			operation: 'issue',
+			tenantId: 'forever',
+			expiresIn: 0,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.expires_at).toBeNull();
-		expect((await tenantClient(result.items[0].json.token as string).get('/api/pages')).status).toBe(200);
+		expect(
+			(await tenantClient(result.items[0].json.token as string).get('/api/pages')).status,
+		).toBe(200);
 	});
 
 	test('Revoke Previous rotates: earlier tokens get 401, the new one works', async () => {
 		const tenant = await ctx.site.createTenant('rotating');
-		const second = await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'rotating', revokePrevious: false });
+		const second = await ctx.adminNode({
+			resource: 'token',
+			operation: 'issue',
+			tenantId: 'rotating',
+			revokePrevious: false,
+		});
 		const secondToken = second.items[0].json.token as string;
 		// Without revoke_previous both tokens work.
 		expect((await tenant.client.get('/api/pages')).status).toBe(200);
 		expect((await tenantClient(secondToken).get('/api/pages')).status).toBe(200);
 
-		const rotated = await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'rotating', revokePrevious: true });
+		const rotated = await ctx.adminNode({
+			resource: 'token',
+			operation: 'issue',
+			tenantId: 'rotating',
+			revokePrevious: true,
+		});
 		expect(rotated.error).toBeUndefined();
 		const newToken = rotated.items[0].json.token as string;
 		expect(newToken).not.toBe(secondToken);
@@ -62,7 +100,10 @@ describe('Token', () => {
 	});
 
 	test('Issue for an unknown tenant fails with 404', async () => {
-		const result = await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'ghost' }, { continueOnFail: true });
+		const result = await ctx.adminNode(
+			{ resource: 'token', operation: 'issue', tenantId: 'ghost' },
+			{ continueOnFail: true },
+		);
 		expect(result.items).toEqual([
 			{ json: { error: 'Tenant "ghost" not found.', httpCode: '404' }, pairedItem: { item: 0 } },
 		]);
@@ -71,7 +112,8 @@ describe('Token', () => {
 	test('the Token Issue operation tells the user to keep the token in a credential', () => {
 		const description = ctx.runner.nodeTypes.getByName('siteAdmin').description;
 		const notice = description.properties.find(
-			(property) => property.type === 'notice' && property.displayOptions?.show?.operation?.includes('issue'),
+			(property) =>
+				property.type === 'notice' && property.displayOptions?.show?.operation?.includes('issue'),
 		);
 		expect(notice?.displayName).toMatch(/credential/i);
 		expect(notice?.displayName).toMatch(/not store it in a workflow/i);
@@ -80,7 +122,10 @@ describe('Token', () => {
 
 test('a tenant token on the central surface is refused with 403', async () => {
 	const tenant = await ctx.site.createTenant('sneaky');
-	const credential = ctx.runner.credentials.add('siteAdminApi', { baseUrl: ctx.site.url, token: tenant.token });
+	const credential = ctx.runner.credentials.add('siteAdminApi', {
+		baseUrl: ctx.site.url,
+		token: tenant.token,
+	});
 	const result = await ctx.runner.runNode({
 		type: 'siteAdmin',
 		parameters: { resource: 'tenant', operation: 'create', id: 'sneaky-2' },

@@ -7,7 +7,12 @@ import type { INodeCredentials } from 'n8n-workflow';
 
 import { SiteTenant } from '../../../../nodes/SiteTenant/SiteTenant.node';
 import { startDelayProxy, type DelayProxy } from '../../../harness/delay-proxy';
-import { readPage, seedPages, useNodeTestContext, type TenantContext } from '../../../harness/nodes';
+import {
+	readPage,
+	seedPages,
+	useNodeTestContext,
+	type TenantContext,
+} from '../../../harness/nodes';
 
 // `siteTenantTool`: the node under the type name of the tool form n8n derives from `usableAsTool`.
 const ctx = useNodeTestContext({}, { siteTenantTool: new SiteTenant() });
@@ -27,14 +32,22 @@ const ORIGINAL = {
 beforeAll(async () => {
 	tenant = await ctx.tenant('ai');
 	proxy = await startDelayProxy(() => ctx.site.url);
-	viaProxy = ctx.runner.credentials.add('siteTenantApi', { baseUrl: proxy.url, token: tenant.token });
+	viaProxy = ctx.runner.credentials.add('siteTenantApi', {
+		baseUrl: proxy.url,
+		token: tenant.token,
+	});
 	await seedPages(tenant.client, [
 		{ url: '/about', name: 'About', locale: 'en' },
 		{ url: '/empty', name: 'Empty', locale: 'de', draft: true },
 	]);
-	expect((await tenant.client.put('/api/content', { url: '/about', ...ORIGINAL })).status).toBe(200);
+	expect((await tenant.client.put('/api/content', { url: '/about', ...ORIGINAL })).status).toBe(
+		200,
+	);
 	// One page per accepted shape, so each application can be checked on its own page.
-	await seedPages(tenant.client, SHAPES.map(([name]) => ({ url: `/shape/${slug(name)}`, name })));
+	await seedPages(
+		tenant.client,
+		SHAPES.map(([name]) => ({ url: `/shape/${slug(name)}`, name })),
+	);
 });
 afterAll(async () => {
 	await proxy?.close();
@@ -75,16 +88,35 @@ describe('Get Page Context', () => {
 	});
 
 	test('without instructions, for an empty page; a missing page fails the item', async () => {
-		const result = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/empty', includeInstructions: false });
+		const result = await tenant.run({
+			resource: 'ai',
+			operation: 'getPageContext',
+			url: '/empty',
+			includeInstructions: false,
+		});
 		expect(result.error).toBeUndefined();
 		const context = result.items[0].json;
-		expect(context).toMatchObject({ url: '/empty', templates: [], banner: null, draft: true, locale: 'de' });
+		expect(context).toMatchObject({
+			url: '/empty',
+			templates: [],
+			banner: null,
+			draft: true,
+			locale: 'de',
+		});
 		expect(context.prompt_context).toContain('Templates (0):');
 		expect(context.prompt_context).toContain('Banner: null');
 		expect(context.prompt_context).not.toMatch(/Answer with only/);
 
-		const missing = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/missing' }, { continueOnFail: true });
-		expect(missing.items).toEqual([{ json: { error: 'No page with url "/missing"', details: expect.any(String) }, pairedItem: { item: 0 } }]);
+		const missing = await tenant.run(
+			{ resource: 'ai', operation: 'getPageContext', url: '/missing' },
+			{ continueOnFail: true },
+		);
+		expect(missing.items).toEqual([
+			{
+				json: { error: 'No page with url "/missing"', details: expect.any(String) },
+				pairedItem: { item: 0 },
+			},
+		]);
 	});
 });
 
@@ -93,98 +125,183 @@ type Shape = [string, (url: string, templates: unknown[], banner?: unknown) => u
 const SHAPES: Shape[] = [
 	['object', (url, templates, banner) => ({ url, templates, banner })],
 	['JSON string', (url, templates, banner) => JSON.stringify({ url, templates, banner })],
-	['double-encoded JSON string', (url, templates) => JSON.stringify(JSON.stringify({ url, templates }))],
+	[
+		'double-encoded JSON string',
+		(url, templates) => JSON.stringify(JSON.stringify({ url, templates })),
+	],
 	[
 		'fenced json block with prose',
 		(url, templates, banner) =>
 			`Sure! Here is the improved page:\n\n\`\`\`json\n${JSON.stringify({ url, templates, banner }, null, 2)}\n\`\`\`\n\nLet me know if you need more.`,
 	],
 	['unlabelled fence', (url, templates) => `\`\`\`\n${JSON.stringify({ url, templates })}\n\`\`\``],
-	['bare object among prose', (url, templates) => `Proposal: ${JSON.stringify({ url, templates })} -- done.`],
+	[
+		'bare object among prose',
+		(url, templates) => `Proposal: ${JSON.stringify({ url, templates })} -- done.`,
+	],
 	[
 		'OpenAI chat completion',
 		(url, templates, banner) => ({
 			id: 'chatcmpl-1',
 			object: 'chat.completion',
-			choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `\`\`\`json\n${JSON.stringify({ url, templates, banner })}\n\`\`\`` } }],
+			choices: [
+				{
+					index: 0,
+					finish_reason: 'stop',
+					message: {
+						role: 'assistant',
+						content: `\`\`\`json\n${JSON.stringify({ url, templates, banner })}\n\`\`\``,
+					},
+				},
+			],
 			usage: { total_tokens: 42 },
 		}),
 	],
-	['message with content', (url, templates) => ({ message: { role: 'assistant', content: JSON.stringify({ url, templates }) } })],
-	['n8n AI agent output', (url, templates) => ({ output: `Here it is:\n\`\`\`json\n${JSON.stringify({ url, templates })}\n\`\`\`` })],
+	[
+		'message with content',
+		(url, templates) => ({
+			message: { role: 'assistant', content: JSON.stringify({ url, templates }) },
+		}),
+	],
+	[
+		'n8n AI agent output',
+		(url, templates) => ({
+			output: `Here it is:\n\`\`\`json\n${JSON.stringify({ url, templates })}\n\`\`\``,
+		}),
+	],
 	['n8n text output', (url, templates) => ({ text: JSON.stringify({ url, templates }) })],
-	['Anthropic message', (url, templates) => ({ role: 'assistant', content: [{ type: 'text', text: JSON.stringify({ url, templates }) }] })],
+	[
+		'Anthropic message',
+		(url, templates) => ({
+			role: 'assistant',
+			content: [{ type: 'text', text: JSON.stringify({ url, templates }) }],
+		}),
+	],
 	[
 		'OpenAI Responses output',
 		(url, templates) => ({
 			output: [
 				{ type: 'reasoning', summary: [] },
-				{ type: 'message', content: [{ type: 'output_text', text: JSON.stringify({ url, templates }) }] },
+				{
+					type: 'message',
+					content: [{ type: 'output_text', text: JSON.stringify({ url, templates }) }],
+				},
 			],
 		}),
 	],
-	['Gemini candidates', (url, templates) => ({ candidates: [{ content: { parts: [{ text: JSON.stringify({ url, templates }) }] } }] })],
+	[
+		'Gemini candidates',
+		(url, templates) => ({
+			candidates: [{ content: { parts: [{ text: JSON.stringify({ url, templates }) }] } }],
+		}),
+	],
 ];
 
 describe('Apply Proposal: every accepted shape updates the page', () => {
 	test.each(SHAPES)('%s', async (name, make) => {
 		const url = `/shape/${slug(name)}`;
-		const templates = [{ type: 'text', text: `applied from ${name}` }, { type: 'cta', label: 'Go', nested: { a: [1, 2] } }];
-		const result = await tenant.run({ resource: 'ai', operation: 'applyProposal', proposalSource: 'field', proposalField: 'proposal' }, {
-			input: [{ json: { proposal: make(url, templates, { title: `banner ${name}` }) as never } }],
-		});
+		const templates = [
+			{ type: 'text', text: `applied from ${name}` },
+			{ type: 'cta', label: 'Go', nested: { a: [1, 2] } },
+		];
+		const result = await tenant.run(
+			{
+				resource: 'ai',
+				operation: 'applyProposal',
+				proposalSource: 'field',
+				proposalField: 'proposal',
+			},
+			{
+				input: [{ json: { proposal: make(url, templates, { title: `banner ${name}` }) as never } }],
+			},
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json).toMatchObject({ message: 'Content updated successfully.', page: { url, templates } });
+		expect(result.items[0].json).toMatchObject({
+			message: 'Content updated successfully.',
+			page: { url, templates },
+		});
 		expect((await readPage(tenant.client, url))?.templates).toEqual(templates);
 	});
 
 	test('a chat completion read from a dot path, the whole item, or the JSON parameter', async () => {
 		await seedPages(tenant.client, [{ url: '/path-1' }, { url: '/path-2' }, { url: '/path-3' }]);
 		const completion = (url: string) => ({
-			choices: [{ message: { content: JSON.stringify({ url, templates: [{ type: 'text', text: url }] }) } }],
+			choices: [
+				{ message: { content: JSON.stringify({ url, templates: [{ type: 'text', text: url }] }) } },
+			],
 		});
 
 		const byPath = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', proposalField: 'llm.choices[0].message.content' },
+			{
+				resource: 'ai',
+				operation: 'applyProposal',
+				proposalField: 'llm.choices[0].message.content',
+			},
 			{ input: [{ json: { llm: completion('/path-1') } }] },
 		);
 		expect(byPath.error).toBeUndefined();
 
-		const wholeItem = await tenant.run({ resource: 'ai', operation: 'applyProposal', proposalField: '' }, { input: [{ json: completion('/path-2') }] });
+		const wholeItem = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal', proposalField: '' },
+			{ input: [{ json: completion('/path-2') }] },
+		);
 		expect(wholeItem.error).toBeUndefined();
 
 		const parameter = await tenant.run({
 			resource: 'ai',
 			operation: 'applyProposal',
 			proposalSource: 'json',
-			proposalJson: JSON.stringify({ url: '/path-3', templates: [{ type: 'text', text: '/path-3' }] }),
+			proposalJson: JSON.stringify({
+				url: '/path-3',
+				templates: [{ type: 'text', text: '/path-3' }],
+			}),
 		});
 		expect(parameter.error).toBeUndefined();
 
 		for (const url of ['/path-1', '/path-2', '/path-3']) {
-			expect((await readPage(tenant.client, url))?.templates).toEqual([{ type: 'text', text: url }]);
+			expect((await readPage(tenant.client, url))?.templates).toEqual([
+				{ type: 'text', text: url },
+			]);
 		}
 	});
 
 	test('a proposal without url takes the Page URL parameter; the banner is kept when the proposal has none, cleared when null', async () => {
 		await seedPages(tenant.client, [{ url: '/banners' }]);
-		await tenant.client.put('/api/content', { url: '/banners', templates: [], banner: { title: 'Keep' } });
+		await tenant.client.put('/api/content', {
+			url: '/banners',
+			templates: [],
+			banner: { title: 'Keep' },
+		});
 
 		const keep = await tenant.run(
 			{ resource: 'ai', operation: 'applyProposal', url: '/banners' },
 			{ input: [{ json: { proposal: { templates: [{ type: 'text', text: 'one' }] } } }] },
 		);
 		expect(keep.error).toBeUndefined();
-		expect(await readPage(tenant.client, '/banners')).toMatchObject({ templates: [{ type: 'text', text: 'one' }], banner: { title: 'Keep' } });
+		expect(await readPage(tenant.client, '/banners')).toMatchObject({
+			templates: [{ type: 'text', text: 'one' }],
+			banner: { title: 'Keep' },
+		});
 
 		const clear = await tenant.run(
 			{ resource: 'ai', operation: 'applyProposal', url: '/banners' },
-			{ input: [{ json: { proposal: { url: '/banners', templates: [], banner: null, reasoning: 'shorter' } } }] },
+			{
+				input: [
+					{
+						json: {
+							proposal: { url: '/banners', templates: [], banner: null, reasoning: 'shorter' },
+						},
+					},
+				],
+			},
 		);
 		expect(clear.error).toBeUndefined();
 		expect(clear.items[0].json.ignoredFields).toEqual(['reasoning']);
-		expect(await readPage(tenant.client, '/banners')).toMatchObject({ templates: [], banner: null });
+		expect(await readPage(tenant.client, '/banners')).toMatchObject({
+			templates: [],
+			banner: null,
+		});
 	});
 });
 
@@ -192,7 +309,10 @@ describe('Apply Proposal: Dry Run', () => {
 	test('sends nothing (only reads the page) and shows before and after', async () => {
 		const before = await readPage(tenant.client, '/about');
 		const first = proxy.log.length;
-		const proposal = { url: '/about', templates: [ORIGINAL.templates[0], { type: 'text', text: 'We make better things.' }] };
+		const proposal = {
+			url: '/about',
+			templates: [ORIGINAL.templates[0], { type: 'text', text: 'We make better things.' }],
+		};
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials: viaProxy,
@@ -218,7 +338,10 @@ describe('Apply Proposal: Dry Run', () => {
 			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
 			{ input: [{ json: { proposal: { url: '/about', ...ORIGINAL } } }] },
 		);
-		expect(same.items[0].json.changes).toMatchObject({ templates: { changed: false }, banner: { changed: false } });
+		expect(same.items[0].json.changes).toMatchObject({
+			templates: { changed: false },
+			banner: { changed: false },
+		});
 
 		const missing = await tenant.run(
 			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
@@ -230,19 +353,43 @@ describe('Apply Proposal: Dry Run', () => {
 
 describe('Apply Proposal: malformed proposals fail the item and nothing is sent', () => {
 	const cases: Array<[string, unknown, RegExp]> = [
-		['bad JSON in a code block', '```json\n{"url": "/about", "templates": [}\n```', /code block in the proposal text is not valid JSON/],
+		[
+			'bad JSON in a code block',
+			'```json\n{"url": "/about", "templates": [}\n```',
+			/code block in the proposal text is not valid JSON/,
+		],
 		['bad JSON text', '{"url": "/about", "templates": [{"a": 1},]}', /not valid JSON/],
-		['cut-off JSON', 'Here: {"url": "/about", "templates": [{"a": 1}', /incomplete \(no closing brace\)/],
+		[
+			'cut-off JSON',
+			'Here: {"url": "/about", "templates": [{"a": 1}',
+			/incomplete \(no closing brace\)/,
+		],
 		['no JSON at all', 'I could not improve this page, sorry.', /No JSON object found/],
-		['templates not an array', { url: '/about', templates: { type: 'text' } }, /Proposal templates must be an array, got an object/],
+		[
+			'templates not an array',
+			{ url: '/about', templates: { type: 'text' } },
+			/Proposal templates must be an array, got an object/,
+		],
 		['templates missing', { url: '/about', banner: null }, /Proposal is missing "templates"/],
-		['an element not an object', { url: '/about', templates: [{ type: 'text' }, 'plain text'] }, /Proposal templates\[1\] must be an object, got a string/],
+		[
+			'an element not an object',
+			{ url: '/about', templates: [{ type: 'text' }, 'plain text'] },
+			/Proposal templates\[1\] must be an object, got a string/,
+		],
 		['url missing', { templates: [] }, /Proposal is missing "url"/],
 		['url not a path', { url: 'about', templates: [] }, /Proposal url must start with "\/"/],
-		['banner not an object', { url: '/about', templates: [], banner: 'Big sale' }, /Proposal banner must be an object or null, got a string/],
+		[
+			'banner not an object',
+			{ url: '/about', templates: [], banner: 'Big sale' },
+			/Proposal banner must be an object or null, got a string/,
+		],
 		['a JSON array', JSON.stringify([1, 2]), /No proposal found in the array/],
 		['an empty string', '', /The proposal is empty/],
-		['a chat completion with a malformed proposal', { choices: [{ message: { content: '{"url": "/about", "templates": "none"}' } }] }, /Proposal templates must be an array, got a string/],
+		[
+			'a chat completion with a malformed proposal',
+			{ choices: [{ message: { content: '{"url": "/about", "templates": "none"}' } }] },
+			/Proposal templates must be an array, got a string/,
+		],
 	];
 
 	test.each(cases)('%s', async (_label, proposal, message) => {
@@ -267,8 +414,12 @@ describe('Apply Proposal: malformed proposals fail the item and nothing is sent'
 			{ input: [{ json: { proposal: { templates: [1], banner: [] } } }] },
 		);
 		expect(result.error?.message).toContain('Proposal is missing "url"');
-		expect(result.error?.message).toContain('Proposal templates[0] must be an object, got a number');
-		expect(result.error?.message).toContain('Proposal banner must be an object or null, got an array');
+		expect(result.error?.message).toContain(
+			'Proposal templates[0] must be an object, got a number',
+		);
+		expect(result.error?.message).toContain(
+			'Proposal banner must be an object or null, got an array',
+		);
 	});
 
 	test('a proposal for another page than the Page URL parameter fails', async () => {
@@ -276,7 +427,9 @@ describe('Apply Proposal: malformed proposals fail the item and nothing is sent'
 			{ resource: 'ai', operation: 'applyProposal', url: '/empty' },
 			{ input: [{ json: { proposal: { url: '/about', templates: [] } } }] },
 		);
-		expect(result.error?.message).toBe('Proposal url "/about" does not match the URL parameter "/empty"');
+		expect(result.error?.message).toBe(
+			'Proposal url "/about" does not match the URL parameter "/empty"',
+		);
 	});
 
 	test('a missing input field is named', async () => {
@@ -291,7 +444,11 @@ describe('Apply Proposal: malformed proposals fail the item and nothing is sent'
 test('Continue On Fail: bad proposals become error items paired to their input, good ones are applied', async () => {
 	await seedPages(tenant.client, [{ url: '/cof-0' }, { url: '/cof-2' }]);
 	const result = await tenant.run(
-		{ resource: 'ai', operation: 'applyProposal', options: { batching: { batch: { batchSize: 2 } } } },
+		{
+			resource: 'ai',
+			operation: 'applyProposal',
+			options: { batching: { batch: { batchSize: 2 } } },
+		},
 		{
 			continueOnFail: true,
 			input: [
@@ -303,7 +460,12 @@ test('Continue On Fail: bad proposals become error items paired to their input, 
 		},
 	);
 	expect(result.error).toBeUndefined();
-	expect(result.items.map((item) => [item.pairedItem, item.json.error ?? (item.json.page as { url: string }).url])).toEqual([
+	expect(
+		result.items.map((item) => [
+			item.pairedItem,
+			item.json.error ?? (item.json.page as { url: string }).url,
+		]),
+	).toEqual([
 		[{ item: 0 }, '/cof-0'],
 		[{ item: 1 }, expect.stringMatching(/not valid JSON/)],
 		[{ item: 2 }, '/cof-2'],
@@ -315,7 +477,11 @@ test('Continue On Fail: bad proposals become error items paired to their input, 
 
 test('a round trip: page context in, a model answer out, applied', async () => {
 	await seedPages(tenant.client, [{ url: '/round-trip', name: 'Round trip' }]);
-	const context = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/round-trip' });
+	const context = await tenant.run({
+		resource: 'ai',
+		operation: 'getPageContext',
+		url: '/round-trip',
+	});
 	const page = context.items[0].json;
 	// What a model would answer, given the prompt context.
 	const answer = {
@@ -327,15 +493,25 @@ test('a round trip: page context in, a model answer out, applied', async () => {
 			},
 		],
 	};
-	const applied = await tenant.run({ resource: 'ai', operation: 'applyProposal', proposalField: '' }, { input: [{ json: answer }] });
+	const applied = await tenant.run(
+		{ resource: 'ai', operation: 'applyProposal', proposalField: '' },
+		{ input: [{ json: answer }] },
+	);
 	expect(applied.error).toBeUndefined();
-	expect((await readPage(tenant.client, '/round-trip'))?.templates).toEqual([{ type: 'text', text: 'Welcome to Round trip' }]);
+	expect((await readPage(tenant.client, '/round-trip'))?.templates).toEqual([
+		{ type: 'text', text: 'Welcome to Round trip' },
+	]);
 });
 
 describe('version 3: reads what n8n AI nodes output', () => {
 	const v3 = { typeVersion: 3 };
-	const proposalFor = (url: string, text: string) => ({ url, templates: [{ type: 'text', text }], banner: null });
-	const fenced = (value: unknown) => `Here is the proposal:\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+	const proposalFor = (url: string, text: string) => ({
+		url,
+		templates: [{ type: 'text', text }],
+		banner: null,
+	});
+	const fenced = (value: unknown) =>
+		`Here is the proposal:\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
 	const OUTPUTS: Array<[string, (proposal: object) => Record<string, unknown>]> = [
 		['Basic LLM Chain text (fenced)', (proposal) => ({ text: fenced(proposal) })],
 		['Basic LLM Chain text (bare JSON)', (proposal) => ({ text: JSON.stringify(proposal) })],
@@ -343,32 +519,61 @@ describe('version 3: reads what n8n AI nodes output', () => {
 		[
 			'OpenAI node output (v2, simplified)',
 			(proposal) => ({
-				output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: fenced(proposal) }] }],
+				output: [
+					{
+						type: 'message',
+						role: 'assistant',
+						content: [{ type: 'output_text', text: fenced(proposal) }],
+					},
+				],
 			}),
 		],
-		['OpenAI node message (v1)', (proposal) => ({ index: 0, message: { role: 'assistant', content: JSON.stringify(proposal) } })],
-		['a raw chat completion', (proposal) => ({ choices: [{ message: { content: fenced(proposal) } }] })],
+		[
+			'OpenAI node message (v1)',
+			(proposal) => ({
+				index: 0,
+				message: { role: 'assistant', content: JSON.stringify(proposal) },
+			}),
+		],
+		[
+			'a raw chat completion',
+			(proposal) => ({ choices: [{ message: { content: fenced(proposal) } }] }),
+		],
 		['a proposal field', (proposal) => ({ proposal })],
 	];
 
-	test.each(OUTPUTS)('Apply Proposal reads %s with its default Proposal Field', async (name, output) => {
-		const url = `/v3/${slug(name)}`;
-		await seedPages(tenant.client, [{ url }]);
-		const result = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal' },
-			{ ...v3, input: [{ json: output(proposalFor(url, name)) as never }] },
-		);
-		expect(result.error).toBeUndefined();
-		expect((await readPage(tenant.client, url))?.templates).toEqual([{ type: 'text', text: name }]);
-	});
+	test.each(OUTPUTS)(
+		'Apply Proposal reads %s with its default Proposal Field',
+		async (name, output) => {
+			const url = `/v3/${slug(name)}`;
+			await seedPages(tenant.client, [{ url }]);
+			const result = await tenant.run(
+				{ resource: 'ai', operation: 'applyProposal' },
+				{ ...v3, input: [{ json: output(proposalFor(url, name)) as never }] },
+			);
+			expect(result.error).toBeUndefined();
+			expect((await readPage(tenant.client, url))?.templates).toEqual([
+				{ type: 'text', text: name },
+			]);
+		},
+	);
 
 	test('an unreadable proposal: the error names the field read and what was wrong; nothing is sent', async () => {
 		const before = await readPage(tenant.client, '/about');
 		const first = proxy.log.length;
 		const cases: Array<[Record<string, unknown>, string]> = [
-			[{ text: 'I would rather not.' }, 'No usable proposal in the input field "text": No JSON object found in the proposal text'],
-			[{ output: '{"url": "/about", "templates": "none"}' }, 'No usable proposal in the input field "output": Proposal templates must be an array, got a string'],
-			[{ choices: [{ message: { content: '```json\n{"url": \n```' } }] }, 'No usable proposal in the input field "choices[0].message.content": The code block in the proposal text is not valid JSON'],
+			[
+				{ text: 'I would rather not.' },
+				'No usable proposal in the input field "text": No JSON object found in the proposal text',
+			],
+			[
+				{ output: '{"url": "/about", "templates": "none"}' },
+				'No usable proposal in the input field "output": Proposal templates must be an array, got a string',
+			],
+			[
+				{ choices: [{ message: { content: '```json\n{"url": \n```' } }] },
+				'No usable proposal in the input field "choices[0].message.content": The code block in the proposal text is not valid JSON',
+			],
 		];
 		for (const [json, message] of cases) {
 			const result = await ctx.runner.runNode({
@@ -382,17 +587,27 @@ describe('version 3: reads what n8n AI nodes output', () => {
 			expect(result.error?.description).toMatch(/Nothing was sent/);
 		}
 		const parameter = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', proposalSource: 'json', proposalJson: '{"templates": []}' },
+			{
+				resource: 'ai',
+				operation: 'applyProposal',
+				proposalSource: 'json',
+				proposalJson: '{"templates": []}',
+			},
 			v3,
 		);
-		expect(parameter.error?.message).toBe('No usable proposal in the parameter "Proposal JSON": Proposal is missing "url" (the page path, e.g. "/about-us")');
+		expect(parameter.error?.message).toBe(
+			'No usable proposal in the parameter "Proposal JSON": Proposal is missing "url" (the page path, e.g. "/about-us")',
+		);
 		expect(proxy.log.slice(first)).toEqual([]);
 		expect(await readPage(tenant.client, '/about')).toEqual(before);
 	});
 
 	test('a dry run passes its input through with the changes, and an Apply after it applies the same proposal', async () => {
 		await seedPages(tenant.client, [{ url: '/v3/dry' }]);
-		await tenant.client.put('/api/content', { url: '/v3/dry', templates: [{ type: 'text', text: 'old' }] });
+		await tenant.client.put('/api/content', {
+			url: '/v3/dry',
+			templates: [{ type: 'text', text: 'old' }],
+		});
 		const answer = { text: fenced(proposalFor('/v3/dry', 'new')), other: 'kept' };
 		const dry = await tenant.run(
 			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
@@ -404,28 +619,48 @@ describe('version 3: reads what n8n AI nodes output', () => {
 			dryRun: {
 				url: '/v3/dry',
 				changes: {
-					templates: { before: [{ type: 'text', text: 'old' }], after: [{ type: 'text', text: 'new' }], changed: true },
+					templates: {
+						before: [{ type: 'text', text: 'old' }],
+						after: [{ type: 'text', text: 'new' }],
+						changed: true,
+					},
 					banner: { before: null, after: null, changed: false },
 				},
 				wouldSend: proposalFor('/v3/dry', 'new'),
 			},
 		});
-		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([{ type: 'text', text: 'old' }]);
+		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([
+			{ type: 'text', text: 'old' },
+		]);
 
-		const apply = await tenant.run({ resource: 'ai', operation: 'applyProposal' }, { ...v3, input: dry.items.map((item) => ({ json: item.json })) });
+		const apply = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal' },
+			{ ...v3, input: dry.items.map((item) => ({ json: item.json })) },
+		);
 		expect(apply.error).toBeUndefined();
-		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([{ type: 'text', text: 'new' }]);
+		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([
+			{ type: 'text', text: 'new' },
+		]);
 	});
 
 	test('Get Page Context hands out the whole prompt: task, page, templates, banner and the JSON schema of the answer', async () => {
-		const result = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about' }, v3);
+		const result = await tenant.run(
+			{ resource: 'ai', operation: 'getPageContext', url: '/about' },
+			v3,
+		);
 		expect(result.error).toBeUndefined();
 		const context = result.items[0].json;
-		expect(context).toMatchObject({ url: '/about', templates: ORIGINAL.templates, banner: ORIGINAL.banner });
+		expect(context).toMatchObject({
+			url: '/about',
+			templates: ORIGINAL.templates,
+			banner: ORIGINAL.banner,
+		});
 		expect(context.prompt_context).toBeUndefined();
 		const prompt = context.prompt as string;
 		const lines = prompt.split('\n');
-		expect(lines[0]).toBe('Improve the content of the web page /about: clearer and friendlier, keeping its facts.');
+		expect(lines[0]).toBe(
+			'Improve the content of the web page /about: clearer and friendlier, keeping its facts.',
+		);
 		expect(lines).toEqual(
 			expect.arrayContaining([
 				'Page: /about',
@@ -435,14 +670,21 @@ describe('version 3: reads what n8n AI nodes output', () => {
 		);
 		const schemaLine = lines.find((line) => line.startsWith('JSON schema of the answer: '));
 		const schema = JSON.parse(String(schemaLine).slice('JSON schema of the answer: '.length));
-		expect(schema).toMatchObject({ type: 'object', required: ['url', 'templates', 'banner'], properties: { url: { const: '/about' } } });
+		expect(schema).toMatchObject({
+			type: 'object',
+			required: ['url', 'templates', 'banner'],
+			properties: { url: { const: '/about' } },
+		});
 
-		const bare = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about', includeInstructions: false }, v3);
+		const bare = await tenant.run(
+			{ resource: 'ai', operation: 'getPageContext', url: '/about', includeInstructions: false },
+			v3,
+		);
 		expect(bare.items[0].json.prompt).not.toContain('JSON schema');
 		expect(bare.items[0].json.prompt).toContain('Page: /about');
 	});
 
-	test('as an agent\'s tool, outputs stay compact: the context is its prompt, an apply says it worked', async () => {
+	test("as an agent's tool, outputs stay compact: the context is its prompt, an apply says it worked", async () => {
 		await seedPages(tenant.client, [{ url: '/v3/tool' }]);
 		const asTool = (parameters: Record<string, unknown>, typeVersion = 3) =>
 			tenant.run(parameters as never, { type: 'siteTenantTool', typeVersion });
@@ -450,26 +692,54 @@ describe('version 3: reads what n8n AI nodes output', () => {
 		expect(Object.keys(context.items[0].json).sort()).toEqual(['prompt', 'url']);
 		expect(context.items[0].json.prompt).toContain('JSON schema of the answer');
 		const proposalJson = JSON.stringify(proposalFor('/v3/tool', 'by a tool'));
-		const applied = await asTool({ resource: 'ai', operation: 'applyProposal', proposalSource: 'json', proposalJson });
-		expect(applied.items[0].json).toEqual({ message: 'Content updated successfully.', url: '/v3/tool', updated_at: expect.any(String) });
-		expect((await readPage(tenant.client, '/v3/tool'))?.templates).toEqual([{ type: 'text', text: 'by a tool' }]);
+		const applied = await asTool({
+			resource: 'ai',
+			operation: 'applyProposal',
+			proposalSource: 'json',
+			proposalJson,
+		});
+		expect(applied.items[0].json).toEqual({
+			message: 'Content updated successfully.',
+			url: '/v3/tool',
+			updated_at: expect.any(String),
+		});
+		expect((await readPage(tenant.client, '/v3/tool'))?.templates).toEqual([
+			{ type: 'text', text: 'by a tool' },
+		]);
 		// Version 2's tool form keeps the full outputs.
 		const v2 = await asTool({ resource: 'ai', operation: 'getPageContext', url: '/v3/tool' }, 2);
-		expect(v2.items[0].json).toMatchObject({ templates: [{ type: 'text', text: 'by a tool' }], prompt_context: expect.any(String) });
+		expect(v2.items[0].json).toMatchObject({
+			templates: [{ type: 'text', text: 'by a tool' }],
+			prompt_context: expect.any(String),
+		});
 	});
 
 	test('version 2 is unchanged: the default field is "proposal", a dry run outputs only the preview, the context has prompt_context', async () => {
 		const v2 = { typeVersion: 2 };
-		const missing = await tenant.run({ resource: 'ai', operation: 'applyProposal' }, { ...v2, input: [{ json: { text: '{}' } }] });
+		const missing = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal' },
+			{ ...v2, input: [{ json: { text: '{}' } }] },
+		);
 		expect(missing.error?.message).toBe('The input item has no field "proposal"');
-		const bad = await tenant.run({ resource: 'ai', operation: 'applyProposal' }, { ...v2, input: [{ json: { proposal: { url: '/about' } } }] });
+		const bad = await tenant.run(
+			{ resource: 'ai', operation: 'applyProposal' },
+			{ ...v2, input: [{ json: { proposal: { url: '/about' } } }] },
+		);
 		expect(bad.error?.message).toBe('Proposal is missing "templates" (an array of objects)');
 		const dry = await tenant.run(
 			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
 			{ ...v2, input: [{ json: { proposal: { url: '/about', ...ORIGINAL }, other: 'dropped' } }] },
 		);
-		expect(Object.keys(dry.items[0].json).sort()).toEqual(['changes', 'dryRun', 'url', 'wouldSend']);
-		const context = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about' }, v2);
+		expect(Object.keys(dry.items[0].json).sort()).toEqual([
+			'changes',
+			'dryRun',
+			'url',
+			'wouldSend',
+		]);
+		const context = await tenant.run(
+			{ resource: 'ai', operation: 'getPageContext', url: '/about' },
+			v2,
+		);
 		expect(context.items[0].json.prompt).toBeUndefined();
 		expect(context.items[0].json.prompt_context).toContain('Page: /about');
 	});

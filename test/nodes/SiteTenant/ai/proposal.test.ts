@@ -1,6 +1,11 @@
 /** Reading an AI step's output as a content proposal, and the diff's stable JSON: pure functions. */
 import { stableStringify } from '../../../../nodes/SiteTenant/actions/ai/diff';
-import { extractJsonFromText, getByPath, parseProposal, ProposalError } from '../../../../nodes/SiteTenant/actions/ai/proposal';
+import {
+	extractJsonFromText,
+	getByPath,
+	parseProposal,
+	ProposalError,
+} from '../../../../nodes/SiteTenant/actions/ai/proposal';
 
 describe('proposal parsing', () => {
 	const proposal = { url: '/a', templates: [{ type: 'text' }] };
@@ -10,9 +15,14 @@ describe('proposal parsing', () => {
 		expect(extractJsonFromText('```js\n{"x": 1}\n```\n```json\n{"y": 2}\n```')).toEqual({ y: 2 });
 		expect(extractJsonFromText('Intro\n```\n{"z": 3}\n```')).toEqual({ z: 3 });
 		expect(extractJsonFromText('```json\n{"open": true}')).toEqual({ open: true });
-		expect(extractJsonFromText('Note {"a": "}"} then {"url": "/b", "templates": []}.')).toEqual({ url: '/b', templates: [] });
+		expect(extractJsonFromText('Note {"a": "}"} then {"url": "/b", "templates": []}.')).toEqual({
+			url: '/b',
+			templates: [],
+		});
 		expect(() => extractJsonFromText('  ')).toThrow(ProposalError);
-		expect(() => extractJsonFromText('no json')).toThrow('No JSON object found in the proposal text');
+		expect(() => extractJsonFromText('no json')).toThrow(
+			'No JSON object found in the proposal text',
+		);
 	});
 
 	test('getByPath follows dots and indexes', () => {
@@ -27,9 +37,17 @@ describe('proposal parsing', () => {
 
 	test('parseProposal validates and reports every problem; url option fills in or must match', () => {
 		expect(parseProposal(proposal)).toEqual({ proposal, ignoredKeys: [] });
-		expect(parseProposal({ ...proposal, banner: null, notes: 'x' })).toEqual({ proposal: { ...proposal, banner: null }, ignoredKeys: ['notes'] });
-		expect(parseProposal({ templates: [] }, { url: '/given' }).proposal).toEqual({ url: '/given', templates: [] });
-		expect(() => parseProposal(proposal, { url: '/other' })).toThrow('does not match the URL parameter "/other"');
+		expect(parseProposal({ ...proposal, banner: null, notes: 'x' })).toEqual({
+			proposal: { ...proposal, banner: null },
+			ignoredKeys: ['notes'],
+		});
+		expect(parseProposal({ templates: [] }, { url: '/given' }).proposal).toEqual({
+			url: '/given',
+			templates: [],
+		});
+		expect(() => parseProposal(proposal, { url: '/other' })).toThrow(
+			'does not match the URL parameter "/other"',
+		);
 		try {
 			parseProposal({ url: 5, templates: [null], banner: 1 });
 			throw new Error('no error');
@@ -43,13 +61,18 @@ describe('proposal parsing', () => {
 		}
 		expect(() => parseProposal(null)).toThrow('The proposal is empty');
 		expect(() => parseProposal(42)).toThrow('Proposal must be a JSON object, got a number');
-		const deep = Array.from({ length: 12 }).reduce<unknown>((inner) => ({ message: inner }), JSON.stringify(proposal));
+		const deep = Array.from({ length: 12 }).reduce<unknown>(
+			(inner) => ({ message: inner }),
+			JSON.stringify(proposal),
+		);
 		expect(() => parseProposal(deep)).toThrow('nested too deeply');
 	});
 });
 
 test('stableStringify ignores key order', () => {
-	expect(stableStringify({ b: 1, a: [{ d: 2, c: 3 }] })).toBe(stableStringify({ a: [{ c: 3, d: 2 }], b: 1 }));
+	expect(stableStringify({ b: 1, a: [{ d: 2, c: 3 }] })).toBe(
+		stableStringify({ a: [{ c: 3, d: 2 }], b: 1 }),
+	);
 	expect(stableStringify({ a: 1 })).not.toBe(stableStringify({ a: 2 }));
 	expect(stableStringify([1, 2])).not.toBe(stableStringify([2, 1]));
 });

@@ -1,9 +1,19 @@
 /** The multipart envelope of an asset upload: pure functions, tested directly. */
-import { buildMultipartEnvelope, escapeQuotedParameter, isValidMimeType, multipartBuffer, multipartChunks } from '../../../../nodes/SiteTenant/actions/asset/multipart';
+import {
+	buildMultipartEnvelope,
+	escapeQuotedParameter,
+	isValidMimeType,
+	multipartBuffer,
+	multipartChunks,
+} from '../../../../nodes/SiteTenant/actions/asset/multipart';
 
 describe('multipart', () => {
 	test('the envelope around the file bytes is well-formed', () => {
-		const envelope = buildMultipartEnvelope([{ name: 'name', value: 'Team' }], { fieldName: 'file', fileName: 'a "b".txt', contentType: 'text/plain' }, 'BOUNDARY');
+		const envelope = buildMultipartEnvelope(
+			[{ name: 'name', value: 'Team' }],
+			{ fieldName: 'file', fileName: 'a "b".txt', contentType: 'text/plain' },
+			'BOUNDARY',
+		);
 		expect(envelope.contentType).toBe('multipart/form-data; boundary=BOUNDARY');
 		expect(multipartBuffer(envelope, Buffer.from('DATA')).toString()).toBe(
 			'--BOUNDARY\r\nContent-Disposition: form-data; name="name"\r\n\r\nTeam\r\n' +
@@ -18,12 +28,20 @@ describe('multipart', () => {
 		expect(isValidMimeType('text/plain; charset=utf-8')).toBe(true);
 		expect(isValidMimeType('text/plain\r\nX-Evil: 1')).toBe(false);
 		expect(isValidMimeType('nonsense')).toBe(false);
-		const envelope = buildMultipartEnvelope([], { fieldName: 'file', fileName: 'f', contentType: 'text/plain\r\nX-Evil: 1' }, 'B');
+		const envelope = buildMultipartEnvelope(
+			[],
+			{ fieldName: 'file', fileName: 'f', contentType: 'text/plain\r\nX-Evil: 1' },
+			'B',
+		);
 		expect(envelope.preamble.toString()).not.toContain('\r\nX-Evil');
 	});
 
 	test('streamed chunks refuse a file whose size differs from the recorded one', async () => {
-		const envelope = buildMultipartEnvelope([], { fieldName: 'file', fileName: 'f', contentType: 'text/plain' }, 'B');
+		const envelope = buildMultipartEnvelope(
+			[],
+			{ fieldName: 'file', fileName: 'f', contentType: 'text/plain' },
+			'B',
+		);
 		async function* file() {
 			yield Buffer.from('abc');
 			yield Buffer.from('def');

@@ -1,5 +1,10 @@
 /** Tenant node, Content > Update. */
-import { readPage, seedPages, useNodeTestContext, type TenantContext } from '../../../harness/nodes';
+import {
+	readPage,
+	seedPages,
+	useNodeTestContext,
+	type TenantContext,
+} from '../../../harness/nodes';
 
 const ctx = useNodeTestContext();
 
@@ -18,47 +23,113 @@ describe('Content > Update', () => {
 			{ type: 'heading', text: 'Welcome' },
 			{ type: 'text', text: 'Ünïcödé ✓', nested: { list: [1, 2, 3] } },
 		];
-		const result = await update({ templates: JSON.stringify(templates), banner: '{"title": "Spring sale", "image": "https://x.example/b.jpg"}' });
+		const result = await update({
+			templates: JSON.stringify(templates),
+			banner: '{"title": "Spring sale", "image": "https://x.example/b.jpg"}',
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
 			message: 'Content updated successfully.',
-			page: { url: '/home', templates, banner: { title: 'Spring sale', image: 'https://x.example/b.jpg' } },
+			page: {
+				url: '/home',
+				templates,
+				banner: { title: 'Spring sale', image: 'https://x.example/b.jpg' },
+			},
 		});
-		expect(await readPage(tenant.client, '/home')).toMatchObject({ templates, banner: { title: 'Spring sale' } });
+		expect(await readPage(tenant.client, '/home')).toMatchObject({
+			templates,
+			banner: { title: 'Spring sale' },
+		});
 	});
 
 	test('an empty banner keeps the current one; "null" and Clear Banner remove it', async () => {
-		await tenant.client.put('/api/content', { url: '/home', templates: [], banner: { title: 'Keep me' } });
+		await tenant.client.put('/api/content', {
+			url: '/home',
+			templates: [],
+			banner: { title: 'Keep me' },
+		});
 
-		expect((await update({ templates: '[{"type":"text","text":"one"}]', banner: '' })).error).toBeUndefined();
-		expect(await readPage(tenant.client, '/home')).toMatchObject({ templates: [{ type: 'text', text: 'one' }], banner: { title: 'Keep me' } });
+		expect(
+			(await update({ templates: '[{"type":"text","text":"one"}]', banner: '' })).error,
+		).toBeUndefined();
+		expect(await readPage(tenant.client, '/home')).toMatchObject({
+			templates: [{ type: 'text', text: 'one' }],
+			banner: { title: 'Keep me' },
+		});
 
 		expect((await update({ templates: '[]', banner: 'null' })).error).toBeUndefined();
 		expect((await readPage(tenant.client, '/home'))?.banner).toBeNull();
 
-		await tenant.client.put('/api/content', { url: '/home', templates: [], banner: { title: 'Again' } });
-		expect((await update({ templates: '[]', clearBanner: true, banner: '{"title":"ignored"}' })).error).toBeUndefined();
+		await tenant.client.put('/api/content', {
+			url: '/home',
+			templates: [],
+			banner: { title: 'Again' },
+		});
+		expect(
+			(await update({ templates: '[]', clearBanner: true, banner: '{"title":"ignored"}' })).error,
+		).toBeUndefined();
 		expect((await readPage(tenant.client, '/home'))?.banner).toBeNull();
 	});
 
 	test('templates may come from an expression as an array', async () => {
 		const result = await update(
 			{ url: '={{ $json.url }}', templates: '={{ $json.blocks }}', banner: '={{ $json.banner }}' },
-			{ input: [{ json: { url: '/other', blocks: [{ type: 'quote', text: 'q' }], banner: { title: 'from item' } } }] },
+			{
+				input: [
+					{
+						json: {
+							url: '/other',
+							blocks: [{ type: 'quote', text: 'q' }],
+							banner: { title: 'from item' },
+						},
+					},
+				],
+			},
 		);
 		expect(result.error).toBeUndefined();
-		expect(await readPage(tenant.client, '/other')).toMatchObject({ templates: [{ type: 'quote', text: 'q' }], banner: { title: 'from item' } });
+		expect(await readPage(tenant.client, '/other')).toMatchObject({
+			templates: [{ type: 'quote', text: 'q' }],
+			banner: { title: 'from item' },
+		});
 	});
 
 	test.each([
-		['templates not JSON', { templates: '[{"type": "text",]' }, /^Templates must be a JSON array of objects; it is not valid JSON/],
-		['templates an object', { templates: '{"type": "text"}' }, /^Templates must be a JSON array of objects$/],
-		['templates with a string entry', { templates: '[{"type": "text"}, "oops"]' }, /^Templates must be a JSON array of objects$/],
-		['templates empty text', { templates: '  ' }, /^Templates must be a JSON array of objects; it is empty$/],
-		['banner an array', { templates: '[]', banner: '[{"title": "x"}]' }, /^Banner must be a JSON object$/],
-		['banner not JSON', { templates: '[]', banner: '{title: x}' }, /^Banner must be a JSON object; it is not valid JSON/],
+		[
+			'templates not JSON',
+			{ templates: '[{"type": "text",]' },
+			/^Templates must be a JSON array of objects; it is not valid JSON/,
+		],
+		[
+			'templates an object',
+			{ templates: '{"type": "text"}' },
+			/^Templates must be a JSON array of objects$/,
+		],
+		[
+			'templates with a string entry',
+			{ templates: '[{"type": "text"}, "oops"]' },
+			/^Templates must be a JSON array of objects$/,
+		],
+		[
+			'templates empty text',
+			{ templates: '  ' },
+			/^Templates must be a JSON array of objects; it is empty$/,
+		],
+		[
+			'banner an array',
+			{ templates: '[]', banner: '[{"title": "x"}]' },
+			/^Banner must be a JSON object$/,
+		],
+		[
+			'banner not JSON',
+			{ templates: '[]', banner: '{title: x}' },
+			/^Banner must be a JSON object; it is not valid JSON/,
+		],
 	])('%s fails before anything is sent', async (_label, parameters, message) => {
-		await tenant.client.put('/api/content', { url: '/home', templates: [{ type: 'text', text: 'stable' }], banner: { title: 'stable' } });
+		await tenant.client.put('/api/content', {
+			url: '/home',
+			templates: [{ type: 'text', text: 'stable' }],
+			banner: { title: 'stable' },
+		});
 		const before = await readPage(tenant.client, '/home');
 
 		const result = await update(parameters);
@@ -70,7 +141,10 @@ describe('Content > Update', () => {
 
 	test('the entry that is not an object is named', async () => {
 		const result = await update({ templates: '[{"a": 1}, {"b": 2}, 3]' }, { continueOnFail: true });
-		expect(result.items[0].json).toEqual({ error: 'Templates must be a JSON array of objects', details: 'Entry 2 is a number.' });
+		expect(result.items[0].json).toEqual({
+			error: 'Templates must be a JSON array of objects',
+			details: 'Entry 2 is a number.',
+		});
 	});
 
 	test('content of a page that does not exist: the server answers 404', async () => {

@@ -2,7 +2,12 @@
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
-import { readPage, seedPages, useNodeTestContext, type TenantContext } from '../../../harness/nodes';
+import {
+	readPage,
+	seedPages,
+	useNodeTestContext,
+	type TenantContext,
+} from '../../../harness/nodes';
 
 const ctx = useNodeTestContext();
 
@@ -10,24 +15,39 @@ describe('Custom API Call', () => {
 	let tenant: TenantContext;
 	beforeAll(async () => {
 		tenant = await ctx.tenant('custom');
-		await seedPages(tenant.client, [{ url: '/x', locale: 'en' }, { url: '/y', locale: 'de' }]);
+		await seedPages(tenant.client, [
+			{ url: '/x', locale: 'en' },
+			{ url: '/y', locale: 'de' },
+		]);
 	});
 	const call = (parameters: Record<string, unknown>, extra = {}) =>
 		tenant.run({ resource: 'customApiCall', operation: 'call', ...parameters }, extra);
 
 	test('GET with query parameters returns the response body', async () => {
-		const result = await call({ method: 'GET', path: '/api/pages', queryParameters: { parameter: [{ name: 'locale', value: 'de' }] } });
+		const result = await call({
+			method: 'GET',
+			path: '/api/pages',
+			queryParameters: { parameter: [{ name: 'locale', value: 'de' }] },
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({ data: [{ url: '/y' }], meta: { total: 1 } });
 	});
 
 	test('POST, PUT and DELETE with a JSON body, authenticated by the node credential', async () => {
-		const created = await call({ method: 'POST', path: '/api/page', body: '{"name": "Z", "url": "/z", "locale": "en"}' });
+		const created = await call({
+			method: 'POST',
+			path: '/api/page',
+			body: '{"name": "Z", "url": "/z", "locale": "en"}',
+		});
 		expect(created.error).toBeUndefined();
 		expect(created.items[0].json).toMatchObject({ page: { url: '/z' } });
 
-		const put = await call({ method: 'PUT', path: 'api/content', body: '={{ JSON.stringify({ url: "/z", templates: [{ type: "t" }] }) }}' });
+		const put = await call({
+			method: 'PUT',
+			path: 'api/content',
+			body: '={{ JSON.stringify({ url: "/z", templates: [{ type: "t" }] }) }}',
+		});
 		expect(put.error).toBeUndefined();
 		expect((await readPage(tenant.client, '/z'))?.templates).toEqual([{ type: 't' }]);
 
@@ -37,7 +57,10 @@ describe('Custom API Call', () => {
 	});
 
 	test('an endpoint the server does not have (e.g. a chatbot) answers 404 as an error', async () => {
-		const result = await call({ method: 'POST', path: '/api/chatbot', body: '{"message": "hi"}' }, { continueOnFail: true });
+		const result = await call(
+			{ method: 'POST', path: '/api/chatbot', body: '{"message": "hi"}' },
+			{ continueOnFail: true },
+		);
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({ httpCode: '404' });
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
@@ -61,8 +84,16 @@ describe('Custom API Call', () => {
 
 		test.each([
 			['a full URL', () => `${trapUrl}/api/pages`, /not a full URL/],
-			['a protocol-relative URL', () => `${trapUrl.replace('http:', '')}/api/pages`, /not a full URL/],
-			['a climb out of /api/', () => '/api/../api/tenant', /must not contain "\." or "\.\." segments/],
+			[
+				'a protocol-relative URL',
+				() => `${trapUrl.replace('http:', '')}/api/pages`,
+				/not a full URL/,
+			],
+			[
+				'a climb out of /api/',
+				() => '/api/../api/tenant',
+				/must not contain "\." or "\.\." segments/,
+			],
 			['an encoded climb', () => '/api/%2e%2e/health', /must not contain "\." or "\.\." segments/],
 			['a backslash', () => '/api\\..\\health', /backslashes/],
 			['a path outside /api/', () => '/health', /must start with \/api\//],
@@ -83,7 +114,11 @@ describe('Custom API Call', () => {
 	});
 
 	test('a JSON body that is not JSON fails before sending', async () => {
-		const result = await call({ method: 'POST', path: '/api/page', body: '{"name": "Q", "url": "/q",' });
+		const result = await call({
+			method: 'POST',
+			path: '/api/page',
+			body: '{"name": "Q", "url": "/q",',
+		});
 		expect(result.error?.message).toMatch(/^JSON Body must be a JSON object; it is not valid JSON/);
 		expect(await readPage(tenant.client, '/q')).toBeUndefined();
 	});

@@ -7,7 +7,10 @@ const ctx = useNodeTestContext();
 describe('list search', () => {
 	let tenant: TenantContext;
 	// 60 news pages (more than one list page of 50) and a few others.
-	const news = Array.from({ length: 60 }, (_, i) => ({ url: `/news/n-${String(i).padStart(2, '0')}`, name: `News ${i}` }));
+	const news = Array.from({ length: 60 }, (_, i) => ({
+		url: `/news/n-${String(i).padStart(2, '0')}`,
+		name: `News ${i}`,
+	}));
 	beforeAll(async () => {
 		tenant = await ctx.tenant('picker');
 		await seedPages(tenant.client, [
@@ -41,7 +44,9 @@ describe('list search', () => {
 		expect(first.results).toHaveLength(50);
 		expect(first.paginationToken).toBe('2');
 		const second = await searchPages('news', first.paginationToken);
-		expect(second.results.map((item) => item.value)).toEqual(news.slice(50).map((page) => page.url));
+		expect(second.results.map((item) => item.value)).toEqual(
+			news.slice(50).map((page) => page.url),
+		);
 		expect(second.paginationToken).toBeUndefined();
 		const everything = await searchPages();
 		expect(everything.results[0].value).toBe('/about-us');
@@ -49,7 +54,10 @@ describe('list search', () => {
 	});
 
 	test('goes through the transport: a wrong token fails with the server message and without the token', async () => {
-		const wrong = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token: 'stt_not-a-real-token' });
+		const wrong = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: ctx.site.url,
+			token: 'stt_not-a-real-token',
+		});
 		const failure = listSearch(ctx.runner, {
 			type: 'siteTenant',
 			typeVersion: 3,
@@ -59,7 +67,9 @@ describe('list search', () => {
 		});
 		await expect(failure).rejects.toMatchObject({ httpCode: '401' });
 		const error = await failure.catch((caught: unknown) => caught);
-		expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain('stt_not-a-real-token');
+		expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain(
+			'stt_not-a-real-token',
+		);
 	});
 
 	test('variables: filtered by a key fragment', async () => {
@@ -73,6 +83,8 @@ describe('list search', () => {
 			credentials: tenant.credential,
 			filter: 'NEWS',
 		});
-		expect(result.results).toEqual([{ name: 'newsletter_list', value: 'newsletter_list', description: 'weekly' }]);
+		expect(result.results).toEqual([
+			{ name: 'newsletter_list', value: 'newsletter_list', description: 'weekly' },
+		]);
 	});
 });

@@ -7,7 +7,13 @@ describe('Notification > Send', () => {
 	test('sends a notification; the same id again replaces it', async () => {
 		const tenant = await ctx.tenant('notify');
 		const send = (message: string, status: string) =>
-			tenant.run({ resource: 'notification', operation: 'send', notificationId: 'import-42', message, status });
+			tenant.run({
+				resource: 'notification',
+				operation: 'send',
+				notificationId: 'import-42',
+				message,
+				status,
+			});
 
 		const started = await send('Import started', 'info');
 		expect(started.error).toBeUndefined();
@@ -18,11 +24,23 @@ describe('Notification > Send', () => {
 
 		expect((await send('Import 50% done', 'warning')).error).toBeUndefined();
 		expect((await send('Import finished', 'success')).error).toBeUndefined();
-		const other = await tenant.run({ resource: 'notification', operation: 'send', notificationId: 'other', message: 'Failed', status: 'error' });
+		const other = await tenant.run({
+			resource: 'notification',
+			operation: 'send',
+			notificationId: 'other',
+			message: 'Failed',
+			status: 'error',
+		});
 		expect(other.error).toBeUndefined();
 
-		const list = (await tenant.client.get('/api/notifications')).data.data as Array<Record<string, unknown>>;
-		expect(list.map(({ id, message, status }) => ({ id, message, status })).sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual([
+		const list = (await tenant.client.get('/api/notifications')).data.data as Array<
+			Record<string, unknown>
+		>;
+		expect(
+			list
+				.map(({ id, message, status }) => ({ id, message, status }))
+				.sort((a, b) => String(a.id).localeCompare(String(b.id))),
+		).toEqual([
 			{ id: 'import-42', message: 'Import finished', status: 'success' },
 			{ id: 'other', message: 'Failed', status: 'error' },
 		]);
@@ -31,7 +49,13 @@ describe('Notification > Send', () => {
 	test('a status outside the list is refused by the server with the field named', async () => {
 		const tenant = await ctx.tenant('notify-bad');
 		const result = await tenant.run(
-			{ resource: 'notification', operation: 'send', notificationId: 'n', message: 'm', status: '={{ $json.status }}' },
+			{
+				resource: 'notification',
+				operation: 'send',
+				notificationId: 'n',
+				message: 'm',
+				status: '={{ $json.status }}',
+			},
 			{ input: [{ json: { status: 'panic' } }] },
 		);
 		expect(result.error?.httpCode).toBe('400');

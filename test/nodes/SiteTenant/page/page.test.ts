@@ -1,14 +1,33 @@
 /** Tenant node, Page resource: Get Many, Get, Create, Delete, against the reference server. */
-import { jsonOf, listPages, readPage, seedPages, storedPageRows, useNodeTestContext, type TenantContext } from '../../../harness/nodes';
+import {
+	jsonOf,
+	listPages,
+	readPage,
+	seedPages,
+	storedPageRows,
+	useNodeTestContext,
+	type TenantContext,
+} from '../../../harness/nodes';
 
 const ctx = useNodeTestContext();
 
 describe('Get Many', () => {
 	let tenant: TenantContext;
 	// 120 published English pages, 10 German ones of which 4 are drafts, 5 English drafts: 135 in all.
-	const english = Array.from({ length: 120 }, (_, i) => ({ url: `/en/page-${String(i).padStart(3, '0')}`, locale: 'en' }));
-	const german = Array.from({ length: 10 }, (_, i) => ({ url: `/de/seite-${i}`, locale: 'de', draft: i < 4 }));
-	const drafts = Array.from({ length: 5 }, (_, i) => ({ url: `/en/draft-${i}`, locale: 'en', draft: true }));
+	const english = Array.from({ length: 120 }, (_, i) => ({
+		url: `/en/page-${String(i).padStart(3, '0')}`,
+		locale: 'en',
+	}));
+	const german = Array.from({ length: 10 }, (_, i) => ({
+		url: `/de/seite-${i}`,
+		locale: 'de',
+		draft: i < 4,
+	}));
+	const drafts = Array.from({ length: 5 }, (_, i) => ({
+		url: `/en/draft-${i}`,
+		locale: 'en',
+		draft: true,
+	}));
 	const all = [...english, ...german, ...drafts];
 
 	beforeAll(async () => {
@@ -22,42 +41,89 @@ describe('Get Many', () => {
 		expect(result.items).toHaveLength(all.length);
 		// Creation order, nothing twice, nothing missing.
 		expect(result.items.map((item) => item.json.url)).toEqual(all.map((page) => page.url));
-		expect(result.items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
-		expect(result.items[0].json).toMatchObject({ url: '/en/page-000', name: '/en/page-000', locale: 'en', draft: false, templates: [], banner: null });
+		expect(result.items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(
+			true,
+		);
+		expect(result.items[0].json).toMatchObject({
+			url: '/en/page-000',
+			name: '/en/page-000',
+			locale: 'en',
+			draft: false,
+			templates: [],
+			banner: null,
+		});
 	});
 
 	test('Limit returns that many, also beyond one listing page', async () => {
-		const seven = await tenant.run({ resource: 'page', operation: 'getAll', returnAll: false, limit: 7 });
-		expect(seven.items.map((item) => item.json.url)).toEqual(all.slice(0, 7).map((page) => page.url));
+		const seven = await tenant.run({
+			resource: 'page',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 7,
+		});
+		expect(seven.items.map((item) => item.json.url)).toEqual(
+			all.slice(0, 7).map((page) => page.url),
+		);
 
-		const many = await tenant.run({ resource: 'page', operation: 'getAll', returnAll: false, limit: 110 });
-		expect(many.items.map((item) => item.json.url)).toEqual(all.slice(0, 110).map((page) => page.url));
+		const many = await tenant.run({
+			resource: 'page',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 110,
+		});
+		expect(many.items.map((item) => item.json.url)).toEqual(
+			all.slice(0, 110).map((page) => page.url),
+		);
 
-		const more = await tenant.run({ resource: 'page', operation: 'getAll', returnAll: false, limit: 500 });
+		const more = await tenant.run({
+			resource: 'page',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 500,
+		});
 		expect(more.items).toHaveLength(all.length);
 	});
 
 	test('filters: locale, draft state, url, and combined', async () => {
 		const urls = async (filters: Record<string, string>, returnAll = true) =>
-			(await tenant.run({ resource: 'page', operation: 'getAll', returnAll, limit: 50, filters })).items.map((item) => item.json.url);
+			(
+				await tenant.run({ resource: 'page', operation: 'getAll', returnAll, limit: 50, filters })
+			).items.map((item) => item.json.url);
 
 		expect(await urls({ locale: 'de' })).toEqual(german.map((page) => page.url));
-		expect(await urls({ draft: 'true' })).toEqual([...german.slice(0, 4), ...drafts].map((page) => page.url));
-		expect(await urls({ draft: 'false' })).toEqual([...english, ...german.slice(4)].map((page) => page.url));
+		expect(await urls({ draft: 'true' })).toEqual(
+			[...german.slice(0, 4), ...drafts].map((page) => page.url),
+		);
+		expect(await urls({ draft: 'false' })).toEqual(
+			[...english, ...german.slice(4)].map((page) => page.url),
+		);
 		expect(await urls({ draft: 'any', locale: 'de' })).toHaveLength(10);
-		expect(await urls({ locale: 'de', draft: 'false' })).toEqual(german.slice(4).map((page) => page.url));
+		expect(await urls({ locale: 'de', draft: 'false' })).toEqual(
+			german.slice(4).map((page) => page.url),
+		);
 		expect(await urls({ url: '/en/page-042' })).toEqual(['/en/page-042']);
 		expect(await urls({ url: '/does/not/exist' })).toEqual([]);
 		expect(await urls({ locale: 'fr' })).toEqual([]);
-		expect(await urls({ locale: 'en', draft: 'false' }, false)).toEqual(english.slice(0, 50).map((page) => page.url));
+		expect(await urls({ locale: 'en', draft: 'false' }, false)).toEqual(
+			english.slice(0, 50).map((page) => page.url),
+		);
 	});
 
 	test('one listing per input item, each paired with its item', async () => {
 		const result = await tenant.run(
-			{ resource: 'page', operation: 'getAll', returnAll: true, filters: { locale: '={{ $json.locale }}', draft: 'false' } },
-			{ input: [{ json: { locale: 'de' } }, { json: { locale: 'fr' } }, { json: { locale: 'de' } }] },
+			{
+				resource: 'page',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { locale: '={{ $json.locale }}', draft: 'false' },
+			},
+			{
+				input: [{ json: { locale: 'de' } }, { json: { locale: 'fr' } }, { json: { locale: 'de' } }],
+			},
 		);
-		expect(result.items.map((item) => [item.json.url, (item.pairedItem as { item: number }).item])).toEqual([
+		expect(
+			result.items.map((item) => [item.json.url, (item.pairedItem as { item: number }).item]),
+		).toEqual([
 			...german.slice(4).map((page) => [page.url, 0]),
 			...german.slice(4).map((page) => [page.url, 2]),
 		]);
@@ -67,7 +133,10 @@ describe('Get Many', () => {
 describe('Get', () => {
 	test('returns one page by url with its content; a missing url fails the item', async () => {
 		const tenant = await ctx.tenant('getter');
-		await seedPages(tenant.client, [{ url: '/about', name: 'About' }, { url: '/about-us', name: 'About us' }]);
+		await seedPages(tenant.client, [
+			{ url: '/about', name: 'About' },
+			{ url: '/about-us', name: 'About us' },
+		]);
 		const content = await tenant.client.put('/api/content', {
 			url: '/about',
 			templates: [{ type: 'text', text: 'Hello' }],
@@ -78,7 +147,12 @@ describe('Get', () => {
 		const result = await tenant.run({ resource: 'page', operation: 'get', url: '/about' });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result.items)).toEqual([
-			expect.objectContaining({ url: '/about', name: 'About', templates: [{ type: 'text', text: 'Hello' }], banner: { title: 'Hi' } }),
+			expect.objectContaining({
+				url: '/about',
+				name: 'About',
+				templates: [{ type: 'text', text: 'Hello' }],
+				banner: { title: 'Hi' },
+			}),
 		]);
 
 		const missing = await tenant.run({ resource: 'page', operation: 'get', url: '/abou' });
@@ -89,7 +163,9 @@ describe('Get', () => {
 			{ resource: 'page', operation: 'get', url: '={{ $json.url }}' },
 			{ input: [{ json: { url: '/nope' } }, { json: { url: '/about-us' } }], continueOnFail: true },
 		);
-		expect(continued.items.map((item) => [item.json.error ?? item.json.url, item.pairedItem])).toEqual([
+		expect(
+			continued.items.map((item) => [item.json.error ?? item.json.url, item.pairedItem]),
+		).toEqual([
 			['No page with url "/nope"', { item: 0 }],
 			['/about-us', { item: 1 }],
 		]);
@@ -105,12 +181,23 @@ describe('Create', () => {
 			name: 'Über uns',
 			url: '/de/ueber-uns',
 			locale: 'de',
-			additionalFields: { metaTitle: 'Über uns | Acme', metaDescription: 'Wer wir sind', draft: true },
+			additionalFields: {
+				metaTitle: 'Über uns | Acme',
+				metaDescription: 'Wer wir sind',
+				draft: true,
+			},
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
 			message: 'Page created successfully.',
-			page: { url: '/de/ueber-uns', name: 'Über uns', locale: 'de', meta_title: 'Über uns | Acme', meta_description: 'Wer wir sind', draft: true },
+			page: {
+				url: '/de/ueber-uns',
+				name: 'Über uns',
+				locale: 'de',
+				meta_title: 'Über uns | Acme',
+				meta_description: 'Wer wir sind',
+				draft: true,
+			},
 		});
 		expect(await readPage(tenant.client, '/de/ueber-uns')).toMatchObject({
 			name: 'Über uns',
@@ -125,20 +212,43 @@ describe('Create', () => {
 
 	test('without additional fields the page is published with no meta data', async () => {
 		const tenant = await ctx.tenant('creator-plain');
-		const result = await tenant.run({ resource: 'page', operation: 'create', name: 'Home', url: '/', locale: 'en' });
+		const result = await tenant.run({
+			resource: 'page',
+			operation: 'create',
+			name: 'Home',
+			url: '/',
+			locale: 'en',
+		});
 		expect(result.error).toBeUndefined();
-		expect(await readPage(tenant.client, '/')).toMatchObject({ name: 'Home', draft: false, meta_title: null, meta_description: null });
+		expect(await readPage(tenant.client, '/')).toMatchObject({
+			name: 'Home',
+			draft: false,
+			meta_title: null,
+			meta_description: null,
+		});
 	});
 
 	test('a taken url fails with 409; an invalid one with the field named; nothing else is created', async () => {
 		const tenant = await ctx.tenant('creator-conflict');
 		await seedPages(tenant.client, [{ url: '/taken', name: 'Original' }]);
 
-		const taken = await tenant.run({ resource: 'page', operation: 'create', name: 'Copy', url: '/taken', locale: 'en' });
+		const taken = await tenant.run({
+			resource: 'page',
+			operation: 'create',
+			name: 'Copy',
+			url: '/taken',
+			locale: 'en',
+		});
 		expect(taken.error?.httpCode).toBe('409');
 		expect((await readPage(tenant.client, '/taken'))?.name).toBe('Original');
 
-		const invalid = await tenant.run({ resource: 'page', operation: 'create', name: 'Bad', url: 'no-leading-slash', locale: 'en' });
+		const invalid = await tenant.run({
+			resource: 'page',
+			operation: 'create',
+			name: 'Bad',
+			url: 'no-leading-slash',
+			locale: 'en',
+		});
 		expect(invalid.error?.httpCode).toBe('400');
 		expect(invalid.error?.description).toMatch(/^url: /m);
 
@@ -158,7 +268,10 @@ describe('Delete', () => {
 		await seedPages(tenant.client, [{ url: '/keep' }, { url: '/old-news', name: 'Old news' }]);
 		await tenant.client.put('/api/content', {
 			url: '/old-news',
-			templates: [{ type: 'text', text: 'Yesterday' }, { type: 'image', src: 'https://x.example/a.jpg' }],
+			templates: [
+				{ type: 'text', text: 'Yesterday' },
+				{ type: 'image', src: 'https://x.example/a.jpg' },
+			],
 			banner: { title: 'Breaking' },
 		});
 		const before = await readPage(tenant.client, '/old-news');
@@ -189,9 +302,19 @@ describe('Delete', () => {
 		await seedPages(tenant.client, [{ url: '/secret', name: 'Secret', locale: 'en', draft: true }]);
 		const before = await readPage(tenant.client, '/secret');
 
-		const result = await tenant.run({ resource: 'page', operation: 'delete', url: '/secret', permanently: true });
+		const result = await tenant.run({
+			resource: 'page',
+			operation: 'delete',
+			url: '/secret',
+			permanently: true,
+		});
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toEqual({ deleted: true, permanently: true, message: 'Page deleted successfully.', page: before });
+		expect(result.items[0].json).toEqual({
+			deleted: true,
+			permanently: true,
+			message: 'Page deleted successfully.',
+			page: before,
+		});
 		expect(storedPageRows(ctx.site, 'eraser')).toEqual([]);
 	});
 
@@ -202,13 +325,23 @@ describe('Delete', () => {
 		const missing = await tenant.run({ resource: 'page', operation: 'delete', url: '/nope' });
 		expect(missing.items).toHaveLength(0);
 		expect(missing.error?.message).toBe('No page with url "/nope"');
-		expect(storedPageRows(ctx.site, 'delete-missing').every((row) => row.deleted_at === null)).toBe(true);
+		expect(storedPageRows(ctx.site, 'delete-missing').every((row) => row.deleted_at === null)).toBe(
+			true,
+		);
 
 		const mixed = await tenant.run(
 			{ resource: 'page', operation: 'delete', url: '={{ $json.url }}' },
-			{ input: [{ json: { url: '/a' } }, { json: { url: '/missing' } }, { json: { url: '/c' } }], continueOnFail: true },
+			{
+				input: [{ json: { url: '/a' } }, { json: { url: '/missing' } }, { json: { url: '/c' } }],
+				continueOnFail: true,
+			},
 		);
-		expect(mixed.items.map((item) => [item.json.error ?? (item.json.page as { url: string }).url, item.pairedItem])).toEqual([
+		expect(
+			mixed.items.map((item) => [
+				item.json.error ?? (item.json.page as { url: string }).url,
+				item.pairedItem,
+			]),
+		).toEqual([
 			['/a', { item: 0 }],
 			['No page with url "/missing"', { item: 1 }],
 			['/c', { item: 2 }],
@@ -219,10 +352,19 @@ describe('Delete', () => {
 	test('a url whose only page was deleted before is "missing": a second delete fails', async () => {
 		const tenant = await ctx.tenant('delete-twice');
 		await seedPages(tenant.client, [{ url: '/once' }]);
-		expect((await tenant.run({ resource: 'page', operation: 'delete', url: '/once' })).error).toBeUndefined();
-		const again = await tenant.run({ resource: 'page', operation: 'delete', url: '/once', permanently: true });
+		expect(
+			(await tenant.run({ resource: 'page', operation: 'delete', url: '/once' })).error,
+		).toBeUndefined();
+		const again = await tenant.run({
+			resource: 'page',
+			operation: 'delete',
+			url: '/once',
+			permanently: true,
+		});
 		expect(again.error?.message).toBe('No page with url "/once"');
 		// The archived row is still there: the failed read stopped the permanent delete.
-		expect(storedPageRows(ctx.site, 'delete-twice')).toEqual([{ url: '/once', deleted_at: expect.any(String) }]);
+		expect(storedPageRows(ctx.site, 'delete-twice')).toEqual([
+			{ url: '/once', deleted_at: expect.any(String) },
+		]);
 	});
 });

@@ -15,7 +15,12 @@ describe('Settings > Update', () => {
 				googleCode: 'G-ABC123',
 				noindex: true,
 				contactFormWebhookUrl: 'https://hooks.example.com/contact',
-				contactFormWebhookHeaders: { header: [{ name: 'X-Form-Secret', value: 's3cret' }, { name: 'X-Site', value: 'acme' }] },
+				contactFormWebhookHeaders: {
+					header: [
+						{ name: 'X-Form-Secret', value: 's3cret' },
+						{ name: 'X-Site', value: 'acme' },
+					],
+				},
 			},
 		});
 		expect(first.error).toBeUndefined();
@@ -31,7 +36,10 @@ describe('Settings > Update', () => {
 		const second = await tenant.run({
 			resource: 'settings',
 			operation: 'update',
-			updateFields: { statisticsIframe: '<iframe src="https://stats.example.com"></iframe>', noindex: false },
+			updateFields: {
+				statisticsIframe: '<iframe src="https://stats.example.com"></iframe>',
+				noindex: false,
+			},
 		});
 		expect(second.error).toBeUndefined();
 		expect(await settings()).toEqual({
@@ -43,7 +51,15 @@ describe('Settings > Update', () => {
 		});
 
 		// An empty webhook URL clears it.
-		expect((await tenant.run({ resource: 'settings', operation: 'update', updateFields: { contactFormWebhookUrl: '' } })).error).toBeUndefined();
+		expect(
+			(
+				await tenant.run({
+					resource: 'settings',
+					operation: 'update',
+					updateFields: { contactFormWebhookUrl: '' },
+				})
+			).error,
+		).toBeUndefined();
 		expect((await settings()).contact_form_webhook_url).toBeNull();
 	});
 
@@ -62,8 +78,12 @@ describe('Settings > Update', () => {
 			},
 		});
 		expect(invalid.error?.httpCode).toBe('400');
-		expect(invalid.error?.description).toContain('contact_form_webhook_url: must be an http(s) URL');
-		expect(invalid.error?.description).toContain('contact_form_webhook_headers.Content-Type: is set by the server');
+		expect(invalid.error?.description).toContain(
+			'contact_form_webhook_url: must be an http(s) URL',
+		);
+		expect(invalid.error?.description).toContain(
+			'contact_form_webhook_headers.Content-Type: is set by the server',
+		);
 		// Rejected as a whole: the valid field was not saved either.
 		expect((await tenant.client.get('/api/settings')).data.settings.google_code).toBeNull();
 	});

@@ -39,10 +39,22 @@ describe('Sitemap > Get', () => {
 			['/de/c', { item: 0 }],
 		]);
 
-		const german = await tenant.run({ resource: 'sitemap', operation: 'get', locale: 'de', splitIntoItems: true });
-		expect(jsonOf(german.items)).toEqual([{ url: '/de/c', name: 'C', locale: 'de', updated_at: expect.any(String) }]);
+		const german = await tenant.run({
+			resource: 'sitemap',
+			operation: 'get',
+			locale: 'de',
+			splitIntoItems: true,
+		});
+		expect(jsonOf(german.items)).toEqual([
+			{ url: '/de/c', name: 'C', locale: 'de', updated_at: expect.any(String) },
+		]);
 
-		const none = await tenant.run({ resource: 'sitemap', operation: 'get', locale: 'fr', splitIntoItems: true });
+		const none = await tenant.run({
+			resource: 'sitemap',
+			operation: 'get',
+			locale: 'fr',
+			splitIntoItems: true,
+		});
 		expect(none.error).toBeUndefined();
 		expect(none.items).toEqual([]);
 	});

@@ -7,9 +7,13 @@ const ctx = useNodeTestContext();
 describe('Variable', () => {
 	test('Set creates and replaces, Get Many lists one item per variable, Delete removes', async () => {
 		const tenant = await ctx.tenant('variables');
-		const set = (key: string, value: string) => tenant.run({ resource: 'variable', operation: 'set', key, value });
+		const set = (key: string, value: string) =>
+			tenant.run({ resource: 'variable', operation: 'set', key, value });
 
-		expect((await set('colour', 'blue')).items[0].json).toEqual({ message: 'Variable saved.', variable: { key: 'colour', value: 'blue' } });
+		expect((await set('colour', 'blue')).items[0].json).toEqual({
+			message: 'Variable saved.',
+			variable: { key: 'colour', value: 'blue' },
+		});
 		expect((await set('size', 'L')).error).toBeUndefined();
 		expect((await set('colour', 'green')).error).toBeUndefined();
 
@@ -20,8 +24,14 @@ describe('Variable', () => {
 		]);
 
 		const deleted = await tenant.run({ resource: 'variable', operation: 'delete', key: 'colour' });
-		expect(deleted.items[0].json).toEqual({ message: 'Variable deleted.', key: 'colour', deleted: true });
-		expect((await tenant.client.get('/api/variables')).data.data).toEqual([{ key: 'size', value: 'L' }]);
+		expect(deleted.items[0].json).toEqual({
+			message: 'Variable deleted.',
+			key: 'colour',
+			deleted: true,
+		});
+		expect((await tenant.client.get('/api/variables')).data.data).toEqual([
+			{ key: 'size', value: 'L' },
+		]);
 
 		const missing = await tenant.run({ resource: 'variable', operation: 'delete', key: 'colour' });
 		expect(missing.error?.httpCode).toBe('404');
@@ -38,7 +48,10 @@ describe('Variable', () => {
 		const site = await startTestSite({ enableVariables: false });
 		try {
 			const tenant = await site.createTenant('no-vars');
-			const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl: site.url, token: tenant.token });
+			const credentials = ctx.runner.credentials.add('siteTenantApi', {
+				baseUrl: site.url,
+				token: tenant.token,
+			});
 			const result = await ctx.runner.runNode({
 				type: 'siteTenant',
 				credentials,
