@@ -31,13 +31,10 @@ export default fp(
 		app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
 			if (!isApiRequest(request)) return;
 			if (faultRate > 0 && Math.random() < faultRate) {
-				return reply
-					.code(503)
-					.header('retry-after', '0')
-					.send({
-						error: 'unavailable',
-						message: 'The service is temporarily unavailable (injected fault); retry.',
-					});
+				return reply.code(503).header('retry-after', '0').send({
+					error: 'unavailable',
+					message: 'The service is temporarily unavailable (injected fault); retry.',
+				});
 			}
 			if (faultDropRate > 0 && Math.random() < faultDropRate) request.dropConnection = true;
 		});
