@@ -12,6 +12,7 @@ import Fastify, {
 } from 'fastify';
 import { openStore } from './db';
 import { parseCidrList, TargetPolicy } from './delivery/target-policy';
+import { TestCopySender } from './delivery/test-copies';
 import { DeliveryWorker } from './delivery/worker';
 import { AssetStore } from './storage/asset-store';
 import type { SiteContext } from './context';
@@ -37,6 +38,7 @@ import notificationRoutes from './routes/notifications';
 import variableRoutes from './routes/variables';
 import contactFormRoutes from './routes/contact-form';
 import contactFormClaimRoutes from './routes/contact-form-claims';
+import contactFormTestWebhookRoutes from './routes/contact-form-test-webhooks';
 import earlyAnswersPlugin from './plugins/early-answers';
 
 const MB = 1024 * 1024;
@@ -224,6 +226,11 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		store,
 		assets: new AssetStore(storage.assetsRoot),
 		worker,
+		testCopies: new TestCopySender({
+			targets,
+			logger: app.log,
+			timeoutMs: config.deliveryTimeoutMs,
+		}),
 		publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
 		listenPort: config.port,
 		targets,
@@ -294,6 +301,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(variableRoutes);
 	app.register(contactFormRoutes);
 	app.register(contactFormClaimRoutes);
+	app.register(contactFormTestWebhookRoutes);
 
 	app.addHook('onReady', async () => worker.start());
 	app.addHook('onClose', async () => {

@@ -397,10 +397,9 @@ export class TriggerWorkflow {
 
 	private workflowFor(isTest: boolean): Workflow {
 		if (!isTest) return this.workflow;
-		// n8n copies the workflow for the editor's test run; the saved static data is not shared.
-		this.testWorkflow ??= this.build(
-			JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject,
-		);
+		// n8n builds the editor's test run from the workflow's nodes with empty static data
+		// (TestWebhooks.toWorkflow): the saved static data is neither seen nor shared.
+		this.testWorkflow ??= this.build({});
 		return this.testWorkflow;
 	}
 

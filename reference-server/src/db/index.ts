@@ -7,6 +7,10 @@ import { createNotificationRepository, type NotificationRepository } from './not
 import { createVariableRepository, type VariableRepository } from './variables';
 import { createAssetRepository, type AssetRepository } from './assets';
 import { createContactFormRepository, type ContactFormRepository } from './contact-form';
+import {
+	createContactFormTestWebhookRepository,
+	type ContactFormTestWebhookRepository,
+} from './contact-form-test-webhooks';
 import { createIdempotencyRepository, type IdempotencyRepository } from './idempotency';
 import { createGroupCommit, type GroupCommit } from './group-commit';
 import { startCheckpointer } from './checkpointer';
@@ -27,6 +31,7 @@ export interface Store {
 	variables: VariableRepository;
 	assets: AssetRepository;
 	contactForm: ContactFormRepository;
+	contactFormTestWebhooks: ContactFormTestWebhookRepository;
 	idempotency: IdempotencyRepository;
 }
 
@@ -44,6 +49,7 @@ function createStore(db: SqliteDatabase, listCacheBytes: number): Store {
 		variables: createVariableRepository(db),
 		assets: createAssetRepository(db),
 		contactForm: createContactFormRepository(db),
+		contactFormTestWebhooks: createContactFormTestWebhookRepository(db),
 		idempotency: createIdempotencyRepository(db, commits, IDEMPOTENCY_TTL_MS),
 	};
 }

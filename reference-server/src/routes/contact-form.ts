@@ -43,7 +43,7 @@ function formRateLimits(app: FastifyInstance): onRequestHookHandler[] {
 }
 
 const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
-	const { store, worker, config } = app.site;
+	const { store, worker, config, testCopies } = app.site;
 
 	app.post(
 		'/forms/:tenantId/contact',
@@ -54,7 +54,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			schema: {
 				summary: 'Submit a contact form (public, no token)',
 				description:
-					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is stored and no delivery is created. A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
+					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is stored and no delivery is created. Each test webhook (POST /api/contact-form/test-webhooks) gets a copy, once, beside the delivery. A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
 				tags: ['public'],
 				'x-extension': true,
 				params: formParams,
@@ -76,12 +76,21 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				? store.tenants.findById(tenantId)
 				: undefined;
 			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
-			const { submissionId, deliveryId } = store.contactForm.submit(
+			const { submissionId, submittedAt, deliveryId } = store.contactForm.submit(
 				tenant.pk,
 				'contact',
 				request.body,
 			);
 			if (deliveryId) worker.notify();
+			const testTargets = store.contactFormTestWebhooks.targets(tenant.pk);
+			if (testTargets.length > 0)
+				testCopies.send(testTargets, {
+					submission_id: submissionId,
+					tenant_id: tenant.id,
+					form: 'contact',
+					submitted_at: submittedAt,
+					fields: request.body,
+				});
 			return reply.code(202).send({ submission_id: submissionId });
 		},
 	);
