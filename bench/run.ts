@@ -30,6 +30,7 @@ import { peerN8nRows } from './rows/peer-n8n';
 import { pageRows } from './rows/page-create';
 import { serverRows } from './rows/server';
 import { serverPeerRows } from './rows/server-peers';
+import { triggerVsWebhookRows } from './rows/trigger-vs-webhook';
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -71,6 +72,7 @@ const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = 
 	},
 	{ name: 'peer-n8n', run: () => peerN8nRows() },
 	{ name: 'contact-form', run: ({ site }) => contactFormRow(site) },
+	{ name: 'trigger-vs-webhook', run: () => triggerVsWebhookRows() },
 	{ name: 'server-peers', run: () => serverPeerRows() },
 	// Last user of the shared site: it ends with the site restarted without its listing cache.
 	{
