@@ -109,8 +109,8 @@ export interface RealN8n {
 	): Promise<{ run: WorkflowRun; wallMs: number; cpu: CpuTime }>;
 	/** `n8n publish:workflow`: the workflow is active from the next start. */
 	publish(id: string): Promise<void>;
-	/** `n8n start` (production webhooks served); resolves once n8n answers. */
-	start(): Promise<StartedN8n>;
+	/** `n8n start` (production webhooks served), with extra environment; resolves once n8n answers. */
+	start(extraEnv?: Record<string, string>): Promise<StartedN8n>;
 	/** n8n's SQLite database file (open it read-only). */
 	databaseFile: string;
 }
@@ -163,7 +163,7 @@ export async function prepareRealN8n(): Promise<RealN8n> {
 		async publish(id) {
 			await stack.publishWorkflow(env, id);
 		},
-		start: async () => await startN8n(env, port, userFolder),
+		start: async (extraEnv = {}) => await startN8n({ ...env, ...extraEnv }, port, userFolder),
 		async importCredentials(credentials) {
 			await stack.importCredentials(env, userFolder, credentials);
 		},
