@@ -14,9 +14,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../scripts/lib/runtime');
-const stack = require('../scripts/lib/stack');
-const { contactFormTriggerWorkflow } = require('../scripts/lib/trigger-workflows');
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
+const { contactFormTriggerWorkflow } = require('../../scripts/lib/trigger-workflows');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
