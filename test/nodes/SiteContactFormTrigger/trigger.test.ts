@@ -874,3 +874,17 @@ test('the node describes itself as a trigger with one POST webhook, answered on 
 		options: [{ value: 'onReceived' }, { value: 'lastNode' }],
 	});
 });
+
+test("the notices name n8n's real buttons and say what happens to live submissions while testing", () => {
+	const { properties } = new SiteContactFormTrigger().description;
+	const notice = (name: string) => String(properties.find((p) => p.name === name)?.displayName);
+	for (const name of ['automaticNotice', 'manualNotice']) {
+		expect(notice(name)).toContain('"Execute step"');
+		expect(notice(name)).toContain('"Test this trigger"');
+		expect(notice(name)).not.toMatch(/listen for test event/i);
+	}
+	expect(notice('automaticNotice')).toMatch(/published workflow still receives every submission/);
+	expect(notice('manualNotice')).toMatch(
+		/live submissions go to the test run, not to the published workflow/,
+	);
+});
