@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
-import { validationFailed } from '../errors/api-error';
+import { type FieldProblem, validationFailed } from '../errors/api-error';
 import { tenantSecurity } from '../schemas/common';
 import {
 	testWebhookBody,
@@ -38,18 +38,18 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request) => {
 			const { url, headers, ttl_seconds: ttlSeconds = 600 } = request.body;
-			if (!isHttpUrl(url))
-				throw validationFailed([{ field: 'url', problem: 'must be an http(s) URL' }]);
-			const refused = await targets.refusalForUrlResolved(new URL(url));
-			if (refused !== undefined)
-				throw validationFailed([{ field: 'url', problem: `must not point to ${refused}` }]);
-			const problems = headerProblems({
+			const problems: FieldProblem[] = [];
+			if (!isHttpUrl(url)) problems.push({ field: 'url', problem: 'must be an http(s) URL' });
+			else {
+				const refused = await targets.refusalForUrlResolved(new URL(url));
+				if (refused !== undefined)
+					problems.push({ field: 'url', problem: `must not point to ${refused}` });
+			}
+			for (const problem of headerProblems({
 				contact_form_webhook_url: url,
 				contact_form_webhook_headers: headers ?? null,
-			}).map((problem) => ({
-				...problem,
-				field: problem.field.replace(/^contact_form_webhook_/, ''),
-			}));
+			}))
+				problems.push({ ...problem, field: problem.field.replace(/^contact_form_webhook_/, '') });
 			if (problems.length > 0) throw validationFailed(problems);
 			return testWebhooks.put(tenantOf(request).pk, url, headers ?? {}, ttlSeconds * 1000);
 		},
