@@ -291,15 +291,15 @@ function pushRow(id: string, copies: 1 | 2, runs: Record<Kind, Run[]>, version: 
 	const ratio = trigger.rate / webhookNode.rate;
 	const goal = copies === 1 ? RATE_GOAL.once : RATE_GOAL.twice;
 	const list = (kind: Kind, key: keyof Run) =>
-		runs[kind].map((run) => round(run[key], key === 'rate' ? 0 : 1)).join(' ');
+		runs[kind].map((run) => round(run[key], 1)).join(' ');
 	rows.push({
 		id,
 		row:
 			copies === 1
 				? `Contact-form deliveries, ${DELIVERIES} to the production URL ${CONCURRENCY} at a time, real n8n ${version}: Contact Form Trigger vs n8n's Webhook node (Header Auth, same secret), each then a No Op`
 				: `The same, every delivery sent twice at once (a redelivery racing the first): Contact Form Trigger (one execution per submission) vs the Webhook node (two)`,
-		measured: `trigger ${round(trigger.rate, 0)} submissions/s, p50 ${round(trigger.p50, 0)} ms`,
-		baseline: `Webhook node ${round(webhookNode.rate, 0)} submissions/s, p50 ${round(webhookNode.p50, 0)} ms`,
+		measured: `trigger ${round(trigger.rate, 1)} submissions/s, p50 ${round(trigger.p50, 0)} ms`,
+		baseline: `Webhook node ${round(webhookNode.rate, 1)} submissions/s, p50 ${round(webhookNode.p50, 0)} ms`,
 		ratio: round(ratio, 2),
 		goal:
 			copies === 1
