@@ -14,7 +14,7 @@ const path = require('node:path');
 const runtime = require('../scripts/lib/runtime');
 const stack = require('../scripts/lib/stack');
 const { startAiStandIn } = require('../scripts/lib/ai-stand-in');
-const { exampleFiles, startSiteAndFolder } = require('./lib/stock-stack');
+const { exampleFiles, importSiteCredentials, startSiteAndFolder } = require('./lib/stock-stack');
 
 const started = Date.now();
 const say = (message) =>
@@ -30,25 +30,17 @@ beforeAll(async () => {
 	await runtime.ensureRuntime({ log: say });
 	ctx.site = await startSiteAndFolder('site-n8n-stock-');
 	ctx.ai = await startAiStandIn({ apiKey: AI_API_KEY });
-	const { env, userFolder, server } = ctx.site;
-	await stack.importCredentials(
-		env,
-		userFolder,
-		stack.credentialsFor({
-			serverUrl: server.url,
-			adminToken: server.adminToken,
-			tenantToken: ctx.site.demoToken,
-			aiUrl: ctx.ai.baseUrl,
-			aiApiKey: AI_API_KEY,
-			mcpToken: 'mcp_stock-examples-token',
-		}),
-	);
-	ctx.imported = await stack.importWorkflows(
-		env,
-		userFolder,
+	await importSiteCredentials(ctx.site, {
+		aiUrl: ctx.ai.baseUrl,
+		aiApiKey: AI_API_KEY,
+		mcpToken: 'mcp_stock-examples-token',
+	});
+	await stack.importWorkflows(
+		ctx.site.env,
+		ctx.site.userFolder,
 		EXAMPLES.map(({ file }) => file),
 	);
-	say(`${EXAMPLES.length} examples imported into ${userFolder}`);
+	say(`${EXAMPLES.length} examples imported into ${ctx.site.userFolder}`);
 }, runtime.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {

@@ -15,7 +15,7 @@ const {
 
 const runtime = require('../scripts/lib/runtime');
 const stack = require('../scripts/lib/stack');
-const { ABOUT_US, startSiteAndFolder } = require('./lib/stock-stack');
+const { ABOUT_US, importSiteCredentials, startSiteAndFolder } = require('./lib/stock-stack');
 
 const started = Date.now();
 const say = (message) =>
@@ -54,18 +54,9 @@ const aboutUs = async () => (await ctx.site.demo('GET', '/api/pages?url=%2Fabout
 beforeAll(async () => {
 	await runtime.ensureRuntime({ log: say });
 	ctx.site = await startSiteAndFolder('site-n8n-mcp-');
-	const { env, userFolder, server } = ctx.site;
+	const { env, userFolder } = ctx.site;
 	ctx.mcpToken = `mcp_${crypto.randomBytes(24).toString('base64url')}`;
-	await stack.importCredentials(
-		env,
-		userFolder,
-		stack.credentialsFor({
-			serverUrl: server.url,
-			adminToken: server.adminToken,
-			tenantToken: ctx.site.demoToken,
-			mcpToken: ctx.mcpToken,
-		}),
-	);
+	await importSiteCredentials(ctx.site, { mcpToken: ctx.mcpToken });
 	await stack.importWorkflows(env, userFolder, [path.join(stack.EXAMPLES_DIR, EXAMPLE.file)]);
 	await stack.publishWorkflow(env, EXAMPLE.id);
 	say('example imported and published; starting n8n');
@@ -78,6 +69,12 @@ beforeAll(async () => {
 		fs.readFileSync(path.join(stack.EXAMPLES_DIR, EXAMPLE.file), 'utf8'),
 	).nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 	ctx.mcpUrl = `${ctx.site.n8nUrl}/mcp/${trigger.parameters.path}`;
+	// n8n answers ready before it has activated the published workflows: until then the URL is a 404.
+	await stack.waitFor(
+		'the MCP trigger to be registered',
+		async () => (await fetch(ctx.mcpUrl, { method: 'POST' })).status !== 404,
+		{ timeoutMs: 120000, everyMs: 500 },
+	);
 	ctx.client = await connect(ctx.mcpToken);
 	say(`connected to ${ctx.mcpUrl}`);
 }, runtime.INSTALL_TIMEOUT_MS);

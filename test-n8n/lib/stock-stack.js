@@ -97,6 +97,23 @@ async function startSiteAndFolder(prefix) {
 	};
 }
 
+/**
+ * Imports the credentials the examples name into the site's n8n folder: the site's (admin, demo
+ * tenant, managed) and, from `extra`, the AI endpoint (aiUrl, aiApiKey) and the MCP token (mcpToken).
+ */
+async function importSiteCredentials(site, extra = {}) {
+	return await stack.importCredentials(
+		site.env,
+		site.userFolder,
+		stack.credentialsFor({
+			serverUrl: site.server.url,
+			adminToken: site.server.adminToken,
+			tenantToken: site.demoToken,
+			...extra,
+		}),
+	);
+}
+
 /** The example workflows in examples/, read from the folder: [{file, workflow}]. */
 function exampleFiles() {
 	return fs
@@ -109,4 +126,12 @@ function exampleFiles() {
 		}));
 }
 
-module.exports = { ABOUT_US, DEMO_TENANT, PLUMBING, stockEnv, startSiteAndFolder, exampleFiles };
+module.exports = {
+	ABOUT_US,
+	DEMO_TENANT,
+	PLUMBING,
+	stockEnv,
+	startSiteAndFolder,
+	importSiteCredentials,
+	exampleFiles,
+};
