@@ -10,8 +10,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../../scripts/lib/runtime');
-const stack = require('../../scripts/lib/stack');
+const runtime = require('../../../scripts/lib/runtime');
+const stack = require('../../../scripts/lib/stack');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Every workflow in examples/, as a user gets it, in an n8n with n8n's defaults
- * (test-n8n/lib/stock-stack.js): no `N8N_BLOCK_ENV_ACCESS_IN_NODE=false` or any other setting a
+ * (e2e/n8n/lib/stock-stack.js): no `N8N_BLOCK_ENV_ACCESS_IN_NODE=false` or any other setting a
  * user's n8n would not have; only credentials are added (the site's, and the OpenAI one pointed at
  * the stand-in model). The folder is read, so a new example is covered as it lands: each imports,
  * and each one a person starts by hand (a Manual Trigger) runs, twice, as the README says they can.
@@ -11,9 +11,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const runtime = require('../scripts/lib/runtime');
-const stack = require('../scripts/lib/stack');
-const { startAiStandIn } = require('../scripts/lib/ai-stand-in');
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
+const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 const { exampleFiles, importSiteCredentials, startSiteAndFolder } = require('./lib/stock-stack');
 
 const started = Date.now();

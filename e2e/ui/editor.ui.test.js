@@ -1,20 +1,20 @@
 'use strict';
 /**
  * The nodes in n8n's editor, driven in a real Chromium as a person would, through the UI only: the
- * stack is started as `npm start` starts it (test-ui/lib/stack.js), the owner signs in, then each step
- * below. Every step leaves a screenshot in test-ui/screenshots/ (git-ignored); step 5 also saves each
+ * stack is started as `npm start` starts it (e2e/ui/lib/stack.js), the owner signs in, then each step
+ * below. Every step leaves a screenshot in e2e/ui/screenshots/ (git-ignored); step 5 also saves each
  * example's canvas as docs/images/<example>.png, the pictures the README and docs/ show.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
-const stackLib = require('../scripts/lib/stack');
+const stackLib = require('../../scripts/lib/stack');
 const { attachStack, startStack } = require('./lib/stack');
 const { launchBrowser } = require('./lib/browser');
 const editor = require('./lib/editor');
 
 const SCREENSHOTS = path.join(__dirname, 'screenshots');
-const DOCS_IMAGES = path.join(__dirname, '..', 'docs', 'images');
+const DOCS_IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
 const started = Date.now();
 const say = (message) =>
 	process.stderr.write(`[ui +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
@@ -22,7 +22,7 @@ const say = (message) =>
 const ctx = {};
 let page;
 
-/** A screenshot in test-ui/screenshots/; with `docs`, also the picture docs/images/<docs>.png. */
+/** A screenshot in e2e/ui/screenshots/; with `docs`, also the picture docs/images/<docs>.png. */
 async function screenshot(name, { docs } = {}) {
 	await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 	if (docs) await page.screenshot({ path: path.join(DOCS_IMAGES, `${docs}.png`) });

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * examples/mcp-site-tools.json in a real n8n, as an MCP client sees it: the example is imported as
- * it is, published and served by `n8n start` (a stock environment, test-n8n/lib/stock-stack.js), and
+ * it is, published and served by `n8n start` (a stock environment, e2e/n8n/lib/stock-stack.js), and
  * the official MCP TypeScript SDK's client talks to its production URL over streamable HTTP.
  */
 const crypto = require('node:crypto');
@@ -13,8 +13,8 @@ const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
-const runtime = require('../scripts/lib/runtime');
-const stack = require('../scripts/lib/stack');
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
 const { ABOUT_US, importSiteCredentials, startSiteAndFolder } = require('./lib/stock-stack');
 
 const started = Date.now();
