@@ -184,14 +184,14 @@ const OPTION_SPECS: OptionSpec[] = [
 		env: 'SITE_SERVER_WEBHOOK_ALLOW',
 		kind: 'cidrList',
 		field: 'webhookAllow',
-		help: 'webhooks may reach only these addresses: CIDRs, addresses, "loopback", "private", comma-separated (default any)',
+		help: 'webhooks may also reach these addresses, refused by default: "loopback", "private", CIDRs, addresses, comma-separated (default none: public addresses only)',
 	},
 	{
 		flag: 'webhook-deny',
 		env: 'SITE_SERVER_WEBHOOK_DENY',
 		kind: 'cidrList',
 		field: 'webhookDeny',
-		help: 'webhooks may not reach these addresses, e.g. "loopback,private" (link-local, metadata and the server itself are always refused)',
+		help: 'webhooks may not reach these addresses either: CIDRs, addresses, "loopback", "private" (link-local, metadata, multicast and the server itself are always refused)',
 	},
 	{
 		flag: 'fault-rate',
