@@ -83,7 +83,13 @@ function classify(address: Address): AddressClass {
 	return { kind: 'openable', name: 'special', range };
 }
 
-/** `--webhook-allow` / `--webhook-deny`: named classes and CIDRs (a single address is a /32 or /128). */
+/** The named classes as CIDRs, for uses that need ranges (the trusted proxies). */
+const NAMED_CIDRS: Record<'loopback' | 'private', string[]> = {
+	loopback: ['127.0.0.0/8', '::1/128'],
+	private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7'],
+};
+
+/** `--webhook-allow` / `--webhook-deny` / `--trust-proxy`: named classes and CIDRs (a single address is a /32 or /128). */
 export class AddressList {
 	constructor(
 		readonly names: ReadonlySet<'loopback' | 'private'>,
@@ -99,6 +105,12 @@ export class AddressList {
 		return this.ranges.some(
 			([base, bits]) => base.kind() === address.kind() && address.match(base, bits),
 		);
+	}
+
+	/** The list as CIDR strings (the named classes spelled out), as Fastify's trustProxy takes it. */
+	toCidrs(): string[] {
+		const named = [...this.names].flatMap((name) => NAMED_CIDRS[name]);
+		return [...named, ...this.ranges.map(([base, bits]) => `${base.toString()}/${bits}`)];
 	}
 
 	/** True when the list names the address's class or holds the address. */

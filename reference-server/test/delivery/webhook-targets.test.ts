@@ -361,6 +361,8 @@ describe('delivery loops', () => {
 
 	it('a submission carrying the delivery mark is refused and stores nothing', async () => {
 		const t = await createTenant(h);
+		// With a webhook set, an accepted submission would be stored: "nothing stored" then means something.
+		await setWebhook(t, `http://127.0.0.1:${await closedPort()}/hook`);
 		const res = await h.anon.post(
 			`/forms/${t.id}/contact`,
 			{ a: 1 },
