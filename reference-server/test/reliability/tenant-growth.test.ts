@@ -25,11 +25,14 @@ import {
 	waitFor,
 } from '../helpers';
 
-const receivers: Receiver[] = [];
-
+/** One receiver for the deliveries of every server of this file. */
+let receiver: Receiver;
+beforeAll(async () => {
+	receiver = await new Receiver().start();
+});
 afterAll(async () => {
 	await stopAll();
-	await Promise.all(receivers.map((r) => r.stop()));
+	await receiver.stop();
 	removeDataDirs();
 });
 
@@ -121,8 +124,6 @@ describe('contact-form submissions and deliveries: retention and no webhook', ()
 
 	it('the purge runs on its own: submissions past --retention-days go with their deliveries, pending ones stay', async () => {
 		let h = await start({ retentionDays: 30, deliveryRetryBaseMs: 3_600_000 });
-		const receiver = await new Receiver().start();
-		receivers.push(receiver);
 		const t = await createTenant(h);
 		await setWebhook(t, `${receiver.url}/hook`);
 		const old = await submitForm(h, t.id, { n: 'old' });
@@ -158,8 +159,6 @@ describe('contact-form submissions and deliveries: retention and no webhook', ()
 
 	it('--retention-days 0 keeps everything', async () => {
 		let h = await start({ retentionDays: 0 });
-		const receiver = await new Receiver().start();
-		receivers.push(receiver);
 		const t = await createTenant(h);
 		await setWebhook(t, `${receiver.url}/hook`);
 		const sid = await submitForm(h, t.id, {});
