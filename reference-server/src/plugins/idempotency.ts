@@ -39,9 +39,10 @@ const STALE_IN_FLIGHT_MS = 60_000;
 /**
  * Bytes of an answer kept for replay. A larger answer is recorded by its status only: a repeat gets
  * 409 replay_not_available (the request was done; read the resource). Answers of mutating calls are
- * small (a page is the largest); without a cap a key could pin megabytes for 24 hours.
+ * small except a page with large templates (replayed up to the cap); without a cap a key could pin
+ * megabytes for 24 hours.
  */
-export const STORED_ANSWER_CAP = 256 * 1024;
+export const STORED_ANSWER_CAP = 1024 * 1024;
 
 /**
  * The `Idempotency-Key` extension: the first final answer (2xx or 4xx) to a POST, PUT or DELETE under
