@@ -340,6 +340,86 @@ test.each([
 	},
 );
 
+describe('issue 22: with a database between n8n and the credential', () => {
+	// Each credential read and store takes 3 ms, one at a time, as n8n's queries do: most requests
+	// read the credential before the first minted token is stored.
+	beforeEach(() => {
+		ctx.runner.credentials.databaseLatencyMs = 3;
+	});
+	afterEach(() => {
+		ctx.runner.credentials.databaseLatencyMs = 0;
+	});
+
+	/** A tenant, a managed credential for it, and a run of 60 Page Creates on that credential. */
+	async function managedTenant(tenantId: string) {
+		await ctx.site.createTenant(tenantId);
+		const tokens = () =>
+			(
+				ctx.site.server.app.site.store.db
+					.prepare(
+						'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
+					)
+					.get(tenantId) as { n: number }
+			).n;
+		// Tokens issued since the tenant was made (with a token of its own).
+		const before = tokens();
+		const countTokens = () => tokens() - before;
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, tenantId),
+		);
+		const createPages = async (prefix: string, typeVersion = 3, options: INodeParameters = {}) => {
+			const result = await ctx.runner.runNode({
+				type: 'siteTenant',
+				typeVersion,
+				credentials,
+				input: Array.from({ length: 60 }, (_, i) => ({ json: { url: `/${prefix}${i}` } })),
+				parameters: {
+					authentication: 'managedTenant',
+					resource: 'page',
+					operation: 'create',
+					name: 'Page',
+					url: '={{ $json.url }}',
+					locale: 'en',
+					options,
+				},
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(60);
+		};
+		return { countTokens, createPages };
+	}
+
+	test.each([
+		[`a window of ${DEFAULT_CONCURRENCY} (version 2, default)`, 2, {}],
+		[`a window of ${DEFAULT_CONCURRENCY} (version 3, default)`, 3, {}],
+		['Batching 8 (version 1: a whole batch at once)', 1, { batching: { batch: { batchSize: 8 } } }],
+	] as Array<[string, number, INodeParameters]>)(
+		'%s mints one token over 60 items, and the next execution none',
+		async (label, typeVersion, options) => {
+			const { countTokens, createPages } = await managedTenant(`db-${typeVersion}-${label.length}`);
+			await createPages('a', typeVersion, options);
+			expect(countTokens()).toBe(1);
+			await createPages('b', typeVersion, options);
+			expect(countTokens()).toBe(1);
+		},
+	);
+
+	test('after a rotation revoked the token, the 60 items that get 401 share one new mint', async () => {
+		const tenantId = 'db-revoked';
+		const { countTokens, createPages } = await managedTenant(tenantId);
+		await createPages('a');
+		const rotation = await ctx.site.admin.post('/api/tenant/token', {
+			id: tenantId,
+			revoke_previous: true,
+		});
+		expect(rotation.status).toBe(200);
+		expect(countTokens()).toBe(2);
+		await createPages('b');
+		expect(countTokens()).toBe(3);
+	});
+});
+
 test('the credential is read once per request (by n8n, for the token), not once more per item for the base URL', async () => {
 	const credentials = ctx.runner.credentials.add('siteTenantApi', {
 		baseUrl: ctx.site.url,
