@@ -418,22 +418,11 @@ describe('issue 22 in a real n8n', () => {
 		};
 		await runtime.setupOwner(ctx.n8nUrl, owner);
 		const cookie = await runtime.login(ctx.n8nUrl, owner);
-		const testCredential = async (key) => {
-			const response = await fetch(`${ctx.n8nUrl}/rest/credentials/test`, {
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					cookie,
-					'browser-id': 'site-management-start',
-				},
-				body: JSON.stringify({
-					credentials: { ...CREDENTIALS[key], data: ctx.credentialData[key] },
-				}),
+		const testCredential = async (key) =>
+			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, {
+				...CREDENTIALS[key],
+				data: ctx.credentialData[key],
 			});
-			expect(response.status).toBe(200);
-			const body = await response.json();
-			return body.data ?? body;
-		};
 		for (const key of ['tenantRedirect', 'adminRedirect']) {
 			const result = await testCredential(key);
 			say(`credential test ${key}: ${JSON.stringify(result)}`);

@@ -8,10 +8,7 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { SiteAdminApi } from '../../credentials/SiteAdminApi.credentials';
-import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
-import { SiteTenantApi } from '../../credentials/SiteTenantApi.credentials';
-import { credentialProbe, probeName, testCredential } from '../harness/credential-tester';
+import { credentialTestTypes, testCredential } from '../harness/credential-tester';
 import {
 	credentialId,
 	expectNoSecrets,
@@ -21,18 +18,14 @@ import {
 } from '../harness/nodes';
 import { managedCredentialData } from '../harness/reference-server';
 
-const adminType = new SiteAdminApi();
-const tenantType = new SiteTenantApi();
-const managedType = new SiteManagedTenantApi();
+const {
+	admin: adminType,
+	tenant: tenantType,
+	managed: managedType,
+	probes,
+} = credentialTestTypes();
 
-const ctx = useNodeTestContext(
-	{},
-	{
-		[probeName(adminType)]: credentialProbe(adminType),
-		[probeName(tenantType)]: credentialProbe(tenantType),
-		[probeName(managedType)]: credentialProbe(managedType),
-	},
-);
+const ctx = useNodeTestContext({}, probes);
 
 const managedData = (tenantId: string, overrides: ICredentialDataDecryptedObject = {}) =>
 	managedCredentialData(ctx.site, tenantId, overrides);

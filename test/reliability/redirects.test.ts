@@ -6,9 +6,6 @@
  */
 import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
-import { SiteAdminApi } from '../../credentials/SiteAdminApi.credentials';
-import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
-import { SiteTenantApi } from '../../credentials/SiteTenantApi.credentials';
 import {
 	SECRET_HEADER,
 	postTo,
@@ -16,24 +13,14 @@ import {
 	submissionBody,
 	useContactFormContext,
 } from '../harness/contact-form';
-import { credentialProbe, probeName, testCredential } from '../harness/credential-tester';
+import { credentialTestTypes, testCredential } from '../harness/credential-tester';
 import { listSearch } from '../harness/list-search';
 import { listPages, useNodeTestContext } from '../harness/nodes';
 import { startRedirectSite, type RedirectSite } from '../harness/redirect-site';
 import { managedCredentialData } from '../harness/reference-server';
 
-const adminType = new SiteAdminApi();
-const tenantType = new SiteTenantApi();
-const managedType = new SiteManagedTenantApi();
-
-const ctx = useNodeTestContext(
-	{},
-	{
-		[probeName(adminType)]: credentialProbe(adminType),
-		[probeName(tenantType)]: credentialProbe(tenantType),
-		[probeName(managedType)]: credentialProbe(managedType),
-	},
-);
+const types = credentialTestTypes();
+const ctx = useNodeTestContext({}, types.probes);
 const forms = useContactFormContext();
 
 let site: RedirectSite;
@@ -178,11 +165,11 @@ describe('the admin token does not follow a redirect', () => {
 
 describe('credential tests do not follow a redirect', () => {
 	test.each([
-		['Tenant API', tenantType, () => ({ baseUrl: site.url, token: 'stt_not_for_others' })],
-		['Admin API', adminType, () => ({ baseUrl: site.url, token: ctx.site.adminToken })],
+		['Tenant API', types.tenant, () => ({ baseUrl: site.url, token: 'stt_not_for_others' })],
+		['Admin API', types.admin, () => ({ baseUrl: site.url, token: ctx.site.adminToken })],
 		[
 			'Managed Tenant API (tenant base URL)',
-			managedType,
+			types.managed,
 			() => managedCredentialData(ctx.site, 'cred-redirect', { baseUrl: site.url }),
 		],
 	] as const)('%s: the test fails with the redirect named', async (_label, type, data) => {
