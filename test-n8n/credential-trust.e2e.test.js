@@ -423,14 +423,23 @@ describe('issue 22 in a real n8n', () => {
 				...CREDENTIALS[key],
 				data: ctx.credentialData[key],
 			});
-		for (const key of ['tenantRedirect', 'adminRedirect']) {
-			const result = await testCredential(key);
-			say(`credential test ${key}: ${JSON.stringify(result)}`);
-			expect(result).toEqual({
-				status: 'Error',
-				message: expect.stringContaining('answered with a redirect (HTTP 307)'),
-			});
-		}
+		const tenant = await testCredential('tenantRedirect');
+		say(`credential test tenantRedirect: ${JSON.stringify(tenant)}`);
+		expect(tenant).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('answered with a redirect (HTTP 307)'),
+		});
+		const admin = await testCredential('adminRedirect');
+		say(`credential test adminRedirect: ${JSON.stringify(admin)}`);
+		// n8n 1.x reads the test's `{ ignore, except }` as `true`: the redirect's empty answer then fails
+		// the body rules ("not the service") instead of the redirect rule. Either way nothing follows.
+		expect(admin).toEqual({
+			status: 'Error',
+			message:
+				path.basename(runtime.RUNTIME_DIR) === 'n8n1-runtime'
+					? expect.stringContaining('No Site Management central surface')
+					: expect.stringContaining('answered with a redirect (HTTP 307)'),
+		});
 		// The managed credential mints first: its mint meets the redirect.
 		const managed = await testCredential('managedRedirect');
 		say(`credential test managedRedirect: ${JSON.stringify(managed)}`);
