@@ -44,6 +44,8 @@ interface Mint {
 	usableUntil: number;
 	/** sha256 of the rejected token this mint was made to replace ('' for a first mint). */
 	replaces: string;
+	/** When the mint was asked for (milliseconds since the epoch). */
+	mintedAt: number;
 }
 
 /**
@@ -72,6 +74,13 @@ interface MintEntry {
 
 /** A token is handed out again only if it has at least this long to live. */
 const REUSE_MARGIN_MS = 30_000;
+
+/**
+ * How long a replacement is shared with requests that present the token it replaced: the requests
+ * in flight when the service rejected it (a request's timeout is 30 s). Later, the presented token
+ * may have come back from another process's store and the replacement been revoked since: mint anew.
+ */
+const SHARE_REPLACEMENT_MS = 60_000;
 
 const sha256 = (value: unknown) =>
 	createHash('sha256')
@@ -143,7 +152,12 @@ async function mintToken(
 	}
 	const expiresAt = Date.parse(String(body.expires_at ?? ''));
 	const expiry = Number.isNaN(expiresAt) ? startedAt + lifetime * 1000 : expiresAt;
-	return { accessToken: token, usableUntil: expiry - REUSE_MARGIN_MS, replaces };
+	return {
+		accessToken: token,
+		usableUntil: expiry - REUSE_MARGIN_MS,
+		replaces,
+		mintedAt: startedAt,
+	};
 }
 
 /** Drops the entries whose token can no longer be handed out. */
@@ -174,7 +188,8 @@ async function tokenFor(
 			mint &&
 			mint.usableUntil > Date.now() &&
 			mint.accessToken !== presented &&
-			(!presented || mint.replaces === rejected)
+			(!presented ||
+				(mint.replaces === rejected && Date.now() - mint.mintedAt < SHARE_REPLACEMENT_MS))
 		) {
 			return mint.accessToken;
 		}

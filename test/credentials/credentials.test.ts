@@ -316,6 +316,47 @@ describe('managed tenant credential in workflows', () => {
 		expectNoSecrets(after.run, [firstToken, secondToken, ctx.site.adminToken]);
 	});
 
+	test('issue 22: a replacement is shared with the requests its rejected token failed, not a minute later', async () => {
+		await ctx.site.createTenant('managed-late');
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedData('managed-late'),
+		);
+		const id = credentialId(credentials);
+		const revokeAll = async () =>
+			expect(
+				(
+					await ctx.site.admin.post('/api/tenant/token', {
+						id: 'managed-late',
+						revoke_previous: true,
+					})
+				).status,
+			).toBe(200);
+
+		expect((await createPages(credentials, ['/l1'])).error).toBeUndefined();
+		const first = ctx.runner.credentials.read(id).accessToken as string;
+		await revokeAll();
+		expect((await createPages(credentials, ['/l2'])).error).toBeUndefined();
+		const replacement = ctx.runner.credentials.read(id).accessToken as string;
+		expect(replacement).not.toBe(first);
+
+		// Another process stores its older token late, then a rotation revokes every token; a minute on,
+		// a request presenting that older token gets a fresh mint, not the (revoked) replacement.
+		ctx.runner.credentials.update(id, { accessToken: first });
+		await revokeAll();
+		const now = Date.now.bind(Date);
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now() + 61_000);
+		try {
+			const late = await createPages(credentials, ['/l3']);
+			expect(late.error).toBeUndefined();
+		} finally {
+			clock.mockRestore();
+		}
+		const third = ctx.runner.credentials.read(id).accessToken as string;
+		expect([first, replacement]).not.toContain(third);
+		expect(tokenRecord(third)?.revoked_at).toBeNull();
+	});
+
 	test('an expired cached token is replaced the same way', async () => {
 		await ctx.site.createTenant('managed-expired');
 		const shortLived = await ctx.site.admin.post('/api/tenant/token', {
