@@ -47,6 +47,8 @@ const CREDENTIALS = {
 const WORKFLOWS = { pages: 'e2eTrustPages001', redirects: 'e2eTrustRedirect' };
 
 const ctx = {};
+/** n8n 1.x passes neither a thrown answer's headers (the Location) nor `{ ignore, except }` on. */
+const N8N_1 = path.basename(runtime.RUNTIME_DIR) === 'n8n1-runtime';
 
 /** Starts a server on a loopback address; resolves to its port. */
 function listen(server, port, host) {
@@ -374,7 +376,11 @@ describe('issue 22 in a real n8n', () => {
 		const expectRedirect = (name, apiPath) => {
 			const { error } = failedItem(run, name);
 			expect(error).toContain(`${ctx.redirectUrl}${apiPath} answered with a redirect (HTTP 307)`);
-			expect(error).toContain(`to ${ctx.targetUrl}${apiPath}`);
+			expect(error).toContain(
+				N8N_1
+					? 'to another address (this n8n version does not pass it on)'
+					: `to ${ctx.targetUrl}${apiPath}`,
+			);
 		};
 		expectRedirect('Get many pages', '/api/pages');
 		expectRedirect('Send notification', '/api/notifications');
@@ -383,6 +389,7 @@ describe('issue 22 in a real n8n', () => {
 		// The mint: the admin token stays home, and no token from the other host is used.
 		const mint = failedItem(run, 'Create page (managed)').error;
 		expect(mint).toContain('Could not get a tenant token');
+		// The mint reads the answer itself (it does not throw), so every n8n names the Location.
 		expect(mint).toContain(`to ${ctx.targetUrl}/api/tenant/token`);
 		expect(
 			(
@@ -416,7 +423,15 @@ describe('issue 22 in a real n8n', () => {
 			lastName: 'Owner',
 			password: `E2e-${crypto.randomBytes(12).toString('base64url')}`,
 		};
-		await runtime.setupOwner(ctx.n8nUrl, owner);
+		// n8n 1.x reports ready before its REST routes exist: ask until the owner route answers.
+		await stack.waitFor(
+			"n8n's owner set-up",
+			async () => {
+				await runtime.setupOwner(ctx.n8nUrl, owner);
+				return true;
+			},
+			{ timeoutMs: 60000, everyMs: 500 },
+		);
 		const cookie = await runtime.login(ctx.n8nUrl, owner);
 		const testCredential = async (key) =>
 			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, {
@@ -435,10 +450,9 @@ describe('issue 22 in a real n8n', () => {
 		// the body rules ("not the service") instead of the redirect rule. Either way nothing follows.
 		expect(admin).toEqual({
 			status: 'Error',
-			message:
-				path.basename(runtime.RUNTIME_DIR) === 'n8n1-runtime'
-					? expect.stringContaining('No Site Management central surface')
-					: expect.stringContaining('answered with a redirect (HTTP 307)'),
+			message: N8N_1
+				? expect.stringContaining('No Site Management central surface')
+				: expect.stringContaining('answered with a redirect (HTTP 307)'),
 		});
 		// The managed credential mints first: its mint meets the redirect.
 		const managed = await testCredential('managedRedirect');

@@ -37,16 +37,24 @@ export function shownUrl(address: unknown, base?: string): string {
 	return shown.length > MAX_SHOWN_URL ? `${shown.slice(0, MAX_SHOWN_URL)}…` : shown;
 }
 
-/** The message for a redirect answer to a request sent to `requestUrl`. */
+/** Where a redirect answer points, for the message. */
+function redirectTarget(requestUrl: string, headers: IDataObject | undefined): string {
+	// n8n 1.x does not pass a thrown answer's headers on: the Location is there but unknown here.
+	if (headers === undefined) return 'another address (this n8n version does not pass it on)';
+	const location = headerValue(headers, 'location');
+	if (location === undefined || location === '') return 'no address (no Location header)';
+	return shownUrl(Array.isArray(location) ? location[0] : location, requestUrl);
+}
+
+/**
+ * The message for a redirect answer to a request sent to `requestUrl`; `headers` undefined when
+ * n8n did not pass the answer's headers on.
+ */
 export function redirectMessage(
 	requestUrl: string,
 	status: number,
 	headers: IDataObject | undefined,
 ): string {
-	const location = headerValue(headers, 'location');
-	const target =
-		location === undefined || location === ''
-			? 'no address (no Location header)'
-			: shownUrl(Array.isArray(location) ? location[0] : location, requestUrl);
+	const target = redirectTarget(requestUrl, headers);
 	return `${shownUrl(requestUrl)} answered with a redirect (HTTP ${status}) to ${target}. The Site Management Service never redirects, so the request was not sent again and the token did not go there: check the base URL in the credential (it may point at a proxy or an old address).`;
 }

@@ -251,7 +251,8 @@ async function sendRequest(
 		requestOptions.disableFollowRedirect = true;
 
 		let status: number;
-		let responseHeaders: IDataObject = {};
+		// Undefined when n8n did not pass the answer's headers on (n8n 1.x drops a thrown answer's).
+		let responseHeaders: IDataObject | undefined = {};
 		let responseBody: unknown;
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
@@ -288,20 +289,18 @@ async function sendRequest(
 				continue;
 			}
 			status = failure.status;
-			responseHeaders = failure.headers ?? {};
+			responseHeaders = failure.headers;
 			responseBody = failure.body;
 		}
 
 		if (status >= 200 && status < 300) {
-			return { statusCode: status, headers: responseHeaders, body: responseBody };
+			return { statusCode: status, headers: responseHeaders ?? {}, body: responseBody };
 		}
 		if (isRedirectStatus(status)) {
 			throw redirectError(node, url, status, responseHeaders, itemIndex);
 		}
 		if (canRetry && isRetryableStatus(status)) {
-			const retryAfter = parseRetryAfter(
-				responseHeaders['retry-after'] ?? responseHeaders['Retry-After'],
-			);
+			const retryAfter = parseRetryAfter(headerValue(responseHeaders, 'retry-after'));
 			if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
 				await sleep(retryAfter ?? backoffDelay(attempt));
 				attempt++;
