@@ -47,7 +47,10 @@ const CREDENTIALS = {
 const WORKFLOWS = { pages: 'e2eTrustPages001', redirects: 'e2eTrustRedirect' };
 
 const ctx = {};
-/** n8n 1.x passes neither a thrown answer's headers (the Location) nor `{ ignore, except }` on. */
+/**
+ * n8n 1.x keeps neither a thrown answer's headers (the Location) nor the answer for the credential
+ * tester's status rules, and reads `{ ignore, except }` as `true`: its messages are less precise.
+ */
 const N8N_1 = path.basename(runtime.RUNTIME_DIR) === 'n8n1-runtime';
 
 /** Starts a server on a loopback address; resolves to its port. */
@@ -440,9 +443,12 @@ describe('issue 22 in a real n8n', () => {
 			});
 		const tenant = await testCredential('tenantRedirect');
 		say(`credential test tenantRedirect: ${JSON.stringify(tenant)}`);
+		// n8n 1.x's tester loses the answer behind the error, so no status rule applies: its own text.
 		expect(tenant).toEqual({
 			status: 'Error',
-			message: expect.stringContaining('answered with a redirect (HTTP 307)'),
+			message: N8N_1
+				? 'Request failed with status code 307'
+				: expect.stringContaining('answered with a redirect (HTTP 307)'),
 		});
 		const admin = await testCredential('adminRedirect');
 		say(`credential test adminRedirect: ${JSON.stringify(admin)}`);
