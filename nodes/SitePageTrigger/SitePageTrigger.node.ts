@@ -35,6 +35,14 @@ const EVENTS: Array<{ name: string; value: PageEvent; description: string }> = [
 	},
 ];
 
+/**
+ * Polls of one trigger running now in this process (workflow id and node id). A poll that starts while
+ * the previous one still runs (a slow site, close Poll Times) would read the same state and report
+ * the same changes again: it does nothing instead, and the next poll sees all. Polls of active
+ * workflows all run in n8n's main process (the leader in queue mode), so this process is the one.
+ */
+const pollsInFlight = new Set<string>();
+
 /** created_at of every watched page, from the listing (only when the digest cannot tell). */
 function createdAtLookup(ctx: IPollFunctions, includeDrafts: boolean) {
 	return async () => {
@@ -65,6 +73,40 @@ function sampleOf(snapshot: Snapshot, events: PageEvent[]): PageChange[] {
 			...(newest.draft ? { draft: true } : {}),
 		},
 	];
+}
+
+/** One poll: read the site, compare with the state, write the new state (not in manual mode). */
+async function pollOnce(
+	this: IPollFunctions,
+	events: PageEvent[],
+	includeDrafts: boolean,
+	includeContent: boolean,
+	manual: boolean,
+): Promise<INodeExecutionData[][] | null> {
+	const staticData = this.getWorkflowStaticData('node');
+	// Every request happens before the state is written: a failed poll keeps the old state, and the
+	// next poll sees everything since it.
+	const snapshot = await readSnapshot.call(this, includeDrafts);
+	const state = readState(staticData);
+	const known = state !== undefined && state.drafts === includeDrafts;
+	let changes = known
+		? (await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts))).filter(
+				(change) => events.includes(change.event),
+			)
+		: [];
+
+	if (manual) {
+		// Fetch Test Event shows a sample and leaves the state as it was.
+		changes = changes.length > 0 ? changes.slice(-1) : sampleOf(snapshot, events);
+	}
+	const output = (includeContent
+		? await withContent.call(this, changes)
+		: changes) as unknown as IDataObject[];
+
+	// The first activation (or another Include Drafts) only remembers where the site stands.
+	if (!manual) writeState(staticData, stateOf(snapshot.pages, includeDrafts));
+	if (output.length === 0) return null;
+	return [this.helpers.returnJsonArray(output)];
 }
 
 export class SitePageTrigger implements INodeType {
@@ -133,30 +175,14 @@ export class SitePageTrigger implements INodeType {
 		const includeDrafts = this.getNodeParameter('includeDrafts', false) as boolean;
 		const includeContent = this.getNodeParameter('includeContent', false) as boolean;
 		const manual = this.getMode() === 'manual';
-		const staticData = this.getWorkflowStaticData('node');
-
-		// Every request happens before the state is written: a failed poll keeps the old state, and the
-		// next poll sees everything since it.
-		const snapshot = await readSnapshot.call(this, includeDrafts);
-		const state = readState(staticData);
-		const known = state !== undefined && state.drafts === includeDrafts;
-		let changes = known
-			? (await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts))).filter(
-					(change) => events.includes(change.event),
-				)
-			: [];
-
-		if (manual) {
-			// Fetch Test Event shows a sample and leaves the state as it was.
-			changes = changes.length > 0 ? changes.slice(-1) : sampleOf(snapshot, events);
+		if (manual) return await pollOnce.call(this, events, includeDrafts, includeContent, true);
+		const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		if (pollsInFlight.has(key)) return null;
+		pollsInFlight.add(key);
+		try {
+			return await pollOnce.call(this, events, includeDrafts, includeContent, false);
+		} finally {
+			pollsInFlight.delete(key);
 		}
-		const output = (includeContent
-			? await withContent.call(this, changes)
-			: changes) as unknown as IDataObject[];
-
-		// The first activation (or another Include Drafts) only remembers where the site stands.
-		if (!manual) writeState(staticData, stateOf(snapshot.pages, includeDrafts));
-		if (output.length === 0) return null;
-		return [this.helpers.returnJsonArray(output)];
 	}
 }

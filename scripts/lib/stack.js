@@ -18,6 +18,7 @@ const WORKFLOWS = {
 	contactForm: { id: 'siteContactForm1', file: 'contact-form-notification.json' },
 	aiChain: { id: 'siteAiContent001', file: 'ai-content-chain.json' },
 	aiAgent: { id: 'siteAiAgent00001', file: 'ai-agent-site-editor.json' },
+	pagePublished: { id: 'sitePagePublish1', file: 'page-published-notification.json' },
 };
 
 /** The credential IDs and names the example workflows refer to. */

@@ -313,3 +313,17 @@ describe('Site Management Trigger', () => {
 		expect((await workflow.activate()).error?.message).toMatch(/Events/);
 	});
 });
+
+describe('Site Management Trigger, overlapping polls', () => {
+	test('a poll that starts while the previous one runs does nothing: each change comes once', async () => {
+		const tenant = await ctx.tenant('trigger-overlap');
+		await seedPages(tenant.client, [{ url: '/' }]);
+		const workflow = trigger(tenant);
+		await workflow.activate();
+		await seedPages(tenant.client, [{ url: '/once' }]);
+		const [a, b] = await Promise.all([workflow.poll(), workflow.poll()]);
+		const emitted = [a, b].flatMap((result) => lines(jsonOf(result.items ?? [])));
+		expect(emitted).toEqual(['pagePublished /once']);
+		expect(await pollLines(workflow)).toEqual([]);
+	});
+});
