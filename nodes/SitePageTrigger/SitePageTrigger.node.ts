@@ -89,11 +89,10 @@ async function pollOnce(
 	const snapshot = await readSnapshot.call(this, includeDrafts);
 	const state = readState(staticData);
 	const known = state !== undefined && state.drafts === includeDrafts;
-	let changes = known
-		? (await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts))).filter(
-				(change) => events.includes(change.event),
-			)
-		: [];
+	const detected = known
+		? await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts))
+		: undefined;
+	let changes = (detected?.changes ?? []).filter((change) => events.includes(change.event));
 
 	if (manual) {
 		// Fetch Test Event shows a sample and leaves the state as it was.
@@ -104,7 +103,7 @@ async function pollOnce(
 		: changes) as unknown as IDataObject[];
 
 	// The first activation (or another Include Drafts) only remembers where the site stands.
-	if (!manual) writeState(staticData, stateOf(snapshot.pages, includeDrafts));
+	if (!manual) writeState(staticData, stateOf(snapshot.pages, includeDrafts, detected?.digest));
 	if (output.length === 0) return null;
 	return [this.helpers.returnJsonArray(output)];
 }

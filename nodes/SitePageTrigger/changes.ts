@@ -50,6 +50,8 @@ function removalOf(key: PageKey, seenAt: string): PageChange {
 }
 
 interface SetDifference {
+	/** The digest of this poll's pages (the next state's). */
+	digest: PageDigest;
 	published: Set<string>;
 	removed: PageKey[];
 	unnamedRemovals: number;
@@ -67,6 +69,7 @@ async function setDifference(
 		// A url on both sides changed name or locale: it was published before, so it is no new page.
 		const before = new Set(first.onlyInFirst.map((key) => key.url));
 		return {
+			digest: now,
 			published: new Set(
 				first.onlyInSecond.map((key) => key.url).filter((url) => !before.has(url)),
 			),
@@ -95,15 +98,18 @@ async function setDifference(
 	const unnamedRemovals = second.complete
 		? 0
 		: Math.max(0, state.pages - pages.length + published.size - removed.length);
-	return { published, removed, unnamedRemovals };
+	return { digest: now, published, removed, unnamedRemovals };
 }
 
-/** Every change since the state, oldest first, removals last (they carry the time they were seen). */
+/**
+ * Every change since the state, oldest first, removals last (they carry the time they were seen),
+ * and the digest of the pages now (for the next state).
+ */
 export async function detectChanges(
 	state: TriggerState,
 	snapshot: Snapshot,
 	createdAt: CreatedAtLookup,
-): Promise<PageChange[]> {
+): Promise<{ changes: PageChange[]; digest: PageDigest }> {
 	const { pages, generatedAt } = snapshot;
 	const difference = await setDifference(state, pages, createdAt);
 	const byUrl = new Map(pages.map((page) => [page.url, page]));
@@ -131,5 +137,5 @@ export async function detectChanges(
 			unnamed_removals: difference.unnamedRemovals,
 		});
 	}
-	return changes;
+	return { changes, digest: difference.digest };
 }

@@ -43,7 +43,8 @@ export function timeOf(value: string): number {
 	return Number.isFinite(time) ? time : 0;
 }
 
-export function stateOf(pages: WatchedPage[], drafts: boolean): TriggerState {
+/** The state of these pages; `digest` when it was already made of them (with DIGEST_CELLS cells). */
+export function stateOf(pages: WatchedPage[], drafts: boolean, digest?: PageDigest): TriggerState {
 	let watermark: number | null = null;
 	for (const page of pages) watermark = Math.max(watermark ?? 0, timeOf(page.updated_at));
 	const ties = pages
@@ -55,7 +56,10 @@ export function stateOf(pages: WatchedPage[], drafts: boolean): TriggerState {
 		watermark,
 		ties: ties.length <= MAX_TIES ? ties : [],
 		pages: pages.length,
-		digest: PageDigest.of(pages, DIGEST_CELLS).toStored(),
+		digest: (digest?.cells === DIGEST_CELLS
+			? digest
+			: PageDigest.of(pages, DIGEST_CELLS)
+		).toStored(),
 	};
 }
 
