@@ -78,20 +78,7 @@ function deriveWorkflows(dir) {
 	});
 }
 
-function executionCount(workflowId) {
-	const Database = require('better-sqlite3');
-	const db = new Database(path.join(runtime.n8nFolder(ctx.userFolder), 'database.sqlite'), {
-		readonly: true,
-		fileMustExist: true,
-	});
-	try {
-		return db
-			.prepare('SELECT COUNT(*) AS n FROM execution_entity WHERE workflowId = ?')
-			.get(workflowId).n;
-	} finally {
-		db.close();
-	}
-}
+const executionCount = (workflowId) => stack.executionCount(ctx.userFolder, workflowId);
 
 async function notifications(client) {
 	const answer = await client('GET', '/api/notifications');
@@ -237,9 +224,23 @@ describe('Site Management Trigger in a real n8n', () => {
 		await sleep(25_000);
 		expect(executionCount(WORKFLOWS.big.id)).toBe(1);
 		expect((await notifications(ctx.big.client)).map((n) => n.id).sort()).toEqual(expected);
+		// What n8n saved for the trigger: the digest, not the pages.
+		const db = stack.openN8nDatabase(ctx.userFolder);
+		let staticData;
+		try {
+			staticData = db
+				.prepare('SELECT staticData FROM workflow_entity WHERE id = ?')
+				.get(WORKFLOWS.big.id).staticData;
+		} finally {
+			db.close();
+		}
+		const state = JSON.parse(staticData)['node:Page published'].state;
+		expect(state.pages).toBe(BIG_PAGES);
+		expect(staticData.length).toBeLessThan(40 * 1024);
+		expect(staticData).not.toContain('/pages/1');
 		const memory = memoryOf(ctx.n8n.process.pid);
 		say(
-			`100k site: changes notified ${seenMs} ms after they were made (polls every 10 s); n8n RSS ${ctx.idle.rssMb} MB after start, ${memory.rssMb} MB now, peak ${memory.peakMb} MB`,
+			`100k site: changes notified ${seenMs} ms after they were made (polls every 10 s); n8n RSS ${ctx.idle.rssMb} MB after start, ${memory.rssMb} MB now, peak ${memory.peakMb} MB; static data ${staticData.length} bytes`,
 		);
 	});
 
