@@ -14,8 +14,8 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 
-const runtime = require('../scripts/lib/runtime');
-const stack = require('../scripts/lib/stack');
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
