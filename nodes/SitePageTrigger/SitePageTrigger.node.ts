@@ -115,7 +115,8 @@ export class SitePageTrigger implements INodeType {
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle:
+			'={{"Pages " + $parameter["events"].map(e => ({pagePublished: "published", pageUpdated: "updated", pageRemoved: "removed"})[e]).join(", ")}}',
 		description:
 			'Starts the workflow when pages of a Site Management website are published, updated or removed',
 		defaults: {

@@ -80,6 +80,33 @@ test('four distinct icons, each with a dark variant of its own', () => {
 	expect(digests.size).toBe(8);
 });
 
+test("the page trigger's subtitle names its events", () => {
+	const node = NODES.SitePageTrigger;
+	const workflow = new Workflow({
+		nodes: [
+			{
+				id: 'n',
+				name: 'Node',
+				type: 'sitePageTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { events: ['pagePublished', 'pageRemoved'] },
+			},
+		],
+		connections: {},
+		active: false,
+		nodeTypes: new TestNodeTypes({ sitePageTrigger: node }),
+	});
+	expect(
+		workflow.expression.getSimpleParameterValue(
+			workflow.getNode('Node')!,
+			node.description.subtitle as string,
+			'internal',
+			{},
+		),
+	).toBe('Pages published, removed');
+});
+
 describe('canvas subtitles name the operation', () => {
 	const nodeTypes = new TestNodeTypes({ siteTenant: NODES.SiteTenant, siteAdmin: NODES.SiteAdmin });
 	const subtitle = (type: string, node: INodeType, parameters: Record<string, string>) => {
