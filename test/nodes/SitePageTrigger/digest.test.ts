@@ -29,40 +29,45 @@ describe('page digest', () => {
 		);
 	});
 
-	test('any difference within the capacity is read back exactly (property)', () => {
+	test('any difference of up to 200 pages (of 480 cells) is read back exactly (property)', () => {
+		// At this load (under 42% of the cells) peeling fails with a vanishing probability; the digest's
+		// own capacity note (state.ts) says about 80%.
 		fc.assert(
 			fc.property(
-				fc.uniqueArray(fc.integer({ min: 0, max: 5_000 }), { maxLength: 400 }),
-				fc.uniqueArray(fc.integer({ min: 0, max: 5_000 }), { maxLength: 400 }),
-				(a, b) => {
-					const before = a.map((i) => page(i));
-					const now = b.map((i) => page(i, i % 7 === 0 ? `Renamed ${i}` : `Page ${i}`));
-					const difference = PageDigest.of(before, 96).subtract(PageDigest.of(now, 96)).decode();
-					const keyOf = (key: PageKey) => JSON.stringify(key);
-					const inNow = new Set(now.map(keyOf));
-					const inBefore = new Set(before.map(keyOf));
-					const expectedFirst = before
-						.filter((key) => !inNow.has(keyOf(key)))
-						.map(keyOf)
-						.sort();
-					const expectedSecond = now
-						.filter((key) => !inBefore.has(keyOf(key)))
-						.map(keyOf)
-						.sort();
-					if (difference.complete) {
-						expect(difference.onlyInFirst.map(keyOf).sort()).toEqual(expectedFirst);
-						expect(difference.onlyInSecond.map(keyOf).sort()).toEqual(expectedSecond);
-					} else {
-						// Only a difference larger than the cells can fail to come back whole.
-						expect(expectedFirst.length + expectedSecond.length).toBeGreaterThan(96 * 0.5);
-					}
-					// Whatever is read back is right.
-					for (const key of difference.onlyInFirst) expect(expectedFirst).toContain(keyOf(key));
-					for (const key of difference.onlyInSecond) expect(expectedSecond).toContain(keyOf(key));
+				fc.integer({ min: 0, max: 3_000 }),
+				fc.uniqueArray(fc.integer({ min: 0, max: 3_999 }), { maxLength: 100 }),
+				fc.uniqueArray(fc.integer({ min: 10_000, max: 20_000 }), { maxLength: 100 }),
+				(size, removed, added) => {
+					const base = Array.from({ length: size }, (_, i) => page(i));
+					const gone = new Set(removed.filter((i) => i < size));
+					const before = base;
+					const now = [
+						...base.filter((_, i) => !gone.has(i)),
+						...added.map((i) => page(i, `New ${i}`)),
+					];
+					const difference = PageDigest.of(before, DIGEST_CELLS)
+						.subtract(PageDigest.of(now, DIGEST_CELLS))
+						.decode();
+					expect(difference.complete).toBe(true);
+					expect(urls(difference.onlyInFirst)).toEqual(urls([...gone].map((i) => page(i))));
+					expect(urls(difference.onlyInSecond)).toEqual(urls(added.map((i) => page(i))));
 				},
 			),
-			{ numRuns: 60 },
+			{ numRuns: 40 },
 		);
+	});
+
+	test('a name changed at the same url reads back as the old key and the new one', () => {
+		const before = [page(1), page(2, 'Old name')];
+		const now = [page(1), page(2, 'New name')];
+		const difference = PageDigest.of(before, DIGEST_CELLS)
+			.subtract(PageDigest.of(now, DIGEST_CELLS))
+			.decode();
+		expect(difference).toEqual({
+			onlyInFirst: [page(2, 'Old name')],
+			onlyInSecond: [page(2, 'New name')],
+			complete: true,
+		});
 	});
 
 	test('a difference larger than the cells reports that it is incomplete', () => {
