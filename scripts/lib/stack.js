@@ -18,6 +18,7 @@ const WORKFLOWS = {
 	contactForm: { id: 'siteContactForm1', file: 'contact-form-notification.json' },
 	aiChain: { id: 'siteAiContent001', file: 'ai-content-chain.json' },
 	aiAgent: { id: 'siteAiAgent00001', file: 'ai-agent-site-editor.json' },
+	pagePublished: { id: 'sitePagePublish1', file: 'page-published-notification.json' },
 	mcp: { id: 'siteMcpTools0001', file: 'mcp-site-tools.json' },
 };
 
@@ -190,6 +191,22 @@ async function ensureTenant(serverUrl, adminToken, body) {
 	return created.status === 200;
 }
 
+/**
+ * The editor's credential Test button: `POST /rest/credentials/test` as the logged-in owner (`cookie`)
+ * with `credential` ({id, name, type, data}). Resolves to n8n's verdict `{status, message}`.
+ */
+async function testCredentialInN8n(n8nUrl, cookie, credential) {
+	const response = await fetch(`${n8nUrl}/rest/credentials/test`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', cookie, 'browser-id': 'site-management-start' },
+		body: JSON.stringify({ credentials: credential }),
+	});
+	if (response.status !== 200)
+		throw new Error(`credential test: HTTP ${response.status} ${await response.text()}`);
+	const body = await response.json();
+	return body.data ?? body;
+}
+
 /** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
 async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
 	const deadline = Date.now() + timeoutMs;
@@ -208,8 +225,31 @@ async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
 	);
 }
 
+/** n8n's SQLite database in a user folder, opened read-only (tests read what n8n stored). */
+function openN8nDatabase(userFolder) {
+	const Database = require('better-sqlite3');
+	return new Database(path.join(n8nFolder(userFolder), 'database.sqlite'), {
+		readonly: true,
+		fileMustExist: true,
+	});
+}
+
+/** How many executions of a workflow n8n stored. */
+function executionCount(userFolder, workflowId) {
+	const db = openN8nDatabase(userFolder);
+	try {
+		return db
+			.prepare('SELECT COUNT(*) AS n FROM execution_entity WHERE workflowId = ?')
+			.get(workflowId).n;
+	} finally {
+		db.close();
+	}
+}
+
 module.exports = {
 	EXAMPLES_DIR,
+	openN8nDatabase,
+	executionCount,
 	WORKFLOWS,
 	CREDENTIALS,
 	ONBOARDING_TENANT,
@@ -220,5 +260,6 @@ module.exports = {
 	importWorkflows,
 	publishWorkflow,
 	siteClient,
+	testCredentialInN8n,
 	waitFor,
 };
