@@ -216,7 +216,7 @@ async function startN8n(
 		email: 'owner@bench.example.com',
 		firstName: 'Bench',
 		lastName: 'Owner',
-		password: `Bench-${randomBytes(12).toString('base64url')}`,
+		password: `Bench-1a${randomBytes(12).toString('base64url')}`,
 	};
 	return {
 		url,
