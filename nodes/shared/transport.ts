@@ -22,6 +22,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { headerValue, isPlainObject } from './json';
+import type { FieldLabels } from './errors';
 import { networkError, readThrownRequestError, requestFailedError, serverError } from './errors';
 import {
 	backoffDelay,
@@ -74,6 +75,8 @@ export interface SiteRequestOptions {
 	timeout?: number;
 	/** Reuse a key made by the caller (e.g. one key for several calls of one item). */
 	idempotencyKey?: string;
+	/** The service's field names as the editor shows them, for the field details of an error. */
+	fieldLabels?: FieldLabels;
 }
 
 /** A response read whole: status, headers and the parsed body. */
@@ -123,6 +126,7 @@ function configuredMaxRetries(ctx: SiteRequestContext, itemIndex: number): numbe
 
 /** What a request needs from the credential and the node's options, read once per call or per walk. */
 interface ResolvedSettings {
+	baseUrl: string;
 	url: (path: string) => string;
 	timeout: number;
 	maxRetries: number;
@@ -171,6 +175,7 @@ async function resolveSettings(
 	const { itemIndex } = options;
 	const baseUrl = await credentialBaseUrl(ctx, credentialType, itemIndex);
 	return {
+		baseUrl,
 		url: (path) => joinUrl(baseUrl, path),
 		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),
 		maxRetries: configuredMaxRetries(ctx, itemIndex),
@@ -196,11 +201,12 @@ async function sendRequest(
 	credentialType: SiteCredentialType,
 	request: SiteRequest,
 	options: SiteRequestOptions,
-	{ url: urlFor, timeout, maxRetries }: ResolvedSettings,
+	{ baseUrl, url: urlFor, timeout, maxRetries }: ResolvedSettings,
 ): Promise<SiteResponse> {
 	const { itemIndex } = options;
 	const node = ctx.getNode();
 	const url = urlFor(request.path);
+	const errorContext = { baseUrl, fieldLabels: options.fieldLabels };
 
 	const headers: IDataObject = { ...(request.headers ?? {}) };
 	if (
@@ -265,7 +271,7 @@ async function sendRequest(
 					continue;
 				}
 				throw transient
-					? networkError(node, failure.code, failure.message, itemIndex, attempt + 1)
+					? networkError(node, failure.code, failure.message, itemIndex, attempt + 1, errorContext)
 					: requestFailedError(node, failure.message, itemIndex);
 			}
 			if (
@@ -297,7 +303,7 @@ async function sendRequest(
 				continue;
 			}
 		}
-		throw serverError(node, status, responseBody, itemIndex);
+		throw serverError(node, status, responseBody, itemIndex, errorContext);
 	}
 }
 
