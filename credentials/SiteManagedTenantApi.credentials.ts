@@ -113,7 +113,7 @@ export class SiteManagedTenantApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management';
 
 	properties: INodeProperties[] = [
 		{

@@ -9,7 +9,7 @@ export class SiteTenantApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management';
 
 	properties: INodeProperties[] = [
 		{

@@ -76,7 +76,9 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Proposal JSON',
 		name: 'proposalJson',
-		type: 'json',
+		// A string, not json: n8n's JSON editor marks an empty field "Unexpected end of JSON input".
+		type: 'string',
+		typeOptions: { rows: 4 },
 		default: '',
 		placeholder:
 			'{"url": "/about-us", "templates": [{"type": "text", "body": "..."}], "banner": null}',
