@@ -147,11 +147,15 @@ export function networkError(
 			: code
 				? `${code}: ${message}`
 				: message;
-	return new NodeApiError(
+	const error = new NodeApiError(
 		node,
 		{ message, ...(code ? { code } : {}) },
 		{ message: shown, description: hints.join(' '), itemIndex },
 	);
+	// n8n swaps the message of a known code for its own text ("The service refused the connection -
+	// perhaps it is offline"), which names no address: put ours back.
+	error.message = shown;
+	return error;
 }
 
 /** The error for a failure before or around the request that is neither an answer nor a network error. */
