@@ -91,7 +91,7 @@ describe('credential tests (as n8n runs them)', () => {
 			add({ baseUrl: `${ctx.site.url}/nothing-here`, token: ctx.site.adminToken }),
 		);
 		expect(wrongPath.status).toBe('Error');
-		expect(wrongPath.message).toMatch(/No Site Management central surface/);
+		expect(wrongPath.message).toMatch(/No Site Management Admin API/);
 
 		const unreachable = await testCredential(
 			ctx.runner,
@@ -114,7 +114,7 @@ describe('credential tests (as n8n runs them)', () => {
 				);
 				expect(result).toEqual({
 					status: 'Error',
-					message: expect.stringMatching(/No Site Management central surface/),
+					message: expect.stringMatching(/No Site Management Admin API/),
 				});
 			} finally {
 				await new Promise((resolve) => other.close(resolve));
