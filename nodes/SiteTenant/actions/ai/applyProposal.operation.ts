@@ -21,6 +21,7 @@ import { contentChanges } from './diff';
 import { readPagePath } from './readPagePath';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
 import { aiNodesVersion, runsAsTool } from './version';
+import { jsonTextField } from '../../../shared/jsonText';
 
 const properties: INodeProperties[] = [
 	{
@@ -76,9 +77,7 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Proposal JSON',
 		name: 'proposalJson',
-		// A string, not json: n8n's JSON editor marks an empty field "Unexpected end of JSON input".
-		type: 'string',
-		typeOptions: { rows: 4 },
+		...jsonTextField(4),
 		default: '',
 		placeholder:
 			'{"url": "/about-us", "templates": [{"type": "text", "body": "..."}], "banner": null}',

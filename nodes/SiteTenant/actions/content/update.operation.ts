@@ -18,6 +18,7 @@ import { pageUrlField } from '../page/fields';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readBannerChange } from './readBannerChange';
 import { readTemplates } from './readTemplates';
+import { jsonTextField } from '../../../shared/jsonText';
 
 const TEMPLATES_EXAMPLE =
 	'[{"type": "heading", "text": "About us"}, {"type": "text", "body": "We are a small team."}]';
@@ -49,9 +50,7 @@ const properties: INodeProperties[] = [
 		{
 			displayName: 'Templates',
 			name: 'templates',
-			// A string, not json: n8n's JSON editor marks an empty field "Unexpected end of JSON input".
-			type: 'string',
-			typeOptions: { rows: 6 },
+			...jsonTextField(6),
 			default: '',
 			required: true,
 			placeholder: TEMPLATES_EXAMPLE,
@@ -79,9 +78,7 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Banner',
 		name: 'banner',
-		// A string, not json: n8n's JSON editor marks an empty field "Unexpected end of JSON input".
-		type: 'string',
-		typeOptions: { rows: 3 },
+		...jsonTextField(3),
 		default: '',
 		placeholder: '{"image": "https://…/hero.jpg", "title": "Welcome"}',
 		displayOptions: { show: { clearBanner: [false] } },

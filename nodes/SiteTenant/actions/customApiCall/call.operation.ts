@@ -16,6 +16,7 @@ import { tenantApiRequestFull } from '../../transport';
 import { parseJsonValue } from '../../../shared/validation';
 import { SAFE_DEFAULTS_VERSION, versionedProperty } from '../../../shared/version';
 import { readApiPath } from './apiPath';
+import { jsonTextField } from '../../../shared/jsonText';
 
 const METHODS_WITH_BODY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -74,9 +75,7 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'JSON Body',
 		name: 'body',
-		// A string, not json: n8n's JSON editor marks an empty field "Unexpected end of JSON input".
-		type: 'string',
-		typeOptions: { rows: 4 },
+		...jsonTextField(4),
 		default: '',
 		placeholder: '{"id": "job-1", "message": "Done", "status": "success"}',
 		displayOptions: { show: { method: METHODS_WITH_BODY } },
