@@ -3,7 +3,7 @@ import type { ICredentialTestRequest, ICredentialType, Icon, INodeProperties } f
 import { bearerTokenAuth } from './shared';
 
 const NOT_THE_SERVICE =
-	'No Site Management Admin API at this base URL (POST /api/tenant/token did not answer as the service does)';
+	'No Site Management Admin API at this base URL (POST /api/tenant/token did not answer as the service does). Give the address without /api.';
 
 /**
  * The central surface has no read-only call, so the test asks for a token with an invalid (empty)

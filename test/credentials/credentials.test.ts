@@ -93,6 +93,18 @@ describe('credential tests (as n8n runs them)', () => {
 		expect(wrongPath.status).toBe('Error');
 		expect(wrongPath.message).toMatch(/No Site Management Admin API/);
 
+		const endsInApi = await testCredential(
+			ctx.runner,
+			adminType,
+			add({ baseUrl: `${ctx.site.url}/api`, token: ctx.site.adminToken }),
+		);
+		expect(endsInApi).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/No Site Management Admin API.*Give the address without \/api\.$/,
+			),
+		});
+
 		const unreachable = await testCredential(
 			ctx.runner,
 			adminType,
@@ -138,6 +150,14 @@ describe('credential tests (as n8n runs them)', () => {
 		expect(await testCredential(ctx.runner, tenantType, add(ctx.site.adminToken))).toEqual({
 			status: 'Error',
 			message: expect.stringMatching(/not a tenant token/),
+		});
+		const endsInApi = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: `${ctx.site.url}/api/`,
+			token: tenant.token,
+		});
+		expect(await testCredential(ctx.runner, tenantType, endsInApi)).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/answered 404\)\. Give the address without \/api\.$/),
 		});
 
 		expect(
