@@ -44,7 +44,7 @@ export class SiteContactFormSecretApi implements ICredentialType {
 		// while the secret is shorter than MIN_SECRET_LENGTH, so a short secret cannot be saved.
 		{
 			displayName: `The secret must be at least ${MIN_SECRET_LENGTH} characters long; n8n does not save the credential until it is.`,
-			name: 'secretAtLeast16Characters',
+			name: 'atLeast16Characters',
 			type: 'notice',
 			default: '',
 			required: true,

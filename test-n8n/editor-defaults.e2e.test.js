@@ -223,7 +223,7 @@ describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the 
 		for (const secret of ['short', 'x'.repeat(15)]) {
 			const refused = await create(secret);
 			expect(refused.status).toBe(400);
-			expect(refused.body.message).toMatch(/secretAtLeast16Characters/);
+			expect(refused.body.message).toMatch(/atLeast16Characters/);
 		}
 		const saved = await create(crypto.randomBytes(32).toString('hex'));
 		expect(saved.status).toBe(200);
