@@ -1,0 +1,927 @@
+'use strict';
+/**
+ * End to end through a real n8n (n8n 2.x on Node 24, from tools/n8n-runtime/) against the reference server.
+ *
+ * One stack for the whole file: a reference server (in memory, ephemeral port), an OpenAI-compatible
+ * stand-in on loopback, and an n8n user folder in a temporary directory with this package loaded as
+ * a community package (<user folder>/.n8n/nodes/node_modules/n8n-nodes-site-management). Workflows
+ * run with `n8n execute --id`; the contact-form workflow is published and served by `n8n start`.
+ * The tests run in order and build on each other (the onboarding creates the tenant the managed
+ * credential works on, the last ones read everything n8n stored).
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
+const { startAiStandIn, proposalFor } = require('../../scripts/lib/ai-stand-in');
+
+const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
+
+const started = Date.now();
+const say = (message) =>
+	process.stderr.write(`[n8n e2e +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+
+const TOKEN_PATTERN = /\b(?:sat|stt)_[A-Za-z0-9_-]{20,}/g;
+const TEST_WORKFLOWS = {
+	tenantOps: {
+		id: 'e2eTenantOps0001',
+		file: path.join(__dirname, 'workflows', 'tenant-operations.json'),
+	},
+	adminOps: {
+		id: 'e2eAdminOps00001',
+		file: path.join(__dirname, 'workflows', 'admin-operations.json'),
+	},
+	managed: {
+		id: 'e2eManagedOps001',
+		file: path.join(__dirname, 'workflows', 'managed-credential.json'),
+	},
+};
+const AI_API_KEY = 'ai-stand-in-key-e2e';
+const DEMO_TENANT = 'demo';
+const ABOUT_US = { url: '/about-us', templates: [{ type: 'text', body: 'We are a small team.' }] };
+const AI_TOOLS = ['apply_proposal', 'get_page_context', 'notify_site_owner'];
+
+/**
+ * Variants of the AI examples, written next to the n8n user folder and imported with the others: the
+ * chain stopped after its dry run, and the agent asked to try an invalid proposal first.
+ */
+const DERIVED_WORKFLOWS = {
+	chainDryRunOnly: {
+		id: 'e2eAiChainDry001',
+		from: 'aiChain',
+		change: (workflow) => {
+			const dropped = ['Apply proposal', 'Notify site owner'];
+			workflow.nodes = workflow.nodes.filter((node) => !dropped.includes(node.name));
+			delete workflow.connections['Review (dry run)'];
+			delete workflow.connections['Apply proposal'];
+		},
+	},
+	agentInvalidFirst: {
+		id: 'e2eAiAgentBad001',
+		from: 'aiAgent',
+		change: (workflow) => {
+			const request = workflow.nodes.find((node) => node.name === 'Request');
+			request.parameters.assignments.assignments[0].value =
+				'Improve the about page (/about-us) and tell the owner; first try an invalid proposal.';
+		},
+	},
+};
+
+function writeDerivedWorkflows(dir) {
+	fs.mkdirSync(dir, { recursive: true });
+	return Object.entries(DERIVED_WORKFLOWS).map(([key, derived]) => {
+		const workflow = JSON.parse(
+			fs.readFileSync(path.join(stack.EXAMPLES_DIR, stack.WORKFLOWS[derived.from].file), 'utf8'),
+		);
+		derived.change(workflow);
+		Object.assign(workflow, { id: derived.id, name: `e2e: ${key}` });
+		const file = path.join(dir, `${key}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflow));
+		return file;
+	});
+}
+
+/** Everything the tests share. */
+const ctx = {
+	/** Every token the tests saw: none may appear in a workflow or in execution output (except Issue Token's). */
+	secrets: new Set(),
+	/** The runs printed by `n8n execute`, by workflow id. */
+	runs: {},
+};
+
+function remember(token) {
+	if (typeof token === 'string' && token) ctx.secrets.add(token);
+	return token;
+}
+
+async function execute(workflowId) {
+	say(`n8n execute --id=${workflowId}`);
+	const result = await runtime.executeWorkflow(workflowId, { env: ctx.env });
+	ctx.runs[workflowId] = [...(ctx.runs[workflowId] ?? []), result.run];
+	if (result.failed) {
+		const error = result.run?.data?.resultData?.error;
+		throw new Error(
+			`workflow ${workflowId} failed: ${error ? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+		);
+	}
+	return result.run;
+}
+
+const items = (run, node) => runtime.nodeItems(run, node);
+const one = (run, node) => {
+	const list = items(run, node);
+	expect(list).toHaveLength(1);
+	return list[0];
+};
+
+/** Token-shaped strings and known tokens found in a text. */
+function leaks(text) {
+	const found = new Set(text.match(TOKEN_PATTERN) ?? []);
+	for (const secret of ctx.secrets) if (text.includes(secret)) found.add(secret);
+	return [...found];
+}
+
+/** A run's data without the outputs of Token > Issue nodes (the one place a token may appear). */
+function runDataWithoutIssueToken(resultData, nodes) {
+	const issueNodes = new Set(
+		(nodes ?? [])
+			.filter((node) => /\.siteAdmin$/.test(node.type) && node.parameters?.resource === 'token')
+			.map((node) => node.name),
+	);
+	const runData = Object.fromEntries(
+		Object.entries(resultData?.runData ?? {}).filter(([name]) => !issueNodes.has(name)),
+	);
+	return { ...resultData, runData };
+}
+
+function openN8nDatabase() {
+	const Database = require('better-sqlite3');
+	return new Database(path.join(runtime.n8nFolder(ctx.userFolder), 'database.sqlite'), {
+		readonly: true,
+		fileMustExist: true,
+	});
+}
+
+function executionCount(workflowId) {
+	const db = openN8nDatabase();
+	try {
+		return db
+			.prepare('SELECT COUNT(*) AS n FROM execution_entity WHERE workflowId = ?')
+			.get(workflowId).n;
+	} finally {
+		db.close();
+	}
+}
+
+beforeAll(async () => {
+	say('checking the n8n runtime (tools/n8n-runtime/node_modules)');
+	await runtime.ensureRuntime({ log: say });
+
+	ctx.server = await startServer({
+		port: 0,
+		memory: true,
+		enableVariables: true,
+		adminToken: `sat_e2e${require('node:crypto').randomBytes(24).toString('base64url')}`,
+		deliveryRetryBaseMs: 200,
+		// n8n runs beside the server on loopback, which webhooks reach only when allowed.
+		webhookAllow: 'loopback',
+	});
+	remember(ctx.server.adminToken);
+	ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
+	ctx.public = stack.siteClient(ctx.server.url);
+	say(`reference server on ${ctx.server.url}`);
+
+	ctx.ai = await startAiStandIn({ apiKey: AI_API_KEY });
+	say(`AI stand-in on ${ctx.ai.chatCompletionsUrl}`);
+
+	// The site the Tenant API credential works on, with the page the AI example improves.
+	expect((await ctx.admin('POST', '/api/tenant', { id: DEMO_TENANT })).status).toBe(200);
+	const issued = await ctx.admin('POST', '/api/tenant/token', { id: DEMO_TENANT });
+	ctx.demoToken = remember(issued.data.token);
+	ctx.demo = stack.siteClient(ctx.server.url, ctx.demoToken);
+	expect(
+		(await ctx.demo('POST', '/api/page', { name: 'About us', url: '/about-us', locale: 'en' }))
+			.status,
+	).toBe(201);
+	expect((await ctx.demo('PUT', '/api/content', ABOUT_US)).status).toBe(200);
+
+	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-e2e-'));
+	ctx.port = await runtime.freePort();
+	ctx.brokerPort = await runtime.freePort();
+	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
+	ctx.env = runtime.n8nEnv({
+		userFolder: ctx.userFolder,
+		port: ctx.port,
+		brokerPort: ctx.brokerPort,
+		extra: { SITE_AI_MODEL: 'stand-in-model' },
+	});
+	runtime.stagePackage(ctx.userFolder);
+	say(`n8n user folder ${ctx.userFolder}; package staged as a community package`);
+
+	await stack.importCredentials(
+		ctx.env,
+		ctx.userFolder,
+		stack.credentialsFor({
+			serverUrl: ctx.server.url,
+			adminToken: ctx.server.adminToken,
+			tenantToken: ctx.demoToken,
+			aiUrl: ctx.ai.baseUrl,
+			aiApiKey: AI_API_KEY,
+		}),
+	);
+	say('credentials imported (n8n import:credentials)');
+	const files = [
+		...Object.values(stack.WORKFLOWS).map((workflow) =>
+			path.join(stack.EXAMPLES_DIR, workflow.file),
+		),
+		...Object.values(TEST_WORKFLOWS).map((workflow) => workflow.file),
+		...writeDerivedWorkflows(path.join(ctx.userFolder, 'derived-workflows')),
+	];
+	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
+	say(`${files.length} workflows imported (n8n import:workflow)`);
+}, runtime.INSTALL_TIMEOUT_MS);
+
+afterAll(async () => {
+	if (ctx.n8n) await ctx.n8n.stop();
+	if (ctx.ai) await ctx.ai.close();
+	if (ctx.server) await ctx.server.close();
+	if (ctx.userFolder && !process.env.SITE_E2E_KEEP)
+		fs.rmSync(ctx.userFolder, { recursive: true, force: true });
+	else if (ctx.userFolder) say(`kept ${ctx.userFolder}`);
+	say('done');
+});
+
+describe('examples and operations, run with n8n execute', () => {
+	test('tenant onboarding example: tenant, token, pages with content, settings, sitemap, notification (managed credential mints inside n8n)', async () => {
+		// As `npm start` does: the tenant exists, empty, before the example runs; the example updates it.
+		expect(
+			await stack.ensureTenant(ctx.server.url, ctx.server.adminToken, {
+				id: stack.ONBOARDING_TENANT,
+			}),
+		).toBe(true);
+		const run = await execute(stack.WORKFLOWS.onboarding.id);
+
+		expect(one(run, 'Create or update tenant')).toMatchObject({
+			message: 'Tenant updated successfully.',
+			id: 'acme',
+			fqdn: 'acme.example.com',
+			created: false,
+		});
+		const token = one(run, 'Issue tenant token');
+		expect(token).toMatchObject({ token_type: 'Bearer', tenant_id: 'acme' });
+		expect(token.token).toMatch(/^stt_/);
+		remember(token.token);
+		// The examples use version 3: every page operation outputs the page itself.
+		expect(items(run, 'Create page').map((page) => page.url)).toEqual([
+			'/',
+			'/about-us',
+			'/contact',
+		]);
+		expect(items(run, 'Set page content')).toHaveLength(3);
+		const sitemap = one(run, 'Sitemap');
+		expect(sitemap.pages.map((page) => page.url).sort()).toEqual(['/', '/about-us', '/contact']);
+		expect(one(run, 'Notify site owner')).toMatchObject({
+			id: 'onboarding-acme',
+			status: 'success',
+		});
+
+		// What the server holds, read with the token the workflow issued.
+		const acme = stack.siteClient(ctx.server.url, token.token);
+		const about = await acme('GET', '/api/pages?url=%2Fabout-us');
+		expect(about.status).toBe(200);
+		expect(about.data.data[0]).toMatchObject({
+			name: 'About us',
+			meta_title: 'About Acme',
+			draft: false,
+		});
+		expect(about.data.data[0].templates[0]).toEqual({ type: 'heading', text: 'About us' });
+		expect((await acme('GET', '/api/settings')).data.settings).toMatchObject({
+			google_code: 'G-ACME0001',
+		});
+		const notifications = (await acme('GET', '/api/notifications')).data.data;
+		expect(notifications.find((n) => n.id === 'onboarding-acme').message).toContain(
+			'3 pages published',
+		);
+	});
+
+	test('Admin node: tenant create, update (rename), token issue (rotation), delete', async () => {
+		const run = await execute(TEST_WORKFLOWS.adminOps.id);
+		expect(one(run, 'Create tenant')).toMatchObject({ id: 'e2e-tmp', fqdn: 'tmp.example.com' });
+		expect(one(run, 'Rename tenant')).toMatchObject({ id: 'e2e-renamed', old_id: 'e2e-tmp' });
+		const issued = one(run, 'Issue token');
+		remember(issued.token);
+		expect(issued).toMatchObject({ tenant_id: 'e2e-renamed', token_type: 'Bearer' });
+		expect(issued.expires_at).toEqual(expect.any(String));
+		expect(one(run, 'Delete tenant')).toMatchObject({
+			message: 'Tenant deleted successfully.',
+			id: 'e2e-renamed',
+		});
+		// Gone, and its token with it.
+		expect((await ctx.admin('DELETE', '/api/tenant', { id: 'e2e-renamed' })).status).toBe(404);
+		expect((await stack.siteClient(ctx.server.url, issued.token)('GET', '/api/pages')).status).toBe(
+			401,
+		);
+	});
+
+	test('Tenant node: page, content, asset, settings, sitemap, notification, variable, AI and custom API call operations', async () => {
+		const run = await execute(TEST_WORKFLOWS.tenantOps.id);
+		expect(one(run, 'Create page').page).toMatchObject({
+			url: '/e2e-page',
+			name: 'E2E page',
+			meta_title: 'E2E title',
+		});
+		expect(one(run, 'Get page')).toMatchObject({ url: '/e2e-page', locale: 'en' });
+		expect(items(run, 'List pages').map((page) => page.url)).toEqual(
+			expect.arrayContaining(['/about-us', '/e2e-page']),
+		);
+		expect(one(run, 'Update content').page).toMatchObject({
+			templates: [{ type: 'text', body: 'Hello from n8n' }],
+			banner: { title: 'E2E banner' },
+		});
+
+		const asset = one(run, 'Upload asset');
+		expect(asset).toMatchObject({ name: 'hello-e2e.txt', size: 'hello asset from n8n'.length });
+		const download = await fetch(asset.url);
+		expect(download.status).toBe(200);
+		expect(await download.text()).toBe('hello asset from n8n');
+
+		expect(one(run, 'Update settings').settings).toMatchObject({ google_code: 'G-E2E0001' });
+		expect(items(run, 'Sitemap').map((page) => page.url)).toEqual(
+			expect.arrayContaining(['/about-us', '/e2e-page']),
+		);
+		expect(one(run, 'Send notification').notification).toMatchObject({
+			id: 'e2e-progress',
+			status: 'warning',
+		});
+		expect(one(run, 'Set variable').variable).toEqual({ key: 'e2e_key', value: 'e2e value' });
+		expect(items(run, 'List variables')).toEqual(
+			expect.arrayContaining([expect.objectContaining({ key: 'e2e_key', value: 'e2e value' })]),
+		);
+		one(run, 'Delete variable');
+		expect(one(run, 'Page context').prompt_context).toContain('Page: /e2e-page');
+		const dryRun = one(run, 'Dry-run proposal');
+		expect(dryRun).toMatchObject({ dryRun: true, url: '/e2e-page' });
+		const customCall = items(run, 'Custom call');
+		expect(JSON.stringify(customCall)).toContain('e2e-progress');
+		expect(one(run, 'Delete page')).toMatchObject({
+			deleted: true,
+			permanently: false,
+			page: { url: '/e2e-page', templates: [{ type: 'text', body: 'Hello from n8n' }] },
+		});
+
+		// The server's side of it.
+		expect(
+			(await ctx.demo('GET', '/api/variables')).data.data.find((v) => v.key === 'e2e_key'),
+		).toBeUndefined();
+		expect((await ctx.demo('GET', '/api/settings')).data.settings).toMatchObject({
+			google_code: 'G-E2E0001',
+			noindex: 1,
+		});
+		// Deleted by default = archived: out of the listings, and the dry run changed nothing.
+		expect((await ctx.demo('GET', '/api/pages?url=%2Fe2e-page')).data.data).toHaveLength(0);
+		const sitemap = await ctx.demo('POST', '/api/sitemap', {});
+		expect(sitemap.data.pages.map((page) => page.url)).not.toContain('/e2e-page');
+	});
+
+	test('Managed Tenant credential: mints a token inside n8n, and mints again when the service revokes it', async () => {
+		const exportFile = path.join(ctx.userFolder, 'managed-credential-export.json');
+		const mintedToken = async () => {
+			try {
+				await runtime.n8nCliOk(
+					[
+						'export:credentials',
+						`--id=${stack.CREDENTIALS.managed.id}`,
+						'--decrypted',
+						`--output=${exportFile}`,
+					],
+					{
+						env: ctx.env,
+					},
+				);
+				const [credential] = JSON.parse(fs.readFileSync(exportFile, 'utf8'));
+				return credential.data.accessToken;
+			} finally {
+				fs.rmSync(exportFile, { force: true });
+			}
+		};
+
+		// The onboarding ran its page nodes on this credential: n8n minted a token and stored it (encrypted).
+		const before = remember(await mintedToken());
+		expect(before).toMatch(/^stt_/);
+		// Revoke every acme token (what a rotation elsewhere does): the stored one now gets 401.
+		remember(
+			(await ctx.admin('POST', '/api/tenant/token', { id: 'acme', revoke_previous: true })).data
+				.token,
+		);
+		expect((await stack.siteClient(ctx.server.url, before)('GET', '/api/pages')).status).toBe(401);
+
+		const run = await execute(TEST_WORKFLOWS.managed.id);
+		expect(one(run, 'Notify (managed)').notification).toMatchObject({
+			id: 'managed-mint',
+			status: 'info',
+		});
+		expect(items(run, 'List pages (managed)').length).toBeGreaterThanOrEqual(3);
+
+		const after = remember(await mintedToken());
+		expect(after).toMatch(/^stt_/);
+		expect(after).not.toBe(before);
+		expect((await stack.siteClient(ctx.server.url, after)('GET', '/api/pages')).status).toBe(200);
+	});
+});
+
+/** The runs of a tool node (its output goes to the agent on ai_tool, not main). */
+function toolRuns(run, node) {
+	return (run.data.resultData.runData[node] ?? []).map((nodeRun) => ({
+		error: nodeRun.error?.message,
+		output: nodeRun.data?.ai_tool?.[0]?.map((item) => item.json),
+	}));
+}
+
+/** The tool calls the stand-in answered since `from`, with the tool results n8n sent back. */
+function modelToolCalls(from) {
+	const requests = ctx.ai.requests.slice(from);
+	const last = requests[requests.length - 1].body.messages;
+	const results = new Map(
+		last.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]),
+	);
+	return last
+		.filter((m) => m.role === 'assistant' && m.tool_calls)
+		.flatMap((m) => m.tool_calls)
+		.map((call) => ({
+			name: call.function.name,
+			args: JSON.parse(call.function.arguments),
+			result: results.get(call.id),
+		}));
+}
+
+describe("AI: n8n's own AI nodes on an OpenAI credential pointed at the stand-in", () => {
+	const aboutUs = async () => (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
+
+	test('chain example, stopped after the dry run: the review shows the change and the server is unchanged', async () => {
+		await ctx.demo('PUT', '/api/content', ABOUT_US);
+		const before = await aboutUs();
+		const run = await execute(DERIVED_WORKFLOWS.chainDryRunOnly.id);
+		const review = one(run, 'Review (dry run)');
+		expect(review.text).toContain('```json');
+		expect(review.dryRun.changes.templates).toMatchObject({
+			before: ABOUT_US.templates,
+			changed: true,
+		});
+		expect(await aboutUs()).toEqual(before);
+	});
+
+	test("chain example: page context -> Basic LLM Chain -> dry run -> apply -> notification; the server holds the stand-in's proposal", async () => {
+		await ctx.demo('PUT', '/api/content', ABOUT_US);
+		const requestsBefore = ctx.ai.requests.length;
+		const run = await execute(stack.WORKFLOWS.aiChain.id);
+
+		expect(ctx.ai.requests.length).toBe(requestsBefore + 1);
+		const request = ctx.ai.requests[requestsBefore];
+		expect(request.headers.authorization).toBe(`Bearer ${AI_API_KEY}`);
+		expect(request.body).toMatchObject({ model: 'stand-in-model' });
+		expect(request.body.tools).toBeUndefined();
+		const prompt = request.body.messages.find((message) => message.role === 'user').content;
+		expect(prompt).toBe(one(run, 'Page context').prompt);
+		expect(prompt).toContain('Page: /about-us');
+		expect(prompt).toContain('We are a small team.');
+		expect(prompt).toContain('JSON schema of the answer');
+
+		const proposal = proposalFor(prompt);
+		expect(one(run, 'Propose content').text).toContain(JSON.stringify(proposal, null, 2));
+		expect(one(run, 'Review (dry run)').dryRun).toMatchObject({
+			url: '/about-us',
+			wouldSend: proposal,
+		});
+		const page = await aboutUs();
+		expect({ templates: page.templates, banner: page.banner }).toEqual({
+			templates: proposal.templates,
+			banner: proposal.banner,
+		});
+		expect(one(run, 'Notify site owner')).toMatchObject({
+			id: 'ai-content-/about-us',
+			status: 'success',
+			message: 'The AI proposal for /about-us was applied: 2 content blocks, new banner.',
+		});
+	});
+
+	test("agent example: the model sees the Tenant node's tools, and the tools read the page, apply content and notify the owner", async () => {
+		await ctx.demo('PUT', '/api/content', ABOUT_US);
+		const requestsBefore = ctx.ai.requests.length;
+		const run = await execute(stack.WORKFLOWS.aiAgent.id);
+
+		const requests = ctx.ai.requests.slice(requestsBefore);
+		expect(requests).toHaveLength(4);
+		const tools = Object.fromEntries(
+			requests[0].body.tools.map((tool) => [tool.function.name, tool.function]),
+		);
+		expect(Object.keys(tools).sort()).toEqual(AI_TOOLS);
+		const argumentsOf = (name) =>
+			Object.fromEntries(
+				Object.entries(tools[name].parameters.properties).map(([key, schema]) => [
+					key,
+					schema.type,
+				]),
+			);
+		expect(argumentsOf('get_page_context')).toEqual({ page: 'string' });
+		expect(argumentsOf('apply_proposal')).toEqual({ page: 'string', proposal: 'string' });
+		expect(argumentsOf('notify_site_owner')).toEqual({ page: 'string', message: 'string' });
+		expect(tools.apply_proposal.parameters.required.sort()).toEqual(['page', 'proposal']);
+		expect(tools.apply_proposal.description).toMatch(
+			/^Replaces the content of a page with a proposal/,
+		);
+		expect(tools.get_page_context.parameters.properties.page.description).toBe(
+			'The path of the page on the website, e.g. /about-us',
+		);
+
+		const calls = modelToolCalls(requestsBefore);
+		expect(calls.map((call) => call.name)).toEqual([
+			'get_page_context',
+			'apply_proposal',
+			'notify_site_owner',
+		]);
+		for (const name of AI_TOOLS)
+			expect(toolRuns(run, name)).toEqual([{ error: undefined, output: [expect.any(Object)] }]);
+		// Compact tool outputs: the context is its prompt; an apply says it worked.
+		expect(JSON.parse(calls[0].result)).toEqual([
+			{ url: '/about-us', prompt: expect.stringContaining(JSON.stringify(ABOUT_US.templates[0])) },
+		]);
+		expect(JSON.parse(calls[1].result)).toEqual([
+			{
+				message: 'Content updated successfully.',
+				url: '/about-us',
+				updated_at: expect.any(String),
+			},
+		]);
+
+		const proposal = JSON.parse(calls[1].args.proposal);
+		expect(proposal.templates[0]).toEqual({
+			type: 'heading',
+			text: 'About us: rewritten by the AI stand-in',
+		});
+		const page = await aboutUs();
+		expect({ templates: page.templates, banner: page.banner }).toEqual({
+			templates: proposal.templates,
+			banner: proposal.banner,
+		});
+		const notification = (await ctx.demo('GET', '/api/notifications')).data.data.find(
+			(n) => n.id === 'ai-agent-/about-us',
+		);
+		expect(notification).toMatchObject({ status: 'success', message: calls[2].args.message });
+		expect(one(run, 'Site editor agent').output).toMatch(/^Done: /);
+	});
+
+	const invalidProposalTest = runtime.RUNTIME.agentReturnsToolErrors
+		? 'agent: an invalid proposal comes back to the model as a readable tool error, and the run goes on'
+		: "agent (n8n 1.x): an invalid proposal stops the run with the node's readable error, and nothing is applied";
+	test(invalidProposalTest, async () => {
+		await ctx.demo('PUT', '/api/content', ABOUT_US);
+		const requestsBefore = ctx.ai.requests.length;
+		if (!runtime.RUNTIME.agentReturnsToolErrors) {
+			await expect(execute(DERIVED_WORKFLOWS.agentInvalidFirst.id)).rejects.toThrow(
+				'apply_proposal: No usable proposal in the parameter "Proposal JSON": Proposal templates must be an array, got a string',
+			);
+			expect(ctx.ai.requests.length - requestsBefore).toBeGreaterThanOrEqual(2); // the context, then the bad apply
+			expect((await aboutUs()).templates).toEqual(ABOUT_US.templates);
+			return;
+		}
+		const run = await execute(DERIVED_WORKFLOWS.agentInvalidFirst.id);
+
+		const calls = modelToolCalls(requestsBefore);
+		expect(calls.map((call) => call.name)).toEqual([
+			'get_page_context',
+			'apply_proposal',
+			'apply_proposal',
+			'notify_site_owner',
+		]);
+		expect(JSON.parse(calls[1].result)).toEqual([
+			{
+				error:
+					'No usable proposal in the parameter "Proposal JSON": Proposal templates must be an array, got a string',
+			},
+		]);
+		const applies = toolRuns(run, 'apply_proposal');
+		expect(applies.map((applied) => applied.error)).toEqual([
+			expect.stringContaining('Proposal templates must be an array'),
+			undefined,
+		]);
+		const page = await aboutUs();
+		expect(page.templates).toEqual(JSON.parse(calls[2].args.proposal).templates);
+		expect(one(run, 'Site editor agent').output).toContain('1 tool call(s) failed on the way');
+	});
+});
+
+describe('contact form trigger in an active workflow, served by n8n start', () => {
+	test("published workflow registers itself: the site delivers to n8n's production URL with a secret header", async () => {
+		await stack.publishWorkflow(ctx.env, stack.WORKFLOWS.contactForm.id);
+		say('contact-form workflow published; starting n8n');
+		ctx.n8n = await runtime.startN8n({
+			env: ctx.env,
+			port: ctx.port,
+			logFile: path.join(ctx.userFolder, 'n8n.log'),
+		});
+		say(`n8n ready on ${ctx.n8nUrl}; waiting for the trigger to register with the site`);
+
+		const settings = await stack.waitFor(
+			'the trigger to register its webhook URL',
+			async () => {
+				const current = (await ctx.demo('GET', '/api/settings')).data.settings;
+				return current.contact_form_webhook_url ? current : undefined;
+			},
+			{ timeoutMs: 90000, everyMs: 500 },
+		);
+		ctx.webhookUrl = settings.contact_form_webhook_url;
+		expect(ctx.webhookUrl.startsWith(`${ctx.n8nUrl}/webhook/`)).toBe(true);
+		const headers = settings.contact_form_webhook_headers;
+		expect(Object.keys(headers)).toHaveLength(1);
+		ctx.secretHeader = Object.keys(headers)[0];
+		ctx.secret = remember(headers[ctx.secretHeader]);
+		expect(ctx.secret.length).toBeGreaterThanOrEqual(32);
+		say(`registered ${ctx.webhookUrl} (secret header ${ctx.secretHeader})`);
+	});
+
+	test("a submission posted to the site reaches n8n and the workflow's effects show on the server", async () => {
+		const submitted = await ctx.public('POST', `/forms/${DEMO_TENANT}/contact`, {
+			name: 'Ada Lovelace',
+			email: 'ada@example.com',
+			message: 'Please call me back about the analytical engine.',
+		});
+		expect(submitted.status).toBe(202);
+		const id = submitted.data.submission_id;
+		ctx.submissionId = id;
+
+		const notification = await stack.waitFor('the contact-form notification', async () =>
+			(await ctx.demo('GET', '/api/notifications')).data.data.find((n) => n.id === `contact-${id}`),
+		);
+		expect(notification.message).toBe(
+			'New contact-form message from Ada Lovelace <ada@example.com>: Please call me back about the analytical engine.',
+		);
+		const variable = await stack.waitFor('the last-submission variable', async () =>
+			(await ctx.demo('GET', '/api/variables')).data.data.find(
+				(v) => v.key === 'contact_last_submission' && v.value.includes(id),
+			),
+		);
+		expect(JSON.parse(variable.value)).toMatchObject({
+			submission_id: id,
+			name: 'Ada Lovelace',
+			email: 'ada@example.com',
+		});
+		// The workflow's writes land before n8n answers the delivery, so the site may record it a moment later.
+		const delivery = await stack.waitFor('the delivery to be recorded as delivered', async () =>
+			(await ctx.demo('GET', '/api/contact-form/deliveries')).data.data.find(
+				(d) => d.submission_id === id && d.state === 'delivered',
+			),
+		);
+		expect(delivery).toMatchObject({ state: 'delivered', last_status: 200 });
+		await stack.waitFor(
+			'the execution to be stored',
+			async () => executionCount(stack.WORKFLOWS.contactForm.id) >= 1,
+		);
+	});
+
+	test('a forged delivery (no secret, wrong secret) gets 401 and starts no execution', async () => {
+		const before = executionCount(stack.WORKFLOWS.contactForm.id);
+		const body = JSON.stringify({
+			submission_id: '00000000-0000-4000-8000-000000000001',
+			tenant_id: DEMO_TENANT,
+			form: 'contact',
+			submitted_at: new Date().toISOString(),
+			fields: { name: 'Mallory', message: 'forged' },
+		});
+		const post = (headers) =>
+			fetch(ctx.webhookUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			});
+
+		const noSecret = await post({});
+		expect(noSecret.status).toBe(401);
+		const wrongSecret = await post({ [ctx.secretHeader]: 'x'.repeat(43) });
+		expect(wrongSecret.status).toBe(401);
+
+		await runtime.sleep(2000);
+		expect(executionCount(stack.WORKFLOWS.contactForm.id)).toBe(before);
+		const notifications = (await ctx.demo('GET', '/api/notifications')).data.data;
+		expect(
+			notifications.find((n) => n.id === 'contact-00000000-0000-4000-8000-000000000001'),
+		).toBeUndefined();
+	});
+});
+
+describe("credential test in n8n (the editor's Test button: POST /rest/credentials/test)", () => {
+	test('Admin API credential: passes with the admin token, fails with a wrong token, a tenant token or a URL that is not the service', async () => {
+		const owner = {
+			email: 'owner@e2e.example.com',
+			firstName: 'E2E',
+			lastName: 'Owner',
+			password: `E2e-${require('node:crypto').randomBytes(12).toString('base64url')}`,
+		};
+		await runtime.setupOwner(ctx.n8nUrl, owner);
+		const cookie = await runtime.login(ctx.n8nUrl, owner);
+		const testAdmin = async (data) => {
+			const response = await fetch(`${ctx.n8nUrl}/rest/credentials/test`, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					cookie,
+					'browser-id': 'site-management-start',
+				},
+				body: JSON.stringify({ credentials: { ...stack.CREDENTIALS.admin, data } }),
+			});
+			const body = await response.json();
+			expect(response.status).toBe(200);
+			return body.data ?? body;
+		};
+
+		expect(
+			await testAdmin({ baseUrl: ctx.server.url, token: ctx.server.adminToken }),
+		).toMatchObject({ status: 'OK' });
+		expect(
+			await testAdmin({ baseUrl: ctx.server.url, token: 'sat_not-the-admin-token-at-all' }),
+		).toEqual(
+			expect.objectContaining({
+				status: 'Error',
+				message: expect.stringMatching(/admin token was not accepted/),
+			}),
+		);
+		expect(await testAdmin({ baseUrl: ctx.server.url, token: ctx.demoToken })).toEqual(
+			expect.objectContaining({
+				status: 'Error',
+				message: expect.stringMatching(/not an admin token/),
+			}),
+		);
+		// n8n's own address: a web server, but not the service.
+		expect(await testAdmin({ baseUrl: ctx.n8nUrl, token: ctx.server.adminToken })).toMatchObject({
+			status: 'Error',
+		});
+	});
+});
+
+describe('repeated deliveries in a real n8n (the site holds the claim; webhook() writes no static data)', () => {
+	const delivery = (submissionId, fields) =>
+		JSON.stringify({
+			submission_id: submissionId,
+			tenant_id: DEMO_TENANT,
+			form: 'contact',
+			submitted_at: new Date().toISOString(),
+			fields,
+		});
+	const deliver = (body) =>
+		fetch(ctx.webhookUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', [ctx.secretHeader]: ctx.secret },
+			body,
+		});
+	const webhookExecutions = () => executionCount(stack.WORKFLOWS.contactForm.id);
+
+	test('the delivered submission posted again 3 times one after the other, then 30 at once: still 1 execution', async () => {
+		await stack.waitFor('the first execution to be stored', async () => webhookExecutions() >= 1);
+		const before = webhookExecutions();
+		expect(before).toBe(1);
+		const body = delivery(ctx.submissionId, {
+			name: 'Ada Lovelace',
+			email: 'ada@example.com',
+			message: 'again',
+		});
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const answer = await deliver(body);
+			expect(answer.status).toBe(200);
+			expect(await answer.json()).toEqual({
+				message: 'Submission already received',
+				submission_id: ctx.submissionId,
+			});
+		}
+		const together = await Promise.all(Array.from({ length: 30 }, () => deliver(body)));
+		expect(together.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+		await runtime.sleep(3000);
+		expect(webhookExecutions()).toBe(1);
+		say(`repeats: 33 redeliveries of one submission, executions ${webhookExecutions()}`);
+	});
+
+	test('a new submission delivered 30 times at once starts 1 execution; the one started gets an empty 200, not "firstEntryJson"', async () => {
+		const before = webhookExecutions();
+		const submissionId = require('node:crypto').randomUUID();
+		const body = delivery(submissionId, {
+			name: 'Grace Hopper',
+			email: 'grace@example.com',
+			message: 'all at once',
+		});
+		const answers = await Promise.all(Array.from({ length: 30 }, () => deliver(body)));
+		const texts = await Promise.all(answers.map((answer) => answer.text()));
+		expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+		const acknowledgements = texts.filter((text) => text !== '');
+		// One empty answer (the execution started), 29 small JSON acknowledgements.
+		expect(texts.filter((text) => text === '')).toHaveLength(1);
+		for (const text of acknowledgements)
+			expect(JSON.parse(text)).toEqual({
+				message: 'Submission already received',
+				submission_id: submissionId,
+			});
+		expect(texts.join('')).not.toContain('firstEntryJson');
+
+		await stack.waitFor('the contact-form notification of the new submission', async () =>
+			(await ctx.demo('GET', '/api/notifications')).data.data.find(
+				(n) => n.id === `contact-${submissionId}`,
+			),
+		);
+		await stack.waitFor(
+			'its execution to be stored',
+			async () => webhookExecutions() >= before + 1,
+		);
+		await runtime.sleep(3000);
+		expect(webhookExecutions()).toBe(before + 1);
+		say(
+			`repeats: 30 simultaneous deliveries of a new submission, executions +${webhookExecutions() - before}`,
+		);
+	});
+});
+
+describe('no token outside credentials', () => {
+	test('no token in what the model was sent', async () => {
+		// Every model request of the AI tests above (fewer on n8n 1.x, whose agent stops at a tool error).
+		expect(ctx.ai.requests.length).toBeGreaterThanOrEqual(
+			runtime.RUNTIME.agentReturnsToolErrors ? 10 : 8,
+		);
+		expect(leaks(JSON.stringify(ctx.ai.requests))).toEqual([]);
+	});
+
+	test('no exported workflow holds a token (n8n export:workflow --all)', async () => {
+		if (ctx.n8n) {
+			await ctx.n8n.stop();
+			ctx.n8n = undefined;
+		}
+		const file = path.join(ctx.userFolder, 'exported-workflows.json');
+		await runtime.n8nCliOk(['export:workflow', '--all', `--output=${file}`], { env: ctx.env });
+		const text = fs.readFileSync(file, 'utf8');
+		const workflows = JSON.parse(text);
+		expect(workflows.map((workflow) => workflow.id)).toEqual(
+			expect.arrayContaining(
+				[...Object.values(stack.WORKFLOWS), ...Object.values(TEST_WORKFLOWS)].map(
+					(workflow) => workflow.id,
+				),
+			),
+		);
+		expect(ctx.secrets.size).toBeGreaterThanOrEqual(5);
+		expect(leaks(text)).toEqual([]);
+		// The trigger's registration was saved with the workflow, with the secret's hash only.
+		const contactForm = workflows.find(
+			(workflow) => workflow.id === stack.WORKFLOWS.contactForm.id,
+		);
+		const registrations = Object.values(
+			contactForm.staticData?.['node:Contact form']?.registrations ?? {},
+		);
+		expect(registrations).toEqual([
+			expect.objectContaining({
+				url: ctx.webhookUrl,
+				secretHash: require('node:crypto').createHash('sha256').update(ctx.secret).digest('hex'),
+			}),
+		]);
+		expect(text).not.toContain(ctx.secret);
+	});
+
+	test("no execution output holds a token, except the Token > Issue operation's", async () => {
+		// What `n8n execute` printed.
+		const nodesOf = {};
+		for (const workflow of Object.values(stack.WORKFLOWS)) {
+			nodesOf[workflow.id] = JSON.parse(
+				fs.readFileSync(path.join(stack.EXAMPLES_DIR, workflow.file), 'utf8'),
+			).nodes;
+		}
+		for (const workflow of Object.values(TEST_WORKFLOWS))
+			nodesOf[workflow.id] = JSON.parse(fs.readFileSync(workflow.file, 'utf8')).nodes;
+		for (const [workflowId, runs] of Object.entries(ctx.runs)) {
+			for (const run of runs) {
+				const scanned = JSON.stringify({
+					...run,
+					data: {
+						...run.data,
+						resultData: runDataWithoutIssueToken(run.data.resultData, nodesOf[workflowId]),
+					},
+				});
+				expect({ workflowId, leaks: leaks(scanned) }).toEqual({ workflowId, leaks: [] });
+			}
+		}
+
+		// What n8n stored: every execution, including the contact-form ones started by the site.
+		const { parse } = require(path.join(runtime.RUNTIME_MODULES, 'flatted'));
+		const db = openN8nDatabase();
+		let rows;
+		try {
+			rows = db
+				.prepare(
+					'SELECT e.id, e.workflowId, e.mode, d.data, d.workflowData FROM execution_entity e JOIN execution_data d ON d.executionId = e.id',
+				)
+				.all();
+		} finally {
+			db.close();
+		}
+		expect(rows.length).toBeGreaterThanOrEqual(6);
+		// The site's delivery and the new submission delivered 30 times at once: one execution each.
+		expect(
+			rows.filter(
+				(row) => row.workflowId === stack.WORKFLOWS.contactForm.id && row.mode === 'webhook',
+			),
+		).toHaveLength(2);
+		let issueTokenOutputs = 0;
+		for (const row of rows) {
+			const data = parse(row.data);
+			const workflowData = JSON.parse(row.workflowData);
+			const withoutIssue = runDataWithoutIssueToken(data.resultData, workflowData.nodes);
+			if (
+				Object.keys(withoutIssue.runData).length !==
+				Object.keys(data.resultData.runData ?? {}).length
+			)
+				issueTokenOutputs += 1;
+			const scanned = JSON.stringify({ ...data, resultData: withoutIssue });
+			expect({ execution: row.id, workflow: row.workflowId, leaks: leaks(scanned) }).toEqual({
+				execution: row.id,
+				workflow: row.workflowId,
+				leaks: [],
+			});
+		}
+		// The onboarding and the admin operations each had one Token > Issue output, and only those.
+		expect(issueTokenOutputs).toBe(2);
+	});
+});

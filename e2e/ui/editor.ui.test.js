@@ -1,0 +1,297 @@
+'use strict';
+/**
+ * The nodes in n8n's editor, driven in a real Chromium as a person would, through the UI only: the
+ * stack is started as `npm start` starts it (e2e/ui/lib/stack.js), the owner signs in, then each step
+ * below. Every step leaves a screenshot in e2e/ui/screenshots/ (git-ignored).
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const stackLib = require('../../scripts/lib/stack');
+const { attachStack, startStack } = require('./lib/stack');
+const { launchBrowser } = require('./lib/browser');
+const editor = require('./lib/editor');
+
+const SCREENSHOTS = path.join(__dirname, 'screenshots');
+const started = Date.now();
+const say = (message) =>
+	process.stderr.write(`[ui +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+
+const ctx = {};
+let page;
+
+/**
+ * The marks of n8n's JSON editor on a field that does not parse (an empty one: "Unexpected end of
+ * JSON input", in the tooltip of a red lint mark): CodeMirror's lint classes.
+ */
+const jsonErrors = (scope) =>
+	scope
+		.locator('.cm-lint-marker-error, .cm-lintRange-error')
+		.or(scope.getByText('Unexpected end of JSON input'));
+
+async function screenshot(name) {
+	await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
+beforeAll(
+	async () => {
+		fs.mkdirSync(SCREENSHOTS, { recursive: true });
+		// SITE_UI_STACK: a stack.json-like file of a stack already running (developing the steps only).
+		ctx.stack = process.env.SITE_UI_STACK
+			? attachStack(process.env.SITE_UI_STACK)
+			: await startStack({ log: say });
+		ctx.browser = await launchBrowser();
+		page = ctx.browser.context.pages()[0] ?? (await ctx.browser.context.newPage());
+		page.setDefaultTimeout(30000);
+		await editor.signIn(page, ctx.stack.n8nUrl, ctx.stack.state.owner);
+		say('signed in');
+	},
+	15 * 60 * 1000,
+);
+
+afterAll(async () => {
+	await ctx.browser?.close();
+	await ctx.stack?.stop();
+	say('done');
+});
+
+/** A test whose failure leaves a screenshot of where it stopped. */
+function step(name, run) {
+	test(name, async () => {
+		try {
+			await run();
+		} catch (error) {
+			await screenshot(`failed-${name.slice(0, 2).replace(/\W/g, '')}`).catch(() => {});
+			throw error;
+		}
+	});
+}
+
+step(
+	"1. Tenant API credential: a wrong token shows the credential's own message, a good one the connection test succeeding",
+	async () => {
+		await editor.openNewCredential(page, ctx.stack.n8nUrl, 'Site Management Tenant API');
+		await editor.fillCredentialField(page, 'baseUrl', ctx.stack.serverUrl);
+		await editor.fillCredentialField(page, 'token', 'stt_this-token-does-not-exist');
+		await page.getByTestId('credential-save-button').click();
+		await page.getByText('More details').click();
+		await expect(
+			page
+				.getByText('The tenant token was not accepted (unknown, revoked or expired)')
+				.first()
+				.isVisible(),
+		).resolves.toBe(true);
+		await screenshot('1-credential-wrong-token');
+
+		await editor.fillCredentialField(page, 'token', ctx.stack.state.demoToken);
+		await page.getByTestId('credential-save-button').click();
+		await page.getByText('Connection tested successfully').waitFor();
+		await screenshot('1-credential-connection-tested');
+		await page.keyboard.press('Escape');
+	},
+);
+
+step(
+	'2. Tenant node in a new workflow: Page > Get, page picked from the searched list, Execute step shows the page',
+	async () => {
+		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
+		await editor.addNodeAction(page, {
+			search: 'Site Management',
+			node: 'Site Management Tenant',
+			action: 'Get a page',
+		});
+		await editor.chooseCredential(page, stackLib.CREDENTIALS.tenant.id);
+		const { locator, items, before } = await editor.searchResourceLocator(page, 'url', 'about');
+		expect(before).toBe(3); // the demo site's pages: /, /about-us, /contact
+		// The search goes to the server (name or url fragment): only the matching page stays.
+		await items.filter({ hasText: 'About us (/about-us)' }).waitFor();
+		await items.filter({ hasText: 'Home (/)' }).waitFor({ state: 'detached' });
+		expect((await items.allInnerTexts()).map((text) => text.trim())).toEqual([
+			'About us (/about-us)',
+		]);
+		await screenshot('2-page-list-searched');
+		await items.filter({ hasText: 'About us (/about-us)' }).click();
+		await expect(locator.getByTestId('rlc-input').inputValue()).resolves.toBe(
+			'About us (/about-us)',
+		);
+
+		// One "Custom API Call" among the resources (n8n adds none of its own next to ours).
+		await page.getByTestId('parameter-input-resource').click();
+		await page
+			.getByRole('option', { name: /^Variable/ })
+			.filter({ visible: true })
+			.first()
+			.waitFor();
+		const resources = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
+		expect(resources.filter((text) => /custom api call/i.test(text))).toHaveLength(1);
+		await page.keyboard.press('Escape');
+
+		await page.getByTestId('node-execute-button').click();
+		const output = page.getByTestId('output-panel');
+		await output.getByText('About us', { exact: true }).first().waitFor();
+		await expect(output.getByText('/about-us').first().isVisible()).resolves.toBe(true);
+		await screenshot('2-page-get-output');
+		await page.getByTestId('ndv-close-button').click();
+		// The canvas names the operation, not its raw values.
+		await expect(
+			page.getByTestId('canvas-node').filter({ hasText: 'Get a page' }).count(),
+		).resolves.toBe(1);
+		await screenshot('2-canvas-subtitle');
+	},
+);
+
+step(
+	"3. Admin node: Tenant > Create on a new tenant shows the service's confirmation",
+	async () => {
+		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
+		await editor.addNodeAction(page, {
+			search: 'Site Management',
+			node: 'Site Management Admin',
+			action: 'Create a tenant',
+		});
+		await editor.fillParameter(page, 'id', 'ui-test-site');
+		await page.getByTestId('node-execute-button').click();
+		const output = page.getByTestId('output-panel');
+		await output.getByText('Tenant created successfully.').first().waitFor();
+		await screenshot('3-admin-tenant-created');
+		const admin = stackLib.siteClient(ctx.stack.serverUrl, ctx.stack.state.adminToken);
+		expect((await admin('POST', '/api/tenant', { id: 'ui-test-site' })).status).toBe(409); // it exists now
+		await page.getByTestId('ndv-close-button').click();
+	},
+);
+
+step(
+	'4. Contact Form Trigger: its URLs, manual registration selectable, a test submission arrives, stopping restores the webhook',
+	async () => {
+		const demo = stackLib.siteClient(ctx.stack.serverUrl, ctx.stack.state.demoToken);
+		const webhookBefore = (await demo('GET', '/api/settings')).data.settings
+			.contact_form_webhook_url;
+		expect(webhookBefore).toContain('/webhook/'); // the published example's production URL
+
+		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
+		await editor.addTrigger(page, {
+			search: 'Site Management',
+			node: 'Site Management Contact Form Trigger',
+		});
+		const ndv = page.getByTestId('ndv');
+		// Every documented registration mode can be chosen: Manual asks for the Contact Form Secret credential.
+		await editor.chooseOption(page, 'registration', 'Manual');
+		// It says where to enter the URL and the secret header: a Tenant node's Setting > Update.
+		await ndv.getByText('with a Site Management Tenant node: Setting > Update').waitFor();
+		await ndv.getByText('Credential for Site Management Contact Form Secret API').waitFor();
+		await screenshot('4-trigger-manual-registration');
+		await editor.chooseOption(page, 'registration', 'Automatic');
+		await editor.chooseCredential(page, stackLib.CREDENTIALS.tenant.id);
+
+		await ndv.getByText('Webhook URLs').click();
+		await ndv.getByText('Test URL').first().waitFor();
+		expect(await ndv.getByText('/webhook-test/').count()).toBeGreaterThan(0);
+		await ndv.getByText('Production URL').first().click();
+		expect(await ndv.getByText(/\/webhook\/[^-]/).count()).toBeGreaterThan(0);
+		await screenshot('4-trigger-urls');
+
+		await page.getByTestId('trigger-execute-button').click();
+		const registered = await stackLib.waitFor('the test URL registered on the site', async () => {
+			const url = (await demo('GET', '/api/settings')).data.settings.contact_form_webhook_url;
+			return url && url.includes('/webhook-test/') ? url : undefined;
+		});
+		expect(registered).toContain(ctx.stack.n8nUrl.replace('http://', ''));
+		const posted = await stackLib.siteClient(ctx.stack.serverUrl)('POST', '/forms/demo/contact', {
+			name: 'Ada Browser',
+			email: 'ada@example.com',
+			message: 'Hello from the browser test',
+		});
+		expect(posted.status).toBeLessThan(300);
+		const output = page.getByTestId('output-panel');
+		await output.getByText('Hello from the browser test').first().waitFor({ timeout: 60000 });
+		await screenshot('4-trigger-submission-arrived');
+
+		// The test event ended the listening: the site's previous setting is back.
+		const restored = await stackLib.waitFor('the previous webhook back on the site', async () => {
+			const url = (await demo('GET', '/api/settings')).data.settings.contact_form_webhook_url;
+			return url === webhookBefore ? url : undefined;
+		});
+		expect(restored).toBe(webhookBefore);
+		await page.getByTestId('ndv-close-button').click();
+	},
+);
+
+step(
+	'5. every example workflow and each of its nodes opens without an error or an issue badge',
+	async () => {
+		for (const workflow of Object.values(stackLib.WORKFLOWS)) {
+			await page.goto(`${ctx.stack.n8nUrl}/workflow/${workflow.id}`);
+			const nodes = page.getByTestId('canvas-node');
+			await nodes.first().waitFor();
+			const count = await nodes.count();
+			expect(count).toBeGreaterThan(2);
+			for (let index = 0; index < count; index++) {
+				const node = nodes.nth(index);
+				await node.dblclick();
+				const ndv = page.getByTestId('ndv');
+				await ndv.waitFor();
+				expect(await ndv.getByTestId('parameter-issues').count()).toBe(0);
+				// An optional JSON field left empty (Banner, JSON Body) shows no parse error.
+				expect(await jsonErrors(ndv).count()).toBe(0);
+				await page.getByTestId('ndv-close-button').click();
+				await ndv.waitFor({ state: 'hidden' });
+			}
+			expect(await page.getByTestId('node-issues').count()).toBe(0);
+			await screenshot(`5-example-${path.basename(workflow.file, '.json')}`);
+			say(`${workflow.file}: ${count} nodes opened, no issues`);
+		}
+	},
+);
+
+step(
+	"6. the demo's credentials, opened as they come from `npm start`, each pass their connection test",
+	async () => {
+		for (const credential of Object.values(stackLib.CREDENTIALS)) {
+			await page.goto(`${ctx.stack.n8nUrl}/home/credentials/${credential.id}`);
+			const tested = page.getByText('Connection tested successfully');
+			await tested.waitFor();
+			await screenshot(`6-credential-${credential.id}`);
+			say(`${credential.name}: connection tested successfully`);
+			await page.keyboard.press('Escape');
+			await tested.waitFor({ state: 'hidden' });
+		}
+	},
+);
+
+step(
+	'7. Content > Update and Custom API Call as they come (version 4): the notice visible, Templates empty and required, no JSON error',
+	async () => {
+		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
+		await editor.addNodeAction(page, {
+			search: 'Site Management',
+			node: 'Site Management Tenant',
+			action: 'Update page content',
+		});
+		const ndv = page.getByTestId('ndv');
+		// Visible without hovering: a notice, not a tooltip.
+		await ndv.getByText('Replaces every content block of the page with Templates').waitFor();
+		await ndv.getByText('Clear Banner').first().waitFor();
+		expect(await jsonErrors(ndv).count()).toBe(0);
+		await expect(
+			page.getByTestId('parameter-input-templates').locator('textarea').first().inputValue(),
+		).resolves.toBe('');
+		await ndv.getByText('Clear All Blocks').first().waitFor();
+		await screenshot('7-content-update-as-it-comes');
+		await page.getByTestId('ndv-close-button').click();
+
+		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
+		await editor.addNodeAction(page, {
+			search: 'Site Management',
+			node: 'Site Management Tenant',
+			action: 'Make a custom API call',
+		});
+		await expect(
+			page.getByTestId('parameter-input-path').locator('input').first().inputValue(),
+		).resolves.toBe('/api/pages');
+		await editor.chooseOption(page, 'method', 'POST');
+		await page.getByTestId('parameter-input-body').waitFor();
+		expect(await jsonErrors(page.getByTestId('ndv')).count()).toBe(0);
+		await screenshot('7-custom-api-call-post');
+		await page.getByTestId('ndv-close-button').click();
+	},
+);
