@@ -201,7 +201,7 @@ describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the 
 			email: 'owner@defaults.example.com',
 			firstName: 'Defaults',
 			lastName: 'Owner',
-			password: `Def-${crypto.randomBytes(12).toString('base64url')}`,
+			password: `Def-9a${crypto.randomBytes(12).toString('base64url')}`,
 		};
 		await runtime.setupOwner(ctx.n8nUrl, owner);
 		const cookie = await runtime.login(ctx.n8nUrl, owner);
