@@ -203,7 +203,19 @@ describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the 
 			lastName: 'Owner',
 			password: `Def-9a${crypto.randomBytes(12).toString('base64url')}`,
 		};
-		await runtime.setupOwner(ctx.n8nUrl, owner);
+		// n8n 1.x answers its readiness check a moment before its REST routes exist (404 until then).
+		await stack.waitFor(
+			"n8n's owner setup route",
+			async () => {
+				try {
+					return await runtime.setupOwner(ctx.n8nUrl, owner);
+				} catch (error) {
+					if (/HTTP 404/.test(error.message)) return undefined;
+					throw error;
+				}
+			},
+			{ timeoutMs: 60000, everyMs: 1000 },
+		);
 		const cookie = await runtime.login(ctx.n8nUrl, owner);
 		const create = async (secret) => {
 			const response = await fetch(`${ctx.n8nUrl}/rest/credentials`, {
