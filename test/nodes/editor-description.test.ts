@@ -49,7 +49,7 @@ test('every Docs link (nodes and credentials) is a page without an anchor: the p
 	]) {
 		links.push(credential.documentationUrl as string);
 	}
-	expect(links).toHaveLength(10);
+	expect(links).toHaveLength(12);
 	for (const link of links) {
 		// n8n appends its tracking parameters (?utm_…): after an anchor they would break it.
 		expect(link).not.toContain('#');
@@ -59,6 +59,7 @@ test('every Docs link (nodes and credentials) is a page without an anchor: the p
 	}
 	expect(links.filter((link) => link !== PACKAGE_PAGE)).toEqual([
 		`${REPOSITORY_FILE}docs/contact-form-trigger.md`,
+		`${REPOSITORY_FILE}docs/page-trigger.md`,
 		`${REPOSITORY_FILE}docs/contact-form-trigger.md`,
 	]);
 });
