@@ -137,7 +137,7 @@ export class SiteContactFormTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'In the site\'s settings, set the contact-form webhook URL to the Production URL above, and add a webhook header with the header name and secret of the credential. To test ("Execute step" or "Test this trigger") put the Test URL there instead: until you put the Production URL back, live submissions go to the test run, not to the published workflow.',
+					'Register this node with the site yourself, once, with a Site Management Tenant node: Setting > Update, and under Update Fields set Contact Form Webhook URL to the Production URL above and add one Contact Form Webhook Headers entry: Name = the Header Name of this node\'s Contact Form Secret credential, Value = its Secret. To test ("Execute step" or "Test this trigger") put the Test URL there instead: until you put the Production URL back, live submissions go to the test run, not to the published workflow.',
 				name: 'manualNotice',
 				type: 'notice',
 				default: '',
