@@ -30,6 +30,7 @@ import { peerN8nRows } from './rows/peer-n8n';
 import { pageRows } from './rows/page-create';
 import { serverRows } from './rows/server';
 import { serverPeerRows } from './rows/server-peers';
+import { startReadyRow } from './rows/start-ready';
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -81,6 +82,7 @@ const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = 
 	{ name: 'large-bodies', run: () => healthUnderLargeBodiesRow() },
 	{ name: 'asset', run: () => assetRows() },
 	{ name: 'growth', run: () => growthRows() },
+	{ name: 'start-ready', run: () => startReadyRow() },
 ];
 
 function selectedGroups() {

@@ -3,16 +3,17 @@
 /**
  * `npm start`: the whole stack on this machine, on 127.0.0.1 only.
  *
- *  1. builds the package (npm run build)
+ *  1. builds the package (npm run build) unless the last build is of the current sources
  *  2. installs the n8n runtime into tools/n8n-runtime/node_modules if it is missing (first time: minutes)
- *  3. starts the reference server (SQLite under .data/reference-server) on :4010
+ *  3. starts the reference server (SQLite under .data/reference-server) on :4010 and, at the same
+ *     time, an OpenAI-compatible stand-in on :4011 for the AI examples, unless SITE_AI_URL is set
  *  4. creates the demo tenant "demo", its token and three pages (kept and reused on the next start)
- *  5. starts an OpenAI-compatible stand-in on :4011 for the AI examples, unless SITE_AI_URL is set
- *  6. first start only: imports the credentials (tokens live only there; the OpenAI credential's Base
- *     URL is the AI endpoint) and the example workflows into n8n, publishes (activates) the
- *     contact-form workflow; later starts import only examples added since, and the credentials
- *     again when a token or the AI endpoint changed
- *  7. starts n8n on :5678 with this package loaded as a community package, sets up its owner account
+ *  5. first start, or when a token or the AI endpoint changed: imports the credentials into n8n (one
+ *     n8n CLI run, `n8n import:credentials`: their IDs are fixed, which n8n's REST API cannot do;
+ *     tokens live only there; the OpenAI credential's Base URL is the AI endpoint)
+ *  6. starts n8n on :5678 with this package loaded as a community package, sets up its owner account
+ *  7. first start: creates the example workflows through n8n's REST API, as the editor does, and
+ *     publishes (activates) the contact-form one; later starts create only examples added since
  *  8. prints the URLs and the owner login; Ctrl-C stops n8n, then the reference server
  *
  * Everything lives in .data/ (git-ignored): stack.json (admin token, demo token, owner login; mode
@@ -31,6 +32,8 @@ const runtime = require('./lib/runtime');
 const stack = require('./lib/stack');
 const { startAiStandIn } = require('./lib/ai-stand-in');
 const { startQueueMode } = require('./lib/queue/start');
+const { restClient } = require('./lib/queue/rest');
+const { ensureBuilt } = require('./lib/build');
 
 const ROOT = runtime.ROOT;
 // SITE_START_DATA: another folder for everything (the browser test starts a stack of its own there).
@@ -104,18 +107,6 @@ function saveState(state) {
 function newPassword() {
 	// n8n asks for 8 to 64 characters with a digit and an upper-case letter.
 	return `Site-${crypto.randomBytes(12).toString('base64url')}-7Q`;
-}
-
-function run(command, args, options = {}) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
-		child.on('error', reject);
-		child.on('exit', (code, signal) =>
-			code === 0
-				? resolve()
-				: reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`)),
-		);
-	});
 }
 
 /** The reference server as a child process in its own process group; resolves once /health answers. */
@@ -208,7 +199,7 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 	});
 
 	if (!state.credentialsImported) {
-		say('importing the credentials into n8n (n8n import:credentials)');
+		say('importing the credentials into n8n (one n8n CLI run: import:credentials)');
 		await stack.importCredentials(
 			env,
 			USER_FOLDER,
@@ -223,33 +214,6 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 		Object.assign(state, { credentialsImported: true, aiUrl, aiKeyHash });
 		saveState(state);
 	}
-	// The example IDs imported so far; `true` was recorded before the AI examples moved to n8n's AI
-	// nodes, so of those only the onboarding and contact-form ones are current.
-	const imported = Array.isArray(state.workflowsImported)
-		? state.workflowsImported
-		: state.workflowsImported === true
-			? [stack.WORKFLOWS.onboarding.id, stack.WORKFLOWS.contactForm.id]
-			: [];
-	const examples = Object.values(stack.WORKFLOWS).filter(
-		(workflow) => !imported.includes(workflow.id),
-	);
-	if (examples.length > 0) {
-		say(
-			`importing the example workflows (n8n import:workflow): ${examples.map((workflow) => workflow.file).join(', ')}`,
-		);
-		await stack.importWorkflows(
-			env,
-			USER_FOLDER,
-			examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)),
-		);
-		if (examples.includes(stack.WORKFLOWS.contactForm)) {
-			say('publishing the contact-form workflow');
-			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
-		}
-	}
-	state.workflowsImported = Object.values(stack.WORKFLOWS).map((workflow) => workflow.id);
-	saveState(state);
-
 	say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
 	const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
 	children.push({ name: 'n8n', stop: n8n.stop, process: n8n.process });
@@ -263,11 +227,41 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 	return n8n.url;
 }
 
-async function main() {
-	if (process.env.SITE_START_SKIP_BUILD !== '1') {
-		say('building the package (npm run build)');
-		await run('npm', ['run', 'build', '--silent']);
+/**
+ * The example workflows not created yet, through n8n's REST API as the editor creates them (the n8n
+ * process is already up: no CLI run), and the contact-form one published, which registers its
+ * trigger with the site.
+ */
+async function createExamples(n8nUrl, state) {
+	// The example IDs created so far; `true` was recorded before the AI examples moved to n8n's AI
+	// nodes, so of those only the onboarding and contact-form ones are current.
+	const imported = Array.isArray(state.workflowsImported)
+		? state.workflowsImported
+		: state.workflowsImported === true
+			? [stack.WORKFLOWS.onboarding.id, stack.WORKFLOWS.contactForm.id]
+			: [];
+	const examples = Object.values(stack.WORKFLOWS).filter(
+		(workflow) => !imported.includes(workflow.id),
+	);
+	if (examples.length === 0) return;
+	say(
+		`creating the example workflows in n8n: ${examples.map((workflow) => workflow.file).join(', ')}`,
+	);
+	const rest = await restClient(n8nUrl, state.owner);
+	await stack.createWorkflows(
+		rest,
+		examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)),
+	);
+	if (examples.includes(stack.WORKFLOWS.contactForm)) {
+		say('publishing the contact-form workflow');
+		await rest.activateWorkflow(stack.WORKFLOWS.contactForm.id);
 	}
+	state.workflowsImported = Object.values(stack.WORKFLOWS).map((workflow) => workflow.id);
+	saveState(state);
+}
+
+async function main() {
+	if (process.env.SITE_START_SKIP_BUILD !== '1') await ensureBuilt({ log: say });
 	await runtime.ensureRuntime({ log: say });
 
 	const ports = [
@@ -337,6 +331,10 @@ async function main() {
 		say(
 			`starting the reference server (data in ${path.relative(ROOT, SERVER_DATA)}, log in ${path.relative(ROOT, SERVER_LOG)})`,
 		);
+		// The AI stand-in starts while the server does (it needs nothing from it).
+		const aiStandIn = process.env.SITE_AI_URL ? undefined : startAiStandIn({ port: AI_PORT });
+		// Its failure is reported where it is awaited, below.
+		aiStandIn?.catch(() => {});
 		const server = await startReferenceServer(state.adminToken);
 		children.push({ name: 'the reference server', stop: server.stop, process: server.child });
 		server.exitPromise.then(
@@ -355,8 +353,8 @@ async function main() {
 		saveState(state);
 
 		let aiUrl = process.env.SITE_AI_URL;
-		if (!aiUrl) {
-			const ai = await startAiStandIn({ port: AI_PORT });
+		if (aiStandIn) {
+			const ai = await aiStandIn;
 			children.push({ name: 'the AI stand-in', stop: ai.close });
 			aiUrl = ai.baseUrl;
 		}
@@ -392,12 +390,15 @@ async function main() {
 
 		const owner = await runtime.setupOwner(n8nUrl, state.owner);
 		let ownerNote = owner.created ? 'set up now' : 'set up earlier';
+		let loggedIn = true;
 		try {
 			await runtime.login(n8nUrl, state.owner);
 		} catch {
+			loggedIn = false;
 			ownerNote =
 				'an owner exists whose password is not the one in .data/stack.json; reset it with the n8n CLI (user-management:reset) or remove .data/n8n';
 		}
+		if (!QUEUE && loggedIn) await createExamples(n8nUrl, state);
 
 		const demoClient = stack.siteClient(server.url, state.demoToken);
 		let webhook;
@@ -412,6 +413,7 @@ async function main() {
 			webhook = undefined;
 		}
 
+		say('ready');
 		const lines = [
 			'',
 			'Site Management stack is running (127.0.0.1 only):',

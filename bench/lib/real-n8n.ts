@@ -85,6 +85,8 @@ export const nodeItems = (run: WorkflowRun, nodeName: string) => runtime.nodeIte
 
 /** A free TCP port on 127.0.0.1 (the runtime's, as `npm start` picks its ports). */
 export const freePort = () => runtime.freePort();
+/** Installs the n8n runtime unless it is installed and up to date. */
+export const ensureRuntime = () => runtime.ensureRuntime({ log });
 
 export interface RealN8n {
 	/** n8n's version and its Node's, from the runtime's install marker. */

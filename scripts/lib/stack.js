@@ -119,6 +119,24 @@ async function importWorkflows(env, userFolder, files) {
 	}
 }
 
+/**
+ * Creates workflows from their files through n8n's REST API (`rest`: a client from queue/rest.js,
+ * logged in), keeping their IDs, as the editor's import does. One that exists already is left as it
+ * is (a user's edits stay).
+ */
+async function createWorkflows(rest, files) {
+	for (const file of files) {
+		// `active` is not the editor's to send: publishing is its own call.
+		const workflow = JSON.parse(fs.readFileSync(file, 'utf8'));
+		delete workflow.active;
+		try {
+			await rest.call('POST', '/workflows', workflow);
+		} catch (error) {
+			if (!/exists already/.test(error.message)) throw error;
+		}
+	}
+}
+
 /** `n8n publish:workflow --id=…` (1.x: update:workflow --active=true): active from the next `n8n start` on. */
 async function publishWorkflow(env, id) {
 	return await n8nCliOk(RUNTIME.publish(id), { env });
@@ -189,6 +207,7 @@ module.exports = {
 	credentialsFor,
 	importCredentials,
 	importWorkflows,
+	createWorkflows,
 	publishWorkflow,
 	siteClient,
 	waitFor,
