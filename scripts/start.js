@@ -29,10 +29,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const runtime = require('./lib/runtime');
+const { ensureRuntime } = require('./lib/install');
+const { n8nEnv, n8nFolder, stagePackage, startN8n } = require('./lib/n8n');
+const { httpGet, portInUse, waitFor, watchExit } = require('./lib/process');
+const { login, restClient, setupOwner } = require('./lib/rest');
 const stack = require('./lib/stack');
 const { startAiStandIn } = require('./lib/ai-stand-in');
 const { startQueueMode } = require('./lib/queue/start');
-const { restClient } = require('./lib/queue/rest');
 const { ensureBuilt } = require('./lib/build');
 
 const ROOT = runtime.ROOT;
@@ -133,27 +136,29 @@ async function startReferenceServer(adminToken) {
 		},
 	);
 	fs.closeSync(out);
-	const { exited, exitPromise, stop: stopChild } = runtime.watchExit(child);
+	const { exited, exitPromise, stop: stopChild } = watchExit(child);
 	const url = `http://127.0.0.1:${SERVER_PORT}`;
-	const deadline = Date.now() + 60000;
-	while (Date.now() < deadline) {
-		const exit = exited();
-		if (exit)
-			throw new Error(
-				`the reference server exited (${exit.signal ?? `exit ${exit.code}`}); see ${path.relative(ROOT, SERVER_LOG)}`,
-			);
-		if ((await runtime.httpGet(`${url}/health`)) === 200) {
-			const stop = async () => {
-				await stopChild(15000);
-			};
-			return { url, child, stop, exitPromise };
-		}
-		await runtime.sleep(250);
+	const log = path.relative(ROOT, SERVER_LOG);
+	try {
+		await waitFor('the reference server', async () => (await httpGet(`${url}/health`)) === 200, {
+			timeoutMs: 60000,
+			stopIf: () => {
+				const exit = exited();
+				return (
+					exit &&
+					new Error(
+						`the reference server exited (${exit.signal ?? `exit ${exit.code}`}); see ${log}`,
+					)
+				);
+			},
+		});
+	} catch (error) {
+		child.kill('SIGKILL');
+		throw exited()
+			? error
+			: new Error(`the reference server did not answer on ${url}/health within 60 s; see ${log}`);
 	}
-	child.kill('SIGKILL');
-	throw new Error(
-		`the reference server did not answer on ${url}/health within 60 s; see ${path.relative(ROOT, SERVER_LOG)}`,
-	);
+	return { url, child, stop: async () => void (await stopChild(15000)), exitPromise };
 }
 
 /** The demo tenant, a working token for it (reused when it still works) and its pages. */
@@ -190,8 +195,8 @@ async function ensureDemoSite(serverUrl, adminToken, state) {
 
 /** One n8n process (regular mode) with the package, the credentials and the example workflows; resolves with its URL. */
 async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutdown }) {
-	runtime.stagePackage(USER_FOLDER);
-	const env = runtime.n8nEnv({
+	stagePackage(USER_FOLDER);
+	const env = n8nEnv({
 		userFolder: USER_FOLDER,
 		port: N8N_PORT,
 		brokerPort: BROKER_PORT,
@@ -215,7 +220,7 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 		saveState(state);
 	}
 	say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
-	const n8n = await runtime.startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
+	const n8n = await startN8n({ env, port: N8N_PORT, logFile: N8N_LOG, detached: true });
 	children.push({ name: 'n8n', stop: n8n.stop, process: n8n.process });
 	n8n.exitPromise.then(
 		(exit) =>
@@ -262,7 +267,7 @@ async function createExamples(n8nUrl, state) {
 
 async function main() {
 	if (process.env.SITE_START_SKIP_BUILD !== '1') await ensureBuilt({ log: say });
-	await runtime.ensureRuntime({ log: say });
+	await ensureRuntime({ log: say });
 
 	const ports = [
 		[N8N_PORT, 'n8n (N8N_PORT)'],
@@ -271,12 +276,12 @@ async function main() {
 		...(process.env.SITE_AI_URL ? [] : [[AI_PORT, 'AI stand-in (SITE_AI_PORT)']]),
 	];
 	for (const [port, what] of ports) {
-		if (await runtime.portInUse(port))
+		if (await portInUse(port))
 			throw new Error(`port ${port} for the ${what} is in use (is another npm start running?)`);
 	}
 
 	const state = loadState();
-	const n8nDatabase = path.join(runtime.n8nFolder(USER_FOLDER), 'database.sqlite');
+	const n8nDatabase = path.join(n8nFolder(USER_FOLDER), 'database.sqlite');
 	if (!fs.existsSync(n8nDatabase)) {
 		// A fresh n8n folder: import and set up again.
 		delete state.credentialsImported;
@@ -388,11 +393,11 @@ async function main() {
 			});
 		}
 
-		const owner = await runtime.setupOwner(n8nUrl, state.owner);
+		const owner = await setupOwner(n8nUrl, state.owner);
 		let ownerNote = owner.created ? 'set up now' : 'set up earlier';
 		let loggedIn = true;
 		try {
-			await runtime.login(n8nUrl, state.owner);
+			await login(n8nUrl, state.owner);
 		} catch {
 			loggedIn = false;
 			ownerNote =
@@ -403,7 +408,7 @@ async function main() {
 		const demoClient = stack.siteClient(server.url, state.demoToken);
 		let webhook;
 		try {
-			webhook = await stack.waitFor(
+			webhook = await waitFor(
 				'the contact-form trigger to register',
 				async () =>
 					(await demoClient('GET', '/api/settings')).data?.settings?.contact_form_webhook_url,

@@ -8,7 +8,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 
-const { ROOT, RUNTIME, n8nCliOk, n8nFolder } = require('./runtime');
+const { ROOT, RUNTIME } = require('./runtime');
+const { n8nCliOk, n8nFolder } = require('./n8n');
+// The one polling helper (process.js), here too for the tests that wait on the stack.
+const { waitFor } = require('./process');
 
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 
@@ -120,7 +123,7 @@ async function importWorkflows(env, userFolder, files) {
 }
 
 /**
- * Creates workflows from their files through n8n's REST API (`rest`: a client from queue/rest.js,
+ * Creates workflows from their files through n8n's REST API (`rest`: a client from rest.js,
  * logged in), keeping their IDs, as the editor's import does. One that exists already is left as it
  * is (a user's edits stay).
  */
@@ -177,24 +180,6 @@ async function ensureTenant(serverUrl, adminToken, body) {
 		);
 	}
 	return created.status === 200;
-}
-
-/** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
-async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
-	const deadline = Date.now() + timeoutMs;
-	let last;
-	while (Date.now() < deadline) {
-		try {
-			last = await check();
-			if (last) return last;
-		} catch (error) {
-			last = error;
-		}
-		await new Promise((resolve) => setTimeout(resolve, everyMs));
-	}
-	throw new Error(
-		`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
-	);
 }
 
 module.exports = {
