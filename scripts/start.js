@@ -23,7 +23,6 @@
  * or its chat-completions URL, instead of the stand-in), SITE_START_SKIP_BUILD=1,
  * SITE_START_DATA (a folder instead of .data/).
  */
-const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -31,12 +30,13 @@ const path = require('node:path');
 const runtime = require('./lib/runtime');
 const { ensureRuntime } = require('./lib/install');
 const { n8nEnv, n8nFolder, stagePackage, startN8n } = require('./lib/n8n');
-const { httpGet, portInUse, waitFor, watchExit } = require('./lib/process');
-const { login, restClient, setupOwner } = require('./lib/rest');
+const { portInUse, waitFor } = require('./lib/process');
+const { login, setupOwner } = require('./lib/rest');
 const stack = require('./lib/stack');
 const { startAiStandIn } = require('./lib/ai-stand-in');
 const { startQueueMode } = require('./lib/queue/start');
 const { ensureBuilt } = require('./lib/build');
+const { DEMO_TENANT, ensureDemoSite, startReferenceServer } = require('./lib/demo-site');
 
 const ROOT = runtime.ROOT;
 // SITE_START_DATA: another folder for everything (the browser test starts a stack of its own there).
@@ -53,41 +53,8 @@ const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const BROKER_PORT = Number(process.env.N8N_RUNNERS_BROKER_PORT || N8N_PORT + 1);
 const SERVER_PORT = Number(process.env.SITE_SERVER_PORT || 4010);
 const AI_PORT = Number(process.env.SITE_AI_PORT || 4011);
-const DEMO_TENANT = 'demo';
 // --queue: n8n in queue mode (Redis, PostgreSQL, main + 2 workers + 2 webhook processors), see lib/queue/start.js.
 const QUEUE = process.argv.slice(2).includes('--queue');
-const DEMO_PAGES = [
-	{
-		name: 'Home',
-		url: '/',
-		locale: 'en',
-		templates: [
-			{
-				type: 'hero',
-				title: 'Welcome to the demo site',
-				text: 'Built with the Site Management nodes.',
-			},
-		],
-	},
-	{
-		name: 'About us',
-		url: '/about-us',
-		locale: 'en',
-		templates: [
-			{ type: 'heading', text: 'About us' },
-			{ type: 'text', body: 'We are a small team that builds websites.' },
-		],
-	},
-	{
-		name: 'Contact',
-		url: '/contact',
-		locale: 'en',
-		templates: [
-			{ type: 'heading', text: 'Contact' },
-			{ type: 'contact-form', fields: ['name', 'email', 'message'] },
-		],
-	},
-];
 
 const started = Date.now();
 const say = (message) =>
@@ -110,87 +77,6 @@ function saveState(state) {
 function newPassword() {
 	// n8n asks for 8 to 64 characters with a digit and an upper-case letter.
 	return `Site-${crypto.randomBytes(12).toString('base64url')}-7Q`;
-}
-
-/** The reference server as a child process in its own process group; resolves once /health answers. */
-async function startReferenceServer(adminToken) {
-	fs.mkdirSync(SERVER_DATA, { recursive: true });
-	const out = fs.openSync(SERVER_LOG, 'a');
-	const child = spawn(
-		process.execPath,
-		[
-			path.join(ROOT, 'reference-server', 'bin', 'site-reference-server.js'),
-			'--data-dir',
-			SERVER_DATA,
-			'--enable-variables',
-			'--host',
-			'127.0.0.1',
-			'--port',
-			String(SERVER_PORT),
-		],
-		{
-			cwd: ROOT,
-			env: { ...process.env, ADMIN_TOKEN: adminToken },
-			stdio: ['ignore', out, out],
-			detached: true,
-		},
-	);
-	fs.closeSync(out);
-	const { exited, exitPromise, stop: stopChild } = watchExit(child);
-	const url = `http://127.0.0.1:${SERVER_PORT}`;
-	const log = path.relative(ROOT, SERVER_LOG);
-	try {
-		await waitFor('the reference server', async () => (await httpGet(`${url}/health`)) === 200, {
-			timeoutMs: 60000,
-			stopIf: () => {
-				const exit = exited();
-				return (
-					exit &&
-					new Error(
-						`the reference server exited (${exit.signal ?? `exit ${exit.code}`}); see ${log}`,
-					)
-				);
-			},
-		});
-	} catch (error) {
-		child.kill('SIGKILL');
-		throw exited()
-			? error
-			: new Error(`the reference server did not answer on ${url}/health within 60 s; see ${log}`);
-	}
-	return { url, child, stop: async () => void (await stopChild(15000)), exitPromise };
-}
-
-/** The demo tenant, a working token for it (reused when it still works) and its pages. */
-async function ensureDemoSite(serverUrl, adminToken, state) {
-	const admin = stack.siteClient(serverUrl, adminToken);
-	const created = await stack.ensureTenant(serverUrl, adminToken, {
-		id: DEMO_TENANT,
-		fqdn: 'demo.example.com',
-	});
-	// The onboarding example's tenant, empty: its Managed Tenant credential works before the example runs.
-	await stack.ensureTenant(serverUrl, adminToken, { id: stack.ONBOARDING_TENANT });
-	let tokenChanged = false;
-	if (
-		!state.demoToken ||
-		(await stack.siteClient(serverUrl, state.demoToken)('GET', '/api/pages?per_page=1')).status !==
-			200
-	) {
-		const issued = await admin('POST', '/api/tenant/token', { id: DEMO_TENANT });
-		if (issued.status !== 200)
-			throw new Error(`could not issue the demo token: HTTP ${issued.status}`);
-		state.demoToken = issued.data.token;
-		tokenChanged = true;
-	}
-	const demo = stack.siteClient(serverUrl, state.demoToken);
-	for (const page of DEMO_PAGES) {
-		const exists = await demo('GET', `/api/pages?url=${encodeURIComponent(page.url)}`);
-		if (exists.status === 200 && exists.data.data.length > 0) continue;
-		const { templates, ...fields } = page;
-		await demo('POST', '/api/page', { ...fields, draft: false });
-		await demo('PUT', '/api/content', { url: page.url, templates });
-	}
-	return { created, tokenChanged };
 }
 
 /** One n8n process (regular mode) with the package, the credentials and the example workflows; resolves with its URL. */
@@ -230,39 +116,6 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 			),
 	);
 	return n8n.url;
-}
-
-/**
- * The example workflows not created yet, through n8n's REST API as the editor creates them (the n8n
- * process is already up: no CLI run), and the contact-form one published, which registers its
- * trigger with the site.
- */
-async function createExamples(n8nUrl, state) {
-	// The example IDs created so far; `true` was recorded before the AI examples moved to n8n's AI
-	// nodes, so of those only the onboarding and contact-form ones are current.
-	const imported = Array.isArray(state.workflowsImported)
-		? state.workflowsImported
-		: state.workflowsImported === true
-			? [stack.WORKFLOWS.onboarding.id, stack.WORKFLOWS.contactForm.id]
-			: [];
-	const examples = Object.values(stack.WORKFLOWS).filter(
-		(workflow) => !imported.includes(workflow.id),
-	);
-	if (examples.length === 0) return;
-	say(
-		`creating the example workflows in n8n: ${examples.map((workflow) => workflow.file).join(', ')}`,
-	);
-	const rest = await restClient(n8nUrl, state.owner);
-	await stack.createWorkflows(
-		rest,
-		examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)),
-	);
-	if (examples.includes(stack.WORKFLOWS.contactForm)) {
-		say('publishing the contact-form workflow');
-		await rest.activateWorkflow(stack.WORKFLOWS.contactForm.id);
-	}
-	state.workflowsImported = Object.values(stack.WORKFLOWS).map((workflow) => workflow.id);
-	saveState(state);
 }
 
 async function main() {
@@ -340,7 +193,12 @@ async function main() {
 		const aiStandIn = process.env.SITE_AI_URL ? undefined : startAiStandIn({ port: AI_PORT });
 		// Its failure is reported where it is awaited, below.
 		aiStandIn?.catch(() => {});
-		const server = await startReferenceServer(state.adminToken);
+		const server = await startReferenceServer({
+			adminToken: state.adminToken,
+			dataDir: SERVER_DATA,
+			port: SERVER_PORT,
+			logFile: SERVER_LOG,
+		});
 		children.push({ name: 'the reference server', stop: server.stop, process: server.child });
 		server.exitPromise.then(
 			(exit) =>
@@ -403,7 +261,10 @@ async function main() {
 			ownerNote =
 				'an owner exists whose password is not the one in .data/stack.json; reset it with the n8n CLI (user-management:reset) or remove .data/n8n';
 		}
-		if (!QUEUE && loggedIn) await createExamples(n8nUrl, state);
+		if (!QUEUE && loggedIn) {
+			state.workflowsImported = await stack.createExamples(n8nUrl, state, { log: say });
+			saveState(state);
+		}
 
 		const demoClient = stack.siteClient(server.url, state.demoToken);
 		let webhook;

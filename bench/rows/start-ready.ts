@@ -34,23 +34,28 @@ interface Start {
 	parts: Record<string, number>;
 }
 
-/** One `node scripts/start.js` on `dataDir` until its banner, then Ctrl-C and its exit. */
-async function startOnce(dataDir: string): Promise<Start> {
-	const [n8nPort, brokerPort, serverPort, aiPort] = [
-		await freePort(),
-		await freePort(),
-		await freePort(),
-		await freePort(),
-	];
+interface Ports {
+	n8n: number;
+	broker: number;
+	server: number;
+	ai: number;
+}
+
+/**
+ * One `node scripts/start.js` on `dataDir` until its banner, then Ctrl-C and its exit. The same
+ * ports for both starts of a folder, as a user has them (a new AI port would import the credentials
+ * again: the OpenAI credential holds its URL).
+ */
+async function startOnce(dataDir: string, ports: Ports): Promise<Start> {
 	const started = performance.now();
 	const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.js')], {
 		cwd: ROOT,
 		env: {
 			...process.env,
-			N8N_PORT: String(n8nPort),
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			SITE_SERVER_PORT: String(serverPort),
-			SITE_AI_PORT: String(aiPort),
+			N8N_PORT: String(ports.n8n),
+			N8N_RUNNERS_BROKER_PORT: String(ports.broker),
+			SITE_SERVER_PORT: String(ports.server),
+			SITE_AI_PORT: String(ports.ai),
 			SITE_START_DATA: dataDir,
 		},
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,10 +105,16 @@ const describe = (start: Start) =>
 export async function startReadyRow() {
 	await ensureRuntime();
 	const dataDir = tempDir('bench-start-ready-');
+	const ports = {
+		n8n: await freePort(),
+		broker: await freePort(),
+		server: await freePort(),
+		ai: await freePort(),
+	};
 	log('start-ready: npm start on a fresh data folder');
-	const fresh = await startOnce(dataDir);
+	const fresh = await startOnce(dataDir, ports);
 	log(`start-ready: fresh ${describe(fresh)}; again on the same folder`);
-	const second = await startOnce(dataDir);
+	const second = await startOnce(dataDir, ports);
 	log(`start-ready: second ${describe(second)}`);
 	rows.push({
 		id: 'start-ready',

@@ -10,6 +10,7 @@ const crypto = require('node:crypto');
 
 const { ROOT, RUNTIME } = require('./runtime');
 const { n8nCliOk, n8nFolder } = require('./n8n');
+const { restClient } = require('./rest');
 // The one polling helper (process.js), here too for the tests that wait on the stack.
 const { waitFor } = require('./process');
 
@@ -140,6 +141,37 @@ async function createWorkflows(rest, files) {
 	}
 }
 
+/**
+ * The example workflows not created yet, through n8n's REST API as the editor creates them (the n8n
+ * process is already up: no CLI run), and the contact-form one published, which registers its
+ * trigger with the site. Resolves with the IDs of the examples n8n now has (for `state.workflowsImported`).
+ */
+async function createExamples(n8nUrl, state, { log }) {
+	// The example IDs created so far; `true` was recorded before the AI examples moved to n8n's AI
+	// nodes, so of those only the onboarding and contact-form ones are current.
+	const imported = Array.isArray(state.workflowsImported)
+		? state.workflowsImported
+		: state.workflowsImported === true
+			? [WORKFLOWS.onboarding.id, WORKFLOWS.contactForm.id]
+			: [];
+	const examples = Object.values(WORKFLOWS).filter((workflow) => !imported.includes(workflow.id));
+	const all = Object.values(WORKFLOWS).map((workflow) => workflow.id);
+	if (examples.length === 0) return all;
+	log(
+		`creating the example workflows in n8n: ${examples.map((workflow) => workflow.file).join(', ')}`,
+	);
+	const rest = await restClient(n8nUrl, state.owner);
+	await createWorkflows(
+		rest,
+		examples.map((workflow) => path.join(EXAMPLES_DIR, workflow.file)),
+	);
+	if (examples.includes(WORKFLOWS.contactForm)) {
+		log('publishing the contact-form workflow');
+		await rest.activateWorkflow(WORKFLOWS.contactForm.id);
+	}
+	return all;
+}
+
 /** `n8n publish:workflow --id=…` (1.x: update:workflow --active=true): active from the next `n8n start` on. */
 async function publishWorkflow(env, id) {
 	return await n8nCliOk(RUNTIME.publish(id), { env });
@@ -193,6 +225,7 @@ module.exports = {
 	importCredentials,
 	importWorkflows,
 	createWorkflows,
+	createExamples,
 	publishWorkflow,
 	siteClient,
 	waitFor,
