@@ -136,6 +136,8 @@ beforeAll(
 			// The tests submit hundreds of forms a minute from one address.
 			formRatePerAddress: 0,
 			formRatePerTenant: 0,
+			// n8n runs beside the server on loopback, which webhooks reach only when allowed.
+			webhookAllow: 'loopback',
 		});
 		ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
 		ctx.public = stack.siteClient(ctx.server.url);
@@ -173,7 +175,7 @@ beforeAll(
 			redis: ctx.redis,
 			postgres: ctx.postgres,
 			workers: WORKERS,
-			extraEnv: { SITE_AI_URL: ctx.ai.chatCompletionsUrl, SITE_AI_MODEL: 'stand-in-model' },
+			extraEnv: { SITE_AI_URL: ctx.ai.chatCompletionsUrl },
 			log: say,
 			before: async (env) => {
 				const userFolder = env.N8N_USER_FOLDER;

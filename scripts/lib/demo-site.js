@@ -56,6 +56,9 @@ async function startReferenceServer({ adminToken, dataDir, port, logFile }) {
 			'--data-dir',
 			dataDir,
 			'--enable-variables',
+			// n8n runs beside the server on loopback: its webhooks may reach it (refused by default).
+			'--webhook-allow',
+			'loopback',
 			'--host',
 			'127.0.0.1',
 			'--port',
