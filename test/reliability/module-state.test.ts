@@ -21,7 +21,7 @@ const EXCEPTIONS: Record<string, { name: string; why: string }> = {
 		name: 'mintsInFlight',
 		why: 'holds a mint only while it is in flight (shared by requests sent at once) and drops it when it settles',
 	},
-	'nodes/SiteContactFormTrigger/recentSubmissions.ts': {
+	'nodes/SiteContactFormTrigger/repeats.ts': {
 		name: 'recent',
 		why: 'issue 12: the best-effort repeat memory of manual registration (no site API to claim on), documented as per process',
 	},
