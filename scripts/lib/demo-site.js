@@ -72,21 +72,13 @@ async function startReferenceServer({ adminToken, dataDir, port, logFile }) {
 		},
 	);
 	fs.closeSync(out);
-	const { exited, exitPromise, stop: stopChild } = watchExit(child);
+	const { exited, exitPromise, exitError, stop: stopChild } = watchExit(child);
 	const url = `http://127.0.0.1:${port}`;
 	const log = path.relative(ROOT, logFile);
 	try {
 		await waitFor('the reference server', async () => (await httpGet(`${url}/health`)) === 200, {
 			timeoutMs: 60000,
-			stopIf: () => {
-				const exit = exited();
-				return (
-					exit &&
-					new Error(
-						`the reference server exited (${exit.signal ?? `exit ${exit.code}`}); see ${log}`,
-					)
-				);
-			},
+			stopIf: () => exitError((how) => `the reference server exited (${how}); see ${log}`),
 		});
 	} catch (error) {
 		child.kill('SIGKILL');

@@ -212,7 +212,7 @@ async function startN8n({
 	};
 	child.stdout.on('data', onData);
 	child.stderr.on('data', onData);
-	const { exited, exitPromise, stop: stopChild } = watchExit(child);
+	const { exited, exitPromise, exitError, stop: stopChild } = watchExit(child);
 	exitPromise.then(() => out.end());
 
 	const url = `http://127.0.0.1:${port}`;
@@ -225,15 +225,8 @@ async function startN8n({
 			{
 				timeoutMs,
 				everyMs: 500,
-				stopIf: () => {
-					const exit = exited();
-					return (
-						exit &&
-						new Error(
-							`n8n exited during start-up (${exit.signal ?? `exit ${exit.code}`}):\n${recent.join('\n')}`,
-						)
-					);
-				},
+				stopIf: () =>
+					exitError((how) => `n8n exited during start-up (${how}):\n${recent.join('\n')}`),
 			},
 		);
 	} catch (error) {

@@ -124,7 +124,10 @@ function watchExit(child) {
 		clearTimeout(timer);
 		return result;
 	};
-	return { exited: () => exited, exitPromise, stop };
+	// An Error once it has exited (`describe` words it from "exit 1" or the signal), else undefined.
+	const exitError = (describe) =>
+		exited ? new Error(describe(exited.signal ?? `exit ${exited.code}`)) : undefined;
+	return { exited: () => exited, exitPromise, stop, exitError };
 }
 
 /**
