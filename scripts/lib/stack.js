@@ -247,6 +247,22 @@ async function ensureTenant(serverUrl, adminToken, body) {
 	return created.status === 200;
 }
 
+/**
+ * The editor's credential Test button: `POST /rest/credentials/test` as the logged-in owner (`cookie`)
+ * with `credential` ({id, name, type, data}). Resolves to n8n's verdict `{status, message}`.
+ */
+async function testCredentialInN8n(n8nUrl, cookie, credential) {
+	const response = await fetch(`${n8nUrl}/rest/credentials/test`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', cookie, 'browser-id': 'site-management-start' },
+		body: JSON.stringify({ credentials: credential }),
+	});
+	if (response.status !== 200)
+		throw new Error(`credential test: HTTP ${response.status} ${await response.text()}`);
+	const body = await response.json();
+	return body.data ?? body;
+}
+
 /** n8n's SQLite database in a user folder, opened read-only (tests read what n8n stored). */
 function openN8nDatabase(userFolder) {
 	const Database = require('better-sqlite3');
@@ -284,5 +300,6 @@ module.exports = {
 	createExamples,
 	publishWorkflow,
 	siteClient,
+	testCredentialInN8n,
 	waitFor,
 };
