@@ -37,6 +37,7 @@ const stack = require('./lib/stack');
 const { startAiStandIn } = require('./lib/ai-stand-in');
 const { startQueueMode } = require('./lib/queue/start');
 const { ensureBuilt } = require('./lib/build');
+const { banner } = require('./lib/banner');
 const { DEMO_TENANT, ensureDemoSite, startReferenceServer } = require('./lib/demo-site');
 
 const ROOT = runtime.ROOT;
@@ -289,34 +290,19 @@ async function main() {
 		}
 
 		say('ready');
-		const lines = [
-			'',
-			'Site Management stack is running (127.0.0.1 only):',
-			'',
-			`  n8n               ${n8nUrl}`,
-			`    owner login     ${state.owner.email}  /  ${state.owner.password}   (${ownerNote})`,
-			...queueLines,
-			`  reference server  ${server.url}   (API document: ${server.url}/openapi.json)`,
-			`    admin token     in .data/stack.json and in the n8n credential "${stack.CREDENTIALS.admin.name}"`,
-			`  demo site         tenant "${DEMO_TENANT}", pages / /about-us /contact; its token is in the credential "${stack.CREDENTIALS.tenant.name}"`,
-			`  contact form      POST ${server.url}/forms/${DEMO_TENANT}/contact  ->  ${webhook ?? '(the trigger has not registered yet; see the n8n log)'}`,
-			`  AI endpoint       ${aiUrl}${process.env.SITE_AI_URL ? '' : '  (stand-in; set SITE_AI_URL and SITE_AI_KEY for a real one)'}`,
-			`    in n8n          the OpenAI credential "${stack.CREDENTIALS.ai.name}" (Base URL above)`,
-			...(QUEUE
-				? []
-				: [
-						`  MCP server        ${n8nUrl}/mcp/site-tools   (streamable HTTP; bearer token: mcpToken in .data/stack.json)`,
-					]),
-			'',
-			'  Workflows: "Site Management: tenant onboarding", "...: contact form to notification" (active),',
-			'             "...: AI content chain", "...: AI site editor (agent)", "...: site tools for MCP',
-			'             clients" (active). Try the contact form:',
-			`    curl -X POST ${server.url}/forms/${DEMO_TENANT}/contact -H 'content-type: application/json' \\`,
-			`      -d '{"name": "Ada", "email": "ada@example.com", "message": "Hello"}'`,
-			'',
-			'Press Ctrl-C to stop n8n and the reference server.',
-		];
-		console.log(lines.join('\n'));
+		console.log(
+			banner({
+				n8nUrl,
+				owner: state.owner,
+				ownerNote,
+				queueLines,
+				serverUrl: server.url,
+				webhook,
+				aiUrl,
+				realAi: Boolean(process.env.SITE_AI_URL),
+				queue: QUEUE,
+			}),
+		);
 	} catch (error) {
 		console.error(`\nnpm start failed: ${error.message}`);
 		await shutdown(1);
