@@ -32,6 +32,7 @@ import { pageTriggerRows } from './rows/page-trigger';
 import { serverRows } from './rows/server';
 import { serverPeerRows } from './rows/server-peers';
 import { triggerVsWebhookRows } from './rows/trigger-vs-webhook';
+import { startReadyRow } from './rows/start-ready';
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -85,6 +86,7 @@ const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = 
 	{ name: 'large-bodies', run: () => healthUnderLargeBodiesRow() },
 	{ name: 'asset', run: () => assetRows() },
 	{ name: 'growth', run: () => growthRows() },
+	{ name: 'start-ready', run: () => startReadyRow() },
 ];
 
 function selectedGroups() {

@@ -11,6 +11,10 @@ import {
 	createContactFormTestWebhookRepository,
 	type ContactFormTestWebhookRepository,
 } from './contact-form-test-webhooks';
+import {
+	createContactFormClaimRepository,
+	type ContactFormClaimRepository,
+} from './contact-form-claims';
 import { createIdempotencyRepository, type IdempotencyRepository } from './idempotency';
 import { createGroupCommit, type GroupCommit } from './group-commit';
 import { startCheckpointer } from './checkpointer';
@@ -32,6 +36,7 @@ export interface Store {
 	assets: AssetRepository;
 	contactForm: ContactFormRepository;
 	contactFormTestWebhooks: ContactFormTestWebhookRepository;
+	contactFormClaims: ContactFormClaimRepository;
 	idempotency: IdempotencyRepository;
 }
 
@@ -50,6 +55,7 @@ function createStore(db: SqliteDatabase, listCacheBytes: number): Store {
 		assets: createAssetRepository(db),
 		contactForm: createContactFormRepository(db),
 		contactFormTestWebhooks: createContactFormTestWebhookRepository(db),
+		contactFormClaims: createContactFormClaimRepository(db),
 		idempotency: createIdempotencyRepository(db, commits, IDEMPOTENCY_TTL_MS),
 	};
 }
