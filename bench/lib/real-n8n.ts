@@ -90,6 +90,7 @@ const runtime = {
 	...require(join(ROOT, 'scripts', 'lib', 'install.js')),
 	...require(join(ROOT, 'scripts', 'lib', 'n8n.js')),
 	...require(join(ROOT, 'scripts', 'lib', 'process.js')),
+	...require(join(ROOT, 'scripts', 'lib', 'rest.js')),
 } as Runtime;
 const stack = require(join(ROOT, 'scripts', 'lib', 'stack.js')) as Stack;
 /* eslint-enable @typescript-eslint/no-require-imports */

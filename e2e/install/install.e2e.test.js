@@ -18,6 +18,9 @@ const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
+const processes = require('../../scripts/lib/process');
 const stack = require('../../scripts/lib/stack');
 const { startRegistry } = require('./lib/registry');
 const { ensureTools } = require('./lib/tools');
@@ -68,7 +71,7 @@ async function npmOk(args, options) {
 
 async function execute(workflowId) {
 	say(`n8n execute --id=${workflowId}`);
-	const result = await runtime.executeWorkflow(workflowId, { env: ctx.env });
+	const result = await n8nCommands.executeWorkflow(workflowId, { env: ctx.env });
 	if (result.failed) {
 		const error = result.run?.data?.resultData?.error;
 		throw new Error(
@@ -79,7 +82,7 @@ async function execute(workflowId) {
 }
 
 const one = (run, node) => {
-	const items = runtime.nodeItems(run, node);
+	const items = n8nCommands.nodeItems(run, node);
 	expect(items).toHaveLength(1);
 	return items[0];
 };
@@ -134,7 +137,7 @@ async function expectContactFormDelivered(name) {
 }
 
 async function startN8n() {
-	ctx.n8n = await runtime.startN8n({
+	ctx.n8n = await n8nCommands.startN8n({
 		env: ctx.env,
 		port: ctx.port,
 		logFile: path.join(ctx.workDir, 'n8n.log'),
@@ -176,7 +179,7 @@ beforeAll(
 		ctx.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-install-'));
 		const tools = await ensureTools({ log: say });
 		ctx.scannerDir = tools.scannerDir;
-		await runtime.ensureRuntime({ log: say });
+		await runtimeInstall.ensureRuntime({ log: say });
 		ctx.registry = await startRegistry({
 			verdaccioBin: tools.verdaccioBin,
 			workDir: ctx.workDir,
@@ -199,12 +202,12 @@ beforeAll(
 		ctx.demo = stack.siteClient(ctx.server.url, ctx.demoToken);
 
 		ctx.userFolder = path.join(ctx.workDir, 'n8n-user');
-		ctx.nodesDir = path.join(runtime.n8nFolder(ctx.userFolder), 'nodes');
-		ctx.port = await runtime.freePort();
-		ctx.env = runtime.n8nEnv({
+		ctx.nodesDir = path.join(n8nCommands.n8nFolder(ctx.userFolder), 'nodes');
+		ctx.port = await processes.freePort();
+		ctx.env = n8nCommands.n8nEnv({
 			userFolder: ctx.userFolder,
 			port: ctx.port,
-			brokerPort: await runtime.freePort(),
+			brokerPort: await processes.freePort(),
 		});
 	},
 	30 * 60 * 1000,
@@ -276,7 +279,7 @@ test("published to the local registry, it passes n8n's scanner (source and tarba
 		fs.mkdirSync(path.dirname(path.join(sourceDir, file)), { recursive: true });
 		fs.copyFileSync(path.join(runtime.ROOT, file), path.join(sourceDir, file));
 	}
-	const scan = await runtime.runCapture(
+	const scan = await processes.runCapture(
 		process.execPath,
 		[
 			path.join(__dirname, 'lib', 'scan.mjs'),

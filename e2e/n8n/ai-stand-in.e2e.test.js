@@ -6,6 +6,7 @@
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
 const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 
 const TOOLS = [
@@ -22,11 +23,11 @@ let ai;
 let client;
 beforeAll(async () => {
 	// On a fresh machine this file may run before the stack test has installed the runtime.
-	await runtime.ensureRuntime({ log: (line) => console.log(`[ai stand-in] ${line}`) });
+	await runtimeInstall.ensureRuntime({ log: (line) => console.log(`[ai stand-in] ${line}`) });
 	OpenAI = require(path.join(runtime.RUNTIME_MODULES, 'openai')).default;
 	ai = await startAiStandIn({ apiKey: 'stand-in-test-key' });
 	client = new OpenAI({ apiKey: 'stand-in-test-key', baseURL: ai.baseUrl, maxRetries: 0 });
-}, runtime.INSTALL_TIMEOUT_MS);
+}, runtimeInstall.INSTALL_TIMEOUT_MS);
 afterAll(async () => ai?.close());
 
 /** A streamed completion put back together the way a client does: content, tool calls, finish reason. */

@@ -15,6 +15,10 @@ const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
+const processes = require('../../scripts/lib/process');
+const n8nRest = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 const { contactFormTriggerWorkflow } = require('../../scripts/lib/trigger-workflows');
 
@@ -35,7 +39,7 @@ const ctx = {};
 
 function n8nDatabase() {
 	const Database = require('better-sqlite3');
-	return new Database(path.join(runtime.n8nFolder(ctx.userFolder), 'database.sqlite'), {
+	return new Database(path.join(n8nCommands.n8nFolder(ctx.userFolder), 'database.sqlite'), {
 		readonly: true,
 		fileMustExist: true,
 	});
@@ -114,7 +118,7 @@ async function waitForDelivered(ids) {
 }
 
 beforeAll(async () => {
-	await runtime.ensureRuntime({ log: say });
+	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.server = await startServer({
 		port: 0,
 		memory: true,
@@ -130,14 +134,14 @@ beforeAll(async () => {
 	ctx.site = stack.siteClient(ctx.server.url, token);
 
 	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-listening-'));
-	ctx.port = await runtime.freePort();
+	ctx.port = await processes.freePort();
 	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
-	ctx.env = runtime.n8nEnv({
+	ctx.env = n8nCommands.n8nEnv({
 		userFolder: ctx.userFolder,
 		port: ctx.port,
-		brokerPort: await runtime.freePort(),
+		brokerPort: await processes.freePort(),
 	});
-	runtime.stagePackage(ctx.userFolder);
+	n8nCommands.stagePackage(ctx.userFolder);
 	await stack.importCredentials(ctx.env, ctx.userFolder, [
 		{ ...CREDENTIAL, data: { baseUrl: ctx.server.url, token } },
 	]);
@@ -148,7 +152,7 @@ beforeAll(async () => {
 	);
 	await stack.importWorkflows(ctx.env, ctx.userFolder, [file]);
 	await stack.publishWorkflow(ctx.env, WORKFLOW_ID);
-	ctx.n8n = await runtime.startN8n({
+	ctx.n8n = await n8nCommands.startN8n({
 		env: ctx.env,
 		port: ctx.port,
 		logFile: path.join(ctx.userFolder, 'n8n.log'),
@@ -159,8 +163,8 @@ beforeAll(async () => {
 		lastName: 'Owner',
 		password: `E2e-${crypto.randomBytes(12).toString('base64url')}`,
 	};
-	await runtime.setupOwner(ctx.n8nUrl, owner);
-	ctx.cookie = await runtime.login(ctx.n8nUrl, owner);
+	await n8nRest.setupOwner(ctx.n8nUrl, owner);
+	ctx.cookie = await n8nRest.login(ctx.n8nUrl, owner);
 	ctx.production = await stack.waitFor(
 		'the published trigger to register',
 		async () => {
@@ -171,7 +175,7 @@ beforeAll(async () => {
 	);
 	ctx.productionSecret = Object.values(ctx.production.contact_form_webhook_headers)[0];
 	say(`n8n on ${ctx.n8nUrl}, published trigger registered`);
-}, runtime.INSTALL_TIMEOUT_MS);
+}, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
 	if (ctx.n8n) await ctx.n8n.stop();
@@ -204,7 +208,7 @@ describe('listening for a test event while the workflow is published', () => {
 		await stack.waitFor('the test webhook to be removed', async () =>
 			(await testWebhooks()).length === 0 ? true : undefined,
 		);
-		await runtime.sleep(2000);
+		await processes.sleep(2000);
 		const counts = executions();
 		ctx.manualRuns = counts.manual;
 		say(`executions after 10 submissions while listening: ${JSON.stringify(counts)}`);

@@ -20,6 +20,10 @@ const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
+const processes = require('../../scripts/lib/process');
+const n8nRest = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
@@ -243,7 +247,7 @@ function workflow(id, name, nodes, chain) {
 
 async function execute(id) {
 	say(`n8n execute --id=${id}`);
-	const result = await runtime.executeWorkflow(id, { env: ctx.env });
+	const result = await n8nCommands.executeWorkflow(id, { env: ctx.env });
 	if (result.failed) {
 		const error = result.run?.data?.resultData?.error;
 		throw new Error(
@@ -263,7 +267,7 @@ function tokenCount(tenantId) {
 }
 
 beforeAll(async () => {
-	await runtime.ensureRuntime({ log: say });
+	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.server = await startServer({
 		port: 0,
 		memory: true,
@@ -296,14 +300,14 @@ beforeAll(async () => {
 	say(`reference server ${ctx.server.url}; redirects ${ctx.redirectUrl} -> ${ctx.targetUrl}`);
 
 	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-trust-'));
-	ctx.port = await runtime.freePort();
+	ctx.port = await processes.freePort();
 	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
-	ctx.env = runtime.n8nEnv({
+	ctx.env = n8nCommands.n8nEnv({
 		userFolder: ctx.userFolder,
 		port: ctx.port,
-		brokerPort: await runtime.freePort(),
+		brokerPort: await processes.freePort(),
 	});
-	runtime.stagePackage(ctx.userFolder);
+	n8nCommands.stagePackage(ctx.userFolder);
 	const managedData = (overrides) => ({
 		adminBaseUrl: ctx.server.url,
 		adminToken: ctx.server.adminToken,
@@ -337,7 +341,7 @@ beforeAll(async () => {
 	});
 	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
 	say('credentials and workflows imported');
-}, runtime.INSTALL_TIMEOUT_MS);
+}, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
 	if (ctx.n8n) await ctx.n8n.stop();
@@ -351,7 +355,7 @@ afterAll(async () => {
 
 /** The one item a continue-on-fail node put out, with its error. */
 function failedItem(run, name) {
-	const items = runtime.nodeItems(run, name);
+	const items = n8nCommands.nodeItems(run, name);
 	expect(items).toHaveLength(1);
 	return items[0];
 }
@@ -359,13 +363,13 @@ function failedItem(run, name) {
 describe('issue 22 in a real n8n', () => {
 	test(`${PAGES} Page Creates at the default concurrency mint exactly 1 token; the next execution mints none`, async () => {
 		const first = await execute(WORKFLOWS.pages);
-		expect(runtime.nodeItems(first, 'Create page')).toHaveLength(PAGES);
+		expect(n8nCommands.nodeItems(first, 'Create page')).toHaveLength(PAGES);
 		const minted = tokenCount(MINT_TENANT) - ctx.mintTokensBefore;
 		say(`first execution: ${minted} token(s) minted for ${PAGES} creates`);
 		expect(minted).toBe(1);
 
 		const second = await execute(WORKFLOWS.pages);
-		expect(runtime.nodeItems(second, 'Create page')).toHaveLength(PAGES);
+		expect(n8nCommands.nodeItems(second, 'Create page')).toHaveLength(PAGES);
 		expect(tokenCount(MINT_TENANT) - ctx.mintTokensBefore).toBe(1);
 		const pages = await stack.siteClient(
 			ctx.server.url,
@@ -415,7 +419,7 @@ describe('issue 22 in a real n8n', () => {
 	});
 
 	test("credential tests (the editor's Test button) do not follow a redirect", async () => {
-		ctx.n8n = await runtime.startN8n({
+		ctx.n8n = await n8nCommands.startN8n({
 			env: ctx.env,
 			port: ctx.port,
 			logFile: path.join(ctx.userFolder, 'n8n.log'),
@@ -430,12 +434,12 @@ describe('issue 22 in a real n8n', () => {
 		await stack.waitFor(
 			"n8n's owner set-up",
 			async () => {
-				await runtime.setupOwner(ctx.n8nUrl, owner);
+				await n8nRest.setupOwner(ctx.n8nUrl, owner);
 				return true;
 			},
 			{ timeoutMs: 60000, everyMs: 500 },
 		);
-		const cookie = await runtime.login(ctx.n8nUrl, owner);
+		const cookie = await n8nRest.login(ctx.n8nUrl, owner);
 		const testCredential = async (key) =>
 			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, {
 				...CREDENTIALS[key],

@@ -11,6 +11,10 @@ const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
+const processes = require('../../scripts/lib/process');
+const n8nRest = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
@@ -92,11 +96,11 @@ async function resetPage() {
 
 async function execute(workflow) {
 	say(`n8n execute --id=${workflow.id}`);
-	return await runtime.executeWorkflow(workflow.id, { env: ctx.env });
+	return await n8nCommands.executeWorkflow(workflow.id, { env: ctx.env });
 }
 
 beforeAll(async () => {
-	await runtime.ensureRuntime({ log: say });
+	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.server = await startServer({
 		port: 0,
 		memory: true,
@@ -111,14 +115,14 @@ beforeAll(async () => {
 	).toBe(201);
 
 	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-defaults-'));
-	ctx.port = await runtime.freePort();
+	ctx.port = await processes.freePort();
 	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
-	ctx.env = runtime.n8nEnv({
+	ctx.env = n8nCommands.n8nEnv({
 		userFolder: ctx.userFolder,
 		port: ctx.port,
-		brokerPort: await runtime.freePort(),
+		brokerPort: await processes.freePort(),
 	});
-	runtime.stagePackage(ctx.userFolder);
+	n8nCommands.stagePackage(ctx.userFolder);
 	await stack.importCredentials(
 		ctx.env,
 		ctx.userFolder,
@@ -140,7 +144,7 @@ beforeAll(async () => {
 	});
 	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
 	say(`stack ready: server ${ctx.server.url}, n8n user folder ${ctx.userFolder}`);
-}, runtime.INSTALL_TIMEOUT_MS);
+}, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
 	if (ctx.n8n) await ctx.n8n.stop();
@@ -175,7 +179,7 @@ describe('Content > Update as it comes wipes nothing (node version 4)', () => {
 		await resetPage();
 		const result = await execute(WORKFLOWS.clearAll);
 		expect(result.failed).toBe(false);
-		expect(runtime.nodeItems(result.run, 'Set page content')[0]).toMatchObject({
+		expect(n8nCommands.nodeItems(result.run, 'Set page content')[0]).toMatchObject({
 			url: PAGE,
 			templates: [],
 		});
@@ -192,7 +196,7 @@ describe('Content > Update as it comes wipes nothing (node version 4)', () => {
 
 describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the editor saves it)', () => {
 	test('a secret under 16 characters is refused when the credential is created; a long one is saved', async () => {
-		ctx.n8n = await runtime.startN8n({
+		ctx.n8n = await n8nCommands.startN8n({
 			env: ctx.env,
 			port: ctx.port,
 			logFile: path.join(ctx.userFolder, 'n8n.log'),
@@ -208,7 +212,7 @@ describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the 
 			"n8n's owner setup route",
 			async () => {
 				try {
-					return await runtime.setupOwner(ctx.n8nUrl, owner);
+					return await n8nRest.setupOwner(ctx.n8nUrl, owner);
 				} catch (error) {
 					if (/HTTP 404/.test(error.message)) return undefined;
 					throw error;
@@ -216,7 +220,7 @@ describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the 
 			},
 			{ timeoutMs: 60000, everyMs: 1000 },
 		);
-		const cookie = await runtime.login(ctx.n8nUrl, owner);
+		const cookie = await n8nRest.login(ctx.n8nUrl, owner);
 		const create = async (secret) => {
 			const response = await fetch(`${ctx.n8nUrl}/rest/credentials`, {
 				method: 'POST',

@@ -11,7 +11,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
 const stack = require('../../scripts/lib/stack');
 const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 const { exampleFiles, importSiteCredentials, startSiteAndFolder } = require('./lib/stock-stack');
@@ -27,7 +28,7 @@ const runnable = ({ workflow }) =>
 const ctx = {};
 
 beforeAll(async () => {
-	await runtime.ensureRuntime({ log: say });
+	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.site = await startSiteAndFolder('site-n8n-stock-');
 	ctx.ai = await startAiStandIn({ apiKey: AI_API_KEY });
 	await importSiteCredentials(ctx.site, {
@@ -41,7 +42,7 @@ beforeAll(async () => {
 		EXAMPLES.map(({ file }) => file),
 	);
 	say(`${EXAMPLES.length} examples imported into ${ctx.site.userFolder}`);
-}, runtime.INSTALL_TIMEOUT_MS);
+}, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
 	await ctx.ai?.close();
@@ -72,7 +73,7 @@ test('no example reads $env or $vars, and each has the fixed ID it is imported a
 
 test('every example is in n8n after the import, with its nodes and credentials', async () => {
 	const out = path.join(ctx.site.userFolder, 'exported');
-	await runtime.n8nCliOk(['export:workflow', '--all', '--separate', `--output=${out}`], {
+	await n8nCommands.n8nCliOk(['export:workflow', '--all', '--separate', `--output=${out}`], {
 		env: ctx.site.env,
 	});
 	const exported = new Map(
@@ -109,7 +110,7 @@ const RUNNABLE = EXAMPLES.filter(runnable).map(({ file, workflow }) => [
 test.each(RUNNABLE)('%s runs to the end, and again', async (name, workflow) => {
 	for (const attempt of ['first', 'second']) {
 		say(`${name}: ${attempt} run`);
-		const result = await runtime.executeWorkflow(workflow.id, { env: ctx.site.env });
+		const result = await n8nCommands.executeWorkflow(workflow.id, { env: ctx.site.env });
 		const error = result.run?.data?.resultData?.error;
 		expect({
 			name,
@@ -126,16 +127,16 @@ test('the onboarding example, run twice, creates its pages once and leaves three
 	const { id } = stack.WORKFLOWS.onboarding;
 	const first = ctx[`${id}:first`];
 	const second = ctx[`${id}:second`];
-	expect(runtime.nodeItems(first, 'Create page').map((page) => page.url)).toEqual([
+	expect(n8nCommands.nodeItems(first, 'Create page').map((page) => page.url)).toEqual([
 		'/',
 		'/about-us',
 		'/contact',
 	]);
 	// The second run lets no page through to Create page, and still sets the content of all three.
-	expect(runtime.nodeItems(second, 'New pages only')).toEqual([]);
+	expect(n8nCommands.nodeItems(second, 'New pages only')).toEqual([]);
 	expect(second.data.resultData.runData['Create page']).toBeUndefined();
-	expect(runtime.nodeItems(second, 'Set page content')).toHaveLength(3);
-	const token = runtime.nodeItems(second, 'Issue tenant token')[0].token;
+	expect(n8nCommands.nodeItems(second, 'Set page content')).toHaveLength(3);
+	const token = n8nCommands.nodeItems(second, 'Issue tenant token')[0].token;
 	const pages = await stack.siteClient(ctx.site.server.url, token)('GET', '/api/pages');
 	expect(pages.data.data.map((page) => page.url).sort()).toEqual(['/', '/about-us', '/contact']);
 });

@@ -13,7 +13,8 @@ const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
-const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
 const stack = require('../../scripts/lib/stack');
 const { ABOUT_US, importSiteCredentials, startSiteAndFolder } = require('./lib/stock-stack');
 
@@ -52,7 +53,7 @@ async function call(name, args) {
 const aboutUs = async () => (await ctx.site.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
 
 beforeAll(async () => {
-	await runtime.ensureRuntime({ log: say });
+	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.site = await startSiteAndFolder('site-n8n-mcp-');
 	const { env, userFolder } = ctx.site;
 	ctx.mcpToken = `mcp_${crypto.randomBytes(24).toString('base64url')}`;
@@ -60,7 +61,7 @@ beforeAll(async () => {
 	await stack.importWorkflows(env, userFolder, [path.join(stack.EXAMPLES_DIR, EXAMPLE.file)]);
 	await stack.publishWorkflow(env, EXAMPLE.id);
 	say('example imported and published; starting n8n');
-	ctx.n8n = await runtime.startN8n({
+	ctx.n8n = await n8nCommands.startN8n({
 		env,
 		port: ctx.site.port,
 		logFile: path.join(userFolder, 'n8n.log'),
@@ -77,7 +78,7 @@ beforeAll(async () => {
 	);
 	ctx.client = await connect(ctx.mcpToken);
 	say(`connected to ${ctx.mcpUrl}`);
-}, runtime.INSTALL_TIMEOUT_MS);
+}, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
 	for (const client of ctx.clients) await client.close().catch(() => {});

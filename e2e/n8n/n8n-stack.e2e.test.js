@@ -14,6 +14,10 @@ const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
+const processes = require('../../scripts/lib/process');
+const n8nRest = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 const { startAiStandIn, proposalFor } = require('../../scripts/lib/ai-stand-in');
 
@@ -98,7 +102,7 @@ function remember(token) {
 
 async function execute(workflowId) {
 	say(`n8n execute --id=${workflowId}`);
-	const result = await runtime.executeWorkflow(workflowId, { env: ctx.env });
+	const result = await n8nCommands.executeWorkflow(workflowId, { env: ctx.env });
 	ctx.runs[workflowId] = [...(ctx.runs[workflowId] ?? []), result.run];
 	if (result.failed) {
 		const error = result.run?.data?.resultData?.error;
@@ -109,7 +113,7 @@ async function execute(workflowId) {
 	return result.run;
 }
 
-const items = (run, node) => runtime.nodeItems(run, node);
+const items = (run, node) => n8nCommands.nodeItems(run, node);
 const one = (run, node) => {
 	const list = items(run, node);
 	expect(list).toHaveLength(1);
@@ -141,7 +145,7 @@ const executionCount = (workflowId) => stack.executionCount(ctx.userFolder, work
 
 beforeAll(async () => {
 	say('checking the n8n runtime (tools/n8n-runtime/node_modules)');
-	await runtime.ensureRuntime({ log: say });
+	await runtimeInstall.ensureRuntime({ log: say });
 
 	ctx.server = await startServer({
 		port: 0,
@@ -172,15 +176,15 @@ beforeAll(async () => {
 	expect((await ctx.demo('PUT', '/api/content', ABOUT_US)).status).toBe(200);
 
 	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-e2e-'));
-	ctx.port = await runtime.freePort();
-	ctx.brokerPort = await runtime.freePort();
+	ctx.port = await processes.freePort();
+	ctx.brokerPort = await processes.freePort();
 	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
-	ctx.env = runtime.n8nEnv({
+	ctx.env = n8nCommands.n8nEnv({
 		userFolder: ctx.userFolder,
 		port: ctx.port,
 		brokerPort: ctx.brokerPort,
 	});
-	runtime.stagePackage(ctx.userFolder);
+	n8nCommands.stagePackage(ctx.userFolder);
 	say(`n8n user folder ${ctx.userFolder}; package staged as a community package`);
 
 	await stack.importCredentials(
@@ -204,7 +208,7 @@ beforeAll(async () => {
 	];
 	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
 	say(`${files.length} workflows imported (n8n import:workflow)`);
-}, runtime.INSTALL_TIMEOUT_MS);
+}, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
 	if (ctx.n8n) await ctx.n8n.stop();
@@ -352,7 +356,7 @@ describe('examples and operations, run with n8n execute', () => {
 		const exportFile = path.join(ctx.userFolder, 'managed-credential-export.json');
 		const mintedToken = async () => {
 			try {
-				await runtime.n8nCliOk(
+				await n8nCommands.n8nCliOk(
 					[
 						'export:credentials',
 						`--id=${stack.CREDENTIALS.managed.id}`,
@@ -579,7 +583,7 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 	test("published workflow registers itself: the site delivers to n8n's production URL with a secret header", async () => {
 		await stack.publishWorkflow(ctx.env, stack.WORKFLOWS.contactForm.id);
 		say('contact-form workflow published; starting n8n');
-		ctx.n8n = await runtime.startN8n({
+		ctx.n8n = await n8nCommands.startN8n({
 			env: ctx.env,
 			port: ctx.port,
 			logFile: path.join(ctx.userFolder, 'n8n.log'),
@@ -664,7 +668,7 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 		const wrongSecret = await post({ [ctx.secretHeader]: 'x'.repeat(43) });
 		expect(wrongSecret.status).toBe(401);
 
-		await runtime.sleep(2000);
+		await processes.sleep(2000);
 		expect(executionCount(stack.WORKFLOWS.contactForm.id)).toBe(before);
 		const notifications = (await ctx.demo('GET', '/api/notifications')).data.data;
 		expect(
@@ -681,8 +685,8 @@ describe("credential test in n8n (the editor's Test button: POST /rest/credentia
 			lastName: 'Owner',
 			password: `E2e-${require('node:crypto').randomBytes(12).toString('base64url')}`,
 		};
-		await runtime.setupOwner(ctx.n8nUrl, owner);
-		const cookie = await runtime.login(ctx.n8nUrl, owner);
+		await n8nRest.setupOwner(ctx.n8nUrl, owner);
+		const cookie = await n8nRest.login(ctx.n8nUrl, owner);
 		const testAdmin = async (data) =>
 			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, { ...stack.CREDENTIALS.admin, data });
 
@@ -746,7 +750,7 @@ describe('repeated deliveries in a real n8n (the site holds the claim; webhook()
 		}
 		const together = await Promise.all(Array.from({ length: 30 }, () => deliver(body)));
 		expect(together.map((answer) => answer.status)).toEqual(Array(30).fill(200));
-		await runtime.sleep(3000);
+		await processes.sleep(3000);
 		expect(webhookExecutions()).toBe(1);
 		say(`repeats: 33 redeliveries of one submission, executions ${webhookExecutions()}`);
 	});
@@ -781,7 +785,7 @@ describe('repeated deliveries in a real n8n (the site holds the claim; webhook()
 			'its execution to be stored',
 			async () => webhookExecutions() >= before + 1,
 		);
-		await runtime.sleep(3000);
+		await processes.sleep(3000);
 		expect(webhookExecutions()).toBe(before + 1);
 		say(
 			`repeats: 30 simultaneous deliveries of a new submission, executions +${webhookExecutions() - before}`,
@@ -804,7 +808,7 @@ describe('no token outside credentials', () => {
 			ctx.n8n = undefined;
 		}
 		const file = path.join(ctx.userFolder, 'exported-workflows.json');
-		await runtime.n8nCliOk(['export:workflow', '--all', `--output=${file}`], { env: ctx.env });
+		await n8nCommands.n8nCliOk(['export:workflow', '--all', `--output=${file}`], { env: ctx.env });
 		const text = fs.readFileSync(file, 'utf8');
 		const workflows = JSON.parse(text);
 		expect(workflows.map((workflow) => workflow.id)).toEqual(

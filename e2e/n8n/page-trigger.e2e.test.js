@@ -15,6 +15,9 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 
 const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
+const processes = require('../../scripts/lib/process');
 const stack = require('../../scripts/lib/stack');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
@@ -96,7 +99,7 @@ function memoryOf(pid) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startN8n() {
-	ctx.n8n = await runtime.startN8n({
+	ctx.n8n = await n8nCommands.startN8n({
 		env: ctx.env,
 		port: ctx.port,
 		logFile: path.join(ctx.userFolder, 'n8n.log'),
@@ -105,7 +108,7 @@ async function startN8n() {
 }
 
 beforeAll(async () => {
-	await runtime.ensureRuntime({ log: say });
+	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.server = await startServer({
 		port: 0,
 		memory: true,
@@ -142,13 +145,13 @@ beforeAll(async () => {
 	say(`${BIG_PAGES} pages seeded in ${Date.now() - seeding} ms`);
 
 	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-trigger-'));
-	ctx.port = await runtime.freePort();
-	ctx.env = runtime.n8nEnv({
+	ctx.port = await processes.freePort();
+	ctx.env = n8nCommands.n8nEnv({
 		userFolder: ctx.userFolder,
 		port: ctx.port,
-		brokerPort: await runtime.freePort(),
+		brokerPort: await processes.freePort(),
 	});
-	runtime.stagePackage(ctx.userFolder);
+	n8nCommands.stagePackage(ctx.userFolder);
 	await stack.importCredentials(ctx.env, ctx.userFolder, [
 		...stack.credentialsFor({
 			serverUrl: ctx.server.url,
@@ -164,7 +167,7 @@ beforeAll(async () => {
 	for (const workflow of Object.values(WORKFLOWS))
 		await stack.publishWorkflow(ctx.env, workflow.id);
 	say('workflows imported and published');
-}, runtime.INSTALL_TIMEOUT_MS);
+}, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
 	if (ctx.n8n) await ctx.n8n.stop();

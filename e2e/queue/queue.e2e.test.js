@@ -16,6 +16,9 @@ const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
+const runtimeInstall = require('../../scripts/lib/install');
+const n8nCommands = require('../../scripts/lib/n8n');
+const processes = require('../../scripts/lib/process');
 const stack = require('../../scripts/lib/stack');
 const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 const { startRedis, startPostgres } = require('../../scripts/lib/queue/services');
@@ -110,7 +113,7 @@ function notificationsStartingWith(tenantId, prefix) {
 
 beforeAll(
 	async () => {
-		await runtime.ensureRuntime({ log: say });
+		await runtimeInstall.ensureRuntime({ log: say });
 		ctx.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-queue-'));
 		say(`temporary folder ${ctx.dir}`);
 		// allSettled: when one fails, the other is kept in ctx and afterAll stops it (no process left behind).
@@ -229,7 +232,7 @@ describe('every node family runs on the workers', () => {
 	test('tenant onboarding example (Admin node, Tenant node on the managed credential): effect on the server', async () => {
 		const execution = await ctx.rest.runAndWait(stack.WORKFLOWS.onboarding.id);
 		onWorker(execution.id);
-		const token = runtime.nodeItems(execution.run, 'Issue tenant token')[0].token;
+		const token = n8nCommands.nodeItems(execution.run, 'Issue tenant token')[0].token;
 		const acme = stack.siteClient(ctx.server.url, token);
 		const pages = (await acme('GET', '/api/pages?per_page=10')).data.data
 			.map((page) => page.url)
@@ -243,7 +246,7 @@ describe('every node family runs on the workers', () => {
 	test('asset upload of n8n binary data (database binary mode) and the other Tenant operations', async () => {
 		const execution = await ctx.rest.runAndWait(TEST_WORKFLOWS.tenantOps.id);
 		onWorker(execution.id);
-		const asset = runtime.nodeItems(execution.run, 'Upload asset')[0];
+		const asset = n8nCommands.nodeItems(execution.run, 'Upload asset')[0];
 		expect(asset).toMatchObject({ name: 'hello-e2e.txt' });
 		const download = await fetch(asset.url);
 		expect(await download.text()).toBe('hello asset from n8n');
@@ -296,9 +299,9 @@ describe('managed credential across two workers', () => {
 		).toBe(200);
 		const before = tokensIssued('acme');
 		const execution = await ctx.rest.runAndWait(TEST_WORKFLOWS.managed.id);
-		expect(runtime.nodeItems(execution.run, 'List pages (managed)').length).toBeGreaterThanOrEqual(
-			3,
-		);
+		expect(
+			n8nCommands.nodeItems(execution.run, 'List pages (managed)').length,
+		).toBeGreaterThanOrEqual(3);
 		expect(tokensIssued('acme') - before).toBe(1);
 		// And the next run uses the stored replacement: no mint.
 		await ctx.rest.runAndWait(TEST_WORKFLOWS.managed.id);
@@ -375,7 +378,7 @@ describe('Contact Form Trigger activated by main, deliveries through both webhoo
 		await ctx.n8n.restartMain();
 		ctx.rest = await restClient(ctx.n8n.mainUrl, ctx.owner);
 		// Activation after start-up is asynchronous: give it time to (wrongly) replace or clear the registration.
-		await runtime.sleep(5000);
+		await processes.sleep(5000);
 		expect(await registration(ctx.demo)).toEqual(first);
 
 		const before = Object.values(await ctx.db.executionStatuses(contactForm)).reduce(
@@ -456,7 +459,7 @@ describe('Contact Form Trigger activated by main, deliveries through both webhoo
 			const counts = await ctx.db.executionsPerSubmission(contactForm, 'Contact form');
 			return !statuses.running && !statuses.new && fresh.every((id) => counts.get(id) >= 1);
 		});
-		await runtime.sleep(2000);
+		await processes.sleep(2000);
 
 		const perSubmission = await ctx.db.executionsPerSubmission(contactForm, 'Contact form');
 		const doubles = [...ids, ...fresh].filter((id) => perSubmission.get(id) !== 1);

@@ -159,36 +159,3 @@ module.exports = {
 	markerMatches,
 	runtimeStatus,
 };
-
-// The helpers of the other jobs live in modules of their own; callers written before the split
-// still find them here (read on use, so the modules may require this one).
-const MOVED = {
-	'./install': ['ensureRuntime', 'installPackages', 'isDiskFull', 'INSTALL_TIMEOUT_MS'],
-	'./n8n': [
-		'n8nEnv',
-		'n8nFolder',
-		'stagePackage',
-		'n8nCli',
-		'n8nCliOk',
-		'executeWorkflow',
-		'parseRunJson',
-		'nodeItems',
-		'startN8n',
-	],
-	'./rest': ['setupOwner', 'login'],
-	'./process': [
-		'sleep',
-		'formatSeconds',
-		'runCapture',
-		'freePort',
-		'portInUse',
-		'httpGet',
-		'watchExit',
-	],
-};
-for (const [file, names] of Object.entries(MOVED))
-	for (const name of names)
-		Object.defineProperty(module.exports, name, {
-			enumerable: true,
-			get: () => require(file)[name],
-		});

@@ -9,7 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { runCapture } = require('../../../scripts/lib/runtime');
+const { runCapture } = require('../../../scripts/lib/process');
 
 const TOOLS_DIR = path.join(__dirname, '..', '..', '..', 'tools', 'release');
 const MODULES = path.join(TOOLS_DIR, 'node_modules');

@@ -11,6 +11,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../../scripts/lib/runtime');
+const n8nCommands = require('../../../scripts/lib/n8n');
+const processes = require('../../../scripts/lib/process');
 const stack = require('../../../scripts/lib/stack');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
@@ -25,7 +27,7 @@ const ABOUT_US = {
 };
 
 /**
- * The settings of runtime.n8nEnv that a stock n8n has too: where it listens and keeps its data, what
+ * The settings of n8nCommands.n8nEnv that a stock n8n has too: where it listens and keeps its data, what
  * it must not send out from a test, the log level, and the runtime's own needs (RUNTIME.env).
  */
 const PLUMBING = new Set([
@@ -47,9 +49,9 @@ const PLUMBING = new Set([
 	...Object.keys(runtime.RUNTIME.env),
 ]);
 
-/** runtime.n8nEnv without any n8n setting that is not plumbing: n8n's defaults for the rest. */
+/** n8nCommands.n8nEnv without any n8n setting that is not plumbing: n8n's defaults for the rest. */
 function stockEnv(options) {
-	const env = runtime.n8nEnv(options);
+	const env = n8nCommands.n8nEnv(options);
 	for (const key of Object.keys(env)) {
 		if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|NODES_|GENERIC_TIMEZONE$)/.test(key) && !PLUMBING.has(key))
 			delete env[key];
@@ -82,9 +84,9 @@ async function startSiteAndFolder(prefix) {
 	await demo('PUT', '/api/content', ABOUT_US);
 
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-	const port = await runtime.freePort();
-	const env = stockEnv({ userFolder, port, brokerPort: await runtime.freePort() });
-	runtime.stagePackage(userFolder);
+	const port = await processes.freePort();
+	const env = stockEnv({ userFolder, port, brokerPort: await processes.freePort() });
+	n8nCommands.stagePackage(userFolder);
 	return {
 		server,
 		admin,

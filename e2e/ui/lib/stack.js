@@ -10,16 +10,17 @@ const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../../scripts/lib/runtime');
+const processes = require('../../../scripts/lib/process');
 
 const READY_LINE = 'Site Management stack is running';
 
 async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-ui-'));
 	const ports = {
-		n8n: await runtime.freePort(),
-		broker: await runtime.freePort(),
-		server: await runtime.freePort(),
-		ai: await runtime.freePort(),
+		n8n: await processes.freePort(),
+		broker: await processes.freePort(),
+		server: await processes.freePort(),
+		ai: await processes.freePort(),
 	};
 	const logFile = path.join(folder, 'start.log');
 	const out = fs.openSync(logFile, 'a');
@@ -37,7 +38,7 @@ async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 		stdio: ['ignore', out, out],
 	});
 	fs.closeSync(out);
-	const { exited, stop: stopChild } = runtime.watchExit(child);
+	const { exited, stop: stopChild } = processes.watchExit(child);
 	const stop = async () => {
 		await stopChild(60000);
 	};
@@ -53,7 +54,7 @@ async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 				`npm start did not come up (${exit ? `exit ${exit.code}` : 'timeout'}):\n${text.slice(-3000)}`,
 			);
 		}
-		await runtime.sleep(500);
+		await processes.sleep(500);
 	}
 	const state = JSON.parse(fs.readFileSync(path.join(folder, 'stack.json'), 'utf8'));
 	log(`stack up in ${folder}: n8n :${ports.n8n}, reference server :${ports.server}`);
