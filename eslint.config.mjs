@@ -11,9 +11,9 @@ export default tseslint.config(
 		ignores: [
 			'**/dist/**',
 			'node_modules/**',
-			'n8n-runtime/**',
-			'n8n1-runtime/**',
-			'test-install/tools/**',
+			'tools/n8n-runtime/**',
+			'tools/n8n1-runtime/**',
+			'tools/release/**',
 			'coverage/**',
 			'.data/**',
 			'examples/**',
@@ -32,7 +32,7 @@ export default tseslint.config(
 	},
 	{
 		// Tests read JSON answers of any shape; typing each one would test the types, not the behaviour.
-		files: ['test/**/*.ts', 'reference-server/test/**/*.ts'],
+		files: ['test/**/*.ts', 'e2e/**/*.ts', 'reference-server/test/**/*.ts'],
 		rules: { '@typescript-eslint/no-explicit-any': 'off' },
 	},
 	{
@@ -41,11 +41,11 @@ export default tseslint.config(
 		languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
 	},
 	{
-		files: ['eslint.config.mjs', 'test-install/**/*.mjs'],
+		files: ['eslint.config.mjs', 'e2e/install/**/*.mjs'],
 		languageOptions: { sourceType: 'module' },
 	},
 	{
-		files: ['test-n8n/**/*.js', 'test-queue/**/*.js', 'test-install/**/*.js', 'test-ui/**/*.js'],
+		files: ['e2e/**/*.js'],
 		languageOptions: { globals: { ...globals.jest } },
 	},
 	{

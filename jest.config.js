@@ -9,7 +9,7 @@ const shared = {
 	modulePathIgnorePatterns: [
 		'<rootDir>/dist/',
 		'<rootDir>/reference-server/dist/',
-		'<rootDir>/n8n-runtime/',
+		'<rootDir>/tools/',
 	],
 };
 
@@ -25,7 +25,6 @@ module.exports = {
 			...shared,
 			displayName: 'nodes',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
-			testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/'],
 			setupFilesAfterEnv: ['<rootDir>/test/harness/setup-env.ts'],
 		},
 	],

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Installs the n8n runtime (n8n 2.x and Node 24, from n8n-runtime/package.json and its lockfile) into
- * n8n-runtime/node_modules, showing progress. Does nothing when it is installed and up to date;
+ * Installs the n8n runtime (n8n 2.x and Node 24, from tools/n8n-runtime/package.json and its lockfile) into
+ * tools/n8n-runtime/node_modules, showing progress. Does nothing when it is installed and up to date;
  * `--force` reinstalls. `npm start` and `npm run test:n8n` call the same code on first use.
  *
  *   node scripts/install-runtime.js [--force]

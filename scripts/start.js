@@ -4,7 +4,7 @@
  * `npm start`: the whole stack on this machine, on 127.0.0.1 only.
  *
  *  1. builds the package (npm run build)
- *  2. installs the n8n runtime into n8n-runtime/node_modules if it is missing (first time: minutes)
+ *  2. installs the n8n runtime into tools/n8n-runtime/node_modules if it is missing (first time: minutes)
  *  3. starts the reference server (SQLite under .data/reference-server) on :4010
  *  4. creates the demo tenant "demo", its token and three pages (kept and reused on the next start)
  *  5. starts an OpenAI-compatible stand-in on :4011 for the AI examples, unless SITE_AI_URL is set

@@ -1,5 +1,5 @@
 /**
- * A real n8n (n8n-runtime/: n8n 2.x on its own Node 24) for the bench, through the helpers `npm start`
+ * A real n8n (tools/n8n-runtime/: n8n 2.x on its own Node 24) for the bench, through the helpers `npm start`
  * and the end-to-end tests use (scripts/lib/runtime.js and stack.js), typed here. A user folder in a
  * temporary directory with this package staged as a community package; credentials and workflows
  * imported with the CLI; a workflow run with `n8n execute`, which prints the run with its data.

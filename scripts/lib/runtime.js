@@ -1,9 +1,9 @@
 'use strict';
 /**
- * The n8n runtime of this repository: n8n 2.x on its own Node 24, kept in n8n-runtime/ with its own
- * package.json and lockfile and installed on first use into n8n-runtime/node_modules (ignored by git,
+ * The n8n runtime of this repository: n8n 2.x on its own Node 24, kept in tools/n8n-runtime/ with its own
+ * package.json and lockfile and installed on first use into tools/n8n-runtime/node_modules (ignored by git,
  * never part of the root install). Used by scripts/start.js (`npm start`), scripts/install-runtime.js
- * and the end-to-end tests in test-n8n/.
+ * and the end-to-end tests in e2e/n8n/.
  *
  * Install recipe (the registry and this machine, as they are): `npm ci --ignore-scripts` (n8n@2.41.1
  * with the override linkedom@0.18.14), then `npm rebuild node` (the `node` package's install step
@@ -11,7 +11,7 @@
  * Node 24's own headers (shipped in the binary package), so nothing is downloaded from outside the
  * npm registry. The other native modules stay unbuilt; only nodes this project does not use need them.
  *
- * SITE_N8N_RUNTIME_DIR=n8n1-runtime selects the n8n 1.x runtime instead (RUNTIMES below): n8n 1.x on
+ * SITE_N8N_RUNTIME_DIR=tools/n8n1-runtime selects the n8n 1.x runtime instead (RUNTIMES below): n8n 1.x on
  * the machine's own Node 20, `npm rebuild sqlite3` against that Node's headers, and the legacy
  * expression engine (isolated-vm is not built).
  */
@@ -24,10 +24,10 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-// SITE_N8N_RUNTIME_DIR: another runtime folder (n8n1-runtime/, or a copy of n8n-runtime/ to try the installer).
+// SITE_N8N_RUNTIME_DIR: another runtime folder (tools/n8n1-runtime/, or a copy of tools/n8n-runtime/ to try the installer).
 const RUNTIME_DIR = process.env.SITE_N8N_RUNTIME_DIR
 	? path.resolve(ROOT, process.env.SITE_N8N_RUNTIME_DIR)
-	: path.join(ROOT, 'n8n-runtime');
+	: path.join(ROOT, 'tools', 'n8n-runtime');
 const RUNTIME_MODULES = path.join(RUNTIME_DIR, 'node_modules');
 
 /** The install command: exactly the lockfile's packages (`npm ci` refuses a lockfile out of step with package.json). */
@@ -36,7 +36,7 @@ const INSTALL_ARGS = ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--lo
 /**
  * What differs between the runtime folders. `bundledNode`: n8n runs on the Node of the registry's
  * `node` package (installed into the folder), else on the Node running this script. `rebuild`: the
- * native modules built after the install. `installArgs`: the npm command (n8n1-runtime/ keeps `npm install`, as its lockfile was made and
+ * native modules built after the install. `installArgs`: the npm command (tools/n8n1-runtime/ keeps `npm install`, as its lockfile was made and
  * tested that way). `env`: added to every n8n process. `publish`: the CLI
  * command that makes a workflow active from the next start (n8n 1.x has no publish:workflow).
  */
@@ -60,12 +60,12 @@ const RUNTIMES = {
 		agentReturnsToolErrors: false,
 	},
 };
-// A copy of n8n-runtime/ under another name behaves like n8n-runtime/.
+// A copy of tools/n8n-runtime/ under another name behaves like tools/n8n-runtime/.
 const RUNTIME = RUNTIMES[path.basename(RUNTIME_DIR)] ?? RUNTIMES['n8n-runtime'];
 const NODE_BIN_DIR = RUNTIME.bundledNode
 	? path.join(RUNTIME_MODULES, 'node', 'bin')
 	: path.dirname(process.execPath);
-// The Node that runs n8n (Node 24 for n8n-runtime/; the name is kept from when there was one runtime).
+// The Node that runs n8n (Node 24 for tools/n8n-runtime/; the name is kept from when there was one runtime).
 const NODE24 = RUNTIME.bundledNode ? path.join(NODE_BIN_DIR, 'node') : process.execPath;
 const NODE24_PACKAGE = path.join(
 	RUNTIME_MODULES,
@@ -297,8 +297,8 @@ async function installRuntime(status, { log, force }) {
 	};
 	// `npm ci`: the lockfile's packages and nothing else, the same on every machine. (Four optional
 	// @msgpackr-extract prebuilds for other platforms exist in this registry only up to 3.0.4; the
-	// overrides in n8n-runtime/package.json pin them there so the lockfile lists them, as npm ci needs.)
-	// n8n1-runtime/ keeps `npm install` (RUNTIMES): its lockfile was made and tested that way.
+	// overrides in tools/n8n-runtime/package.json pin them there so the lockfile lists them, as npm ci needs.)
+	// tools/n8n1-runtime/ keeps `npm install` (RUNTIMES): its lockfile was made and tested that way.
 	log(
 		`[1/3] npm ${RUNTIME.installArgs[0]} --ignore-scripts, from ${folder}/package-lock.json (n8n and its ~2,000 packages)`,
 	);

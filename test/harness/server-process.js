@@ -1,4 +1,4 @@
-// A reference server in a process of its own (test/load/webhook-memory.load.ts), so its memory can be
+// A reference server in a process of its own (e2e/load/webhook-memory.load.ts), so its memory can be
 // measured apart from the test runner's. Runs the build (npm run build makes reference-server/dist).
 // Answers 'memory' messages with its resident set (VmRSS) and peak (VmHWM), in bytes; 'reset-peak'
 // sets the peak back to the current resident set.

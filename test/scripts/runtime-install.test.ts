@@ -1,5 +1,5 @@
 /**
- * The n8n runtime's install (scripts/lib/runtime.js): `npm ci` from n8n-runtime/package-lock.json, so
+ * The n8n runtime's install (scripts/lib/runtime.js): `npm ci` from tools/n8n-runtime/package-lock.json, so
  * every machine gets the same n8n. Checked without installing: the command, and that the lockfile is
  * one npm ci accepts (every optional dependency of every locked package is itself locked, which is
  * what npm ci reported missing before: "Missing: @msgpackr-extract/...-darwin-arm64 from lock file").

@@ -1,6 +1,6 @@
 /**
  * What the repository tracks: no installed dependencies and no symbolic links. A tracked link at
- * n8n-runtime/node_modules (a working copy's shortcut to a shared install) once made every clone's
+ * tools/n8n-runtime/node_modules (a working copy's shortcut to a shared install) once made every clone's
  * runtime install fail with ELOOP; `node_modules/` in .gitignore matched directories only, not links.
  */
 import { execFileSync } from 'child_process';
@@ -47,8 +47,8 @@ test('.gitignore ignores node_modules whether it is a folder or a link', () => {
 	// Without a trailing slash the pattern also matches a file or a link of that name.
 	for (const path of [
 		'node_modules',
-		'n8n-runtime/node_modules',
-		'n8n1-runtime/node_modules',
+		'tools/n8n-runtime/node_modules',
+		'tools/n8n1-runtime/node_modules',
 		'reference-server/node_modules',
 	]) {
 		expect([path, ignored(path)]).toEqual([path, true]);

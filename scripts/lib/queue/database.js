@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Reads n8n's Postgres database (the queue-mode stack's): executions per workflow and what their
- * trigger received. Uses the `pg` client n8n itself ships in n8n-runtime/ (nothing added to the root).
+ * trigger received. Uses the `pg` client n8n itself ships in tools/n8n-runtime/ (nothing added to the root).
  */
 const path = require('node:path');
 

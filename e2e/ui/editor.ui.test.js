@@ -1,13 +1,13 @@
 'use strict';
 /**
  * The nodes in n8n's editor, driven in a real Chromium as a person would, through the UI only: the
- * stack is started as `npm start` starts it (test-ui/lib/stack.js), the owner signs in, then each step
- * below. Every step leaves a screenshot in test-ui/screenshots/ (git-ignored).
+ * stack is started as `npm start` starts it (e2e/ui/lib/stack.js), the owner signs in, then each step
+ * below. Every step leaves a screenshot in e2e/ui/screenshots/ (git-ignored).
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
-const stackLib = require('../scripts/lib/stack');
+const stackLib = require('../../scripts/lib/stack');
 const { attachStack, startStack } = require('./lib/stack');
 const { launchBrowser } = require('./lib/browser');
 const editor = require('./lib/editor');

@@ -10,7 +10,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { freePort, httpGet, runCapture, sleep } = require('../../scripts/lib/runtime');
+const { freePort, httpGet, runCapture, sleep } = require('../../../scripts/lib/runtime');
 
 function configYaml(storage) {
 	// No `uplinks`: nothing is fetched from npmjs.org. Anyone may read; only logged-in users publish.

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * End to end through a real n8n (n8n 2.x on Node 24, from n8n-runtime/) against the reference server.
+ * End to end through a real n8n (n8n 2.x on Node 24, from tools/n8n-runtime/) against the reference server.
  *
  * One stack for the whole file: a reference server (in memory, ephemeral port), an OpenAI-compatible
  * stand-in on loopback, and an n8n user folder in a temporary directory with this package loaded as
@@ -13,9 +13,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../scripts/lib/runtime');
-const stack = require('../scripts/lib/stack');
-const { startAiStandIn, proposalFor } = require('../scripts/lib/ai-stand-in');
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
+const { startAiStandIn, proposalFor } = require('../../scripts/lib/ai-stand-in');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
@@ -156,7 +156,7 @@ function executionCount(workflowId) {
 }
 
 beforeAll(async () => {
-	say('checking the n8n runtime (n8n-runtime/node_modules)');
+	say('checking the n8n runtime (tools/n8n-runtime/node_modules)');
 	await runtime.ensureRuntime({ log: say });
 
 	ctx.server = await startServer({

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../../scripts/lib/runtime');
+const runtime = require('../../../scripts/lib/runtime');
 
 const READY_LINE = 'Site Management stack is running';
 

@@ -4,7 +4,7 @@
  *
  * 1. `npm pack`: the tarball holds only what n8n needs.
  * 2. Published to a local registry (verdaccio on loopback, temporary storage, no uplink), exactly as
- *    it would go to npm; n8n's scanner checks it there (test-install/lib/scan.mjs).
+ *    it would go to npm; n8n's scanner checks it there (e2e/install/lib/scan.mjs).
  * 3. `npm install n8n-nodes-site-management --legacy-peer-deps` in a fresh `<user folder>/.n8n/nodes`
  *    (n8n's documented manual install), which installs the package alone, not the peer n8n-workflow.
  * 4. n8n (the runtime of scripts/lib/runtime.js) runs a workflow of each node: the Admin and Tenant
@@ -17,8 +17,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../scripts/lib/runtime');
-const stack = require('../scripts/lib/stack');
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
 const { startRegistry } = require('./lib/registry');
 const { ensureTools } = require('./lib/tools');
 const { unexpectedFiles } = require('./lib/tarball');
@@ -26,7 +26,7 @@ const { unexpectedFiles } = require('./lib/tarball');
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
 const PACKAGE = runtime.PACKAGE_NAME;
-const VERSION = require('../package.json').version;
+const VERSION = require('../../package.json').version;
 // The update: the next patch version (0.1.0 -> 0.1.1).
 const UPDATE_VERSION = VERSION.replace(
 	/^(\d+\.\d+\.)(\d+).*$/,
@@ -34,11 +34,11 @@ const UPDATE_VERSION = VERSION.replace(
 );
 const ADMIN_WORKFLOW = {
 	id: 'e2eAdminOps00001',
-	file: path.join(runtime.ROOT, 'test-n8n', 'workflows', 'admin-operations.json'),
+	file: path.join(runtime.ROOT, 'e2e', 'n8n', 'workflows', 'admin-operations.json'),
 };
 const TENANT_WORKFLOW = {
 	id: 'e2eTenantOps0001',
-	file: path.join(runtime.ROOT, 'test-n8n', 'workflows', 'tenant-operations.json'),
+	file: path.join(runtime.ROOT, 'e2e', 'n8n', 'workflows', 'tenant-operations.json'),
 };
 const DEMO_TENANT = 'demo';
 
@@ -243,7 +243,7 @@ test('npm pack: the tarball holds dist/ (JavaScript, icons, codex files), packag
 	expect(unexpectedFiles(forbidden)).toEqual(forbidden);
 	// Everything n8n loads is in it: each node and credential of package.json "n8n", with its icons
 	// and (for nodes) its codex file.
-	const manifest = require('../package.json').n8n;
+	const manifest = require('../../package.json').n8n;
 	for (const entry of [...manifest.nodes, ...manifest.credentials]) {
 		expect(files).toContain(entry);
 		expect(files).toContain(path.posix.join(path.posix.dirname(entry), 'site.svg'));

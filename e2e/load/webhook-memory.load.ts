@@ -24,7 +24,7 @@ function ask<T>(message: string): Promise<T> {
 }
 
 beforeAll(async () => {
-	child = fork(join(__dirname, '..', 'harness', 'server-process.js'), [], {
+	child = fork(join(__dirname, '..', '..', 'test', 'harness', 'server-process.js'), [], {
 		env: { ...process.env, ADMIN_TOKEN: adminToken },
 		stdio: 'inherit',
 	});
