@@ -14,6 +14,8 @@ async function main() {
 		logger: false,
 		formRatePerAddress: 0,
 		formRatePerTenant: 0,
+		// The bench's webhook receivers and n8n listen on loopback, which webhooks reach only when allowed.
+		webhookAllow: 'loopback',
 		...options,
 	});
 	// BENCH_SERVER_DELAY_MS: every request is handed to the server this much later, as if the server

@@ -129,6 +129,9 @@ async function startReferenceServer(adminToken) {
 			'--data-dir',
 			SERVER_DATA,
 			'--enable-variables',
+			// n8n runs beside the server on loopback: its webhooks may reach it (refused by default).
+			'--webhook-allow',
+			'loopback',
 			'--host',
 			'127.0.0.1',
 			'--port',

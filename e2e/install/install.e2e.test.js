@@ -189,6 +189,8 @@ beforeAll(
 			enableVariables: true,
 			adminToken: `sat_install${crypto.randomBytes(24).toString('base64url')}`,
 			deliveryRetryBaseMs: 200,
+			// n8n runs beside the server on loopback, which webhooks reach only when allowed.
+			webhookAllow: 'loopback',
 		});
 		ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
 		ctx.public = stack.siteClient(ctx.server.url);

@@ -32,6 +32,7 @@ beforeAll(async () => {
 		adminToken,
 		enableVariables: true,
 		logger: false,
+		webhookAllow: 'loopback',
 	});
 });
 

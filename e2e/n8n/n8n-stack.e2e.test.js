@@ -165,6 +165,8 @@ beforeAll(async () => {
 		enableVariables: true,
 		adminToken: `sat_e2e${require('node:crypto').randomBytes(24).toString('base64url')}`,
 		deliveryRetryBaseMs: 200,
+		// n8n runs beside the server on loopback, which webhooks reach only when allowed.
+		webhookAllow: 'loopback',
 	});
 	remember(ctx.server.adminToken);
 	ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);

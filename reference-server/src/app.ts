@@ -25,6 +25,7 @@ import idempotencyPlugin from './plugins/idempotency';
 import commitPlugin from './plugins/commit';
 import faultsPlugin from './plugins/faults';
 import openapiPlugin from './plugins/openapi';
+import retentionPlugin from './plugins/retention';
 import healthRoutes from './routes/health';
 import tenantRoutes from './routes/tenants';
 import tokenRoutes from './routes/tokens';
@@ -184,6 +185,9 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 				});
 		},
 		bodyLimit: Math.max(1, Math.floor(config.maxBodyMb * MB)),
+		// Off by default: X-Forwarded-For is believed only from the proxies --trust-proxy names.
+		trustProxy:
+			config.trustProxy === undefined ? false : parseCidrList(config.trustProxy).toCidrs(),
 		// Asset URLs end in a file name of up to 120 characters (storage/asset-upload.ts); Fastify's default
 		// limit of 100 would answer such a URL 414.
 		routerOptions: { maxParamLength: 256 },
@@ -294,6 +298,9 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(variableRoutes);
 	app.register(contactFormRoutes);
 	app.register(contactFormClaimRoutes);
+
+	// 8. Housekeeping: old contact-form submissions and deliveries go (--retention-days).
+	app.register(retentionPlugin);
 
 	app.addHook('onReady', async () => worker.start());
 	app.addHook('onClose', async () => {

@@ -20,6 +20,10 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 	enableVariables: false,
 	maxBodyMb: 10,
 	maxUploadMb: 25,
+	uploadQuotaMb: 1024,
+	maxVariables: 1000,
+	maxVariablesKb: 1024,
+	retentionDays: 30,
 	listCacheMb: 16,
 	formMaxBodyKb: 64,
 	formMaxFields: 50,
@@ -117,6 +121,41 @@ const OPTION_SPECS: OptionSpec[] = [
 		help: 'upload limit in MB, fractions allowed (default 25)',
 	},
 	{
+		flag: 'upload-quota-mb',
+		env: 'SITE_SERVER_UPLOAD_QUOTA_MB',
+		kind: 'nonNegative',
+		field: 'uploadQuotaMb',
+		help: "all of one tenant's uploads in MB, 0 for no quota (default 1024; 413 quota_exceeded past it)",
+	},
+	{
+		flag: 'max-variables',
+		env: 'SITE_SERVER_MAX_VARIABLES',
+		kind: 'positiveInt',
+		field: 'maxVariables',
+		help: 'variables one tenant may have (default 1000; 413 quota_exceeded past it)',
+	},
+	{
+		flag: 'max-variables-kb',
+		env: 'SITE_SERVER_MAX_VARIABLES_KB',
+		kind: 'positive',
+		field: 'maxVariablesKb',
+		help: "keys and values of one tenant's variables together, in KB (default 1024; 413 quota_exceeded past it)",
+	},
+	{
+		flag: 'retention-days',
+		env: 'SITE_SERVER_RETENTION_DAYS',
+		kind: 'nonNegative',
+		field: 'retentionDays',
+		help: 'contact-form submissions and their finished deliveries are deleted after this many days, 0 keeps them (default 30; purged hourly)',
+	},
+	{
+		flag: 'trust-proxy',
+		env: 'SITE_SERVER_TRUST_PROXY',
+		kind: 'cidrList',
+		field: 'trustProxy',
+		help: 'reverse proxies whose X-Forwarded-For names the client (form rate limits, logs): CIDRs, addresses, "loopback", "private" (default none)',
+	},
+	{
 		flag: 'list-cache-mb',
 		env: 'SITE_SERVER_LIST_CACHE_MB',
 		kind: 'nonNegative',
@@ -184,14 +223,14 @@ const OPTION_SPECS: OptionSpec[] = [
 		env: 'SITE_SERVER_WEBHOOK_ALLOW',
 		kind: 'cidrList',
 		field: 'webhookAllow',
-		help: 'webhooks may reach only these addresses: CIDRs, addresses, "loopback", "private", comma-separated (default any)',
+		help: 'webhooks may also reach these addresses, refused by default: "loopback", "private", CIDRs, addresses, comma-separated (default none: public addresses only)',
 	},
 	{
 		flag: 'webhook-deny',
 		env: 'SITE_SERVER_WEBHOOK_DENY',
 		kind: 'cidrList',
 		field: 'webhookDeny',
-		help: 'webhooks may not reach these addresses, e.g. "loopback,private" (link-local, metadata and the server itself are always refused)',
+		help: 'webhooks may not reach these addresses either: CIDRs, addresses, "loopback", "private" (link-local, metadata, multicast and the server itself are always refused)',
 	},
 	{
 		flag: 'fault-rate',
@@ -348,9 +387,18 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 		if (typeof merged[field] !== 'number' || !(merged[field] > 0))
 			problems.push(`${field} must be a positive number, got ${merged[field]}`);
 	}
-	if (typeof merged.listCacheMb !== 'number' || !(merged.listCacheMb >= 0))
-		problems.push(`listCacheMb must be 0 or more, got ${merged.listCacheMb}`);
-	for (const field of ['deliveryMaxAttempts', 'formMaxFields', 'formMaxFieldLength'] as const) {
+	for (const field of ['listCacheMb', 'uploadQuotaMb', 'retentionDays'] as const) {
+		if (typeof merged[field] !== 'number' || !(merged[field] >= 0))
+			problems.push(`${field} must be 0 or more, got ${merged[field]}`);
+	}
+	if (typeof merged.maxVariablesKb !== 'number' || !(merged.maxVariablesKb > 0))
+		problems.push(`maxVariablesKb must be a positive number, got ${merged.maxVariablesKb}`);
+	for (const field of [
+		'deliveryMaxAttempts',
+		'formMaxFields',
+		'formMaxFieldLength',
+		'maxVariables',
+	] as const) {
 		if (!Number.isInteger(merged[field]) || merged[field] < 1)
 			problems.push(`${field} must be an integer >= 1, got ${merged[field]}`);
 	}
@@ -373,7 +421,7 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 			problems.push(`publicUrl must be an http(s) URL, got "${merged.publicUrl}"`);
 		}
 	}
-	for (const field of ['webhookAllow', 'webhookDeny'] as const) {
+	for (const field of ['webhookAllow', 'webhookDeny', 'trustProxy'] as const) {
 		const text = merged[field];
 		if (text === undefined) continue;
 		try {

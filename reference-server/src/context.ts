@@ -47,6 +47,8 @@ declare module 'fastify' {
 		 * (a new token), which must not be stored in plain text for replay.
 		 */
 		idempotency?: boolean;
+		/** The POST only reads (POST /api/sitemap): its answer is never stored for replay. */
+		readOnly?: boolean;
 	}
 }
 

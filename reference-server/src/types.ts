@@ -13,6 +13,19 @@ export interface ServerOptions {
 	publicUrl?: string;
 	maxBodyMb: number;
 	maxUploadMb: number;
+	/** MB all of one tenant's uploads may take; 0: no quota. */
+	uploadQuotaMb: number;
+	/** Variables one tenant may have. */
+	maxVariables: number;
+	/** KB of one tenant's variable keys and values together. */
+	maxVariablesKb: number;
+	/** Days contact-form submissions (and their finished deliveries) are kept; 0: forever. */
+	retentionDays: number;
+	/**
+	 * Reverse proxies trusted to name the client in X-Forwarded-For (CIDRs, addresses, `loopback`,
+	 * `private`); unset: the peer address is the client.
+	 */
+	trustProxy?: string;
 	/** Budget of the cache of rendered page listings, in MB (db/rendered-lists.ts); 0 turns it off. */
 	listCacheMb: number;
 	/** Body limit of POST /forms/:tenantId/contact, in KB. */

@@ -45,6 +45,8 @@ export async function startTestSite(options: Partial<ServerOptions> = {}): Promi
 		enableVariables: true,
 		formRatePerAddress: 0,
 		formRatePerTenant: 0,
+		// Webhook receivers (n8n, test receivers) listen on loopback, refused by default.
+		webhookAllow: 'loopback',
 		...options,
 	};
 	let server = await startServer(base);

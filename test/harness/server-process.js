@@ -20,6 +20,8 @@ startServer({
 	adminToken: process.env.ADMIN_TOKEN,
 	formRatePerAddress: 0,
 	formRatePerTenant: 0,
+	// Webhook receivers (n8n, test receivers) listen on loopback, refused by default.
+	webhookAllow: 'loopback',
 }).then((server) => {
 	process.on('message', (message) => {
 		if (message === 'reset-peak') fs.writeFileSync('/proc/self/clear_refs', '5');

@@ -20,6 +20,9 @@ export function createAssetRepository(db: SqliteDatabase) {
 		'INSERT INTO assets (id, tenant_pk, name, file_name, mime_type, size, created_at) VALUES (@id, @tenant_pk, @name, @file_name, @mime_type, @size, @created_at)',
 	);
 	const byId = db.prepare<[string], AssetRow>('SELECT * FROM assets WHERE id = ?');
+	const usedBytes = db.prepare<[number], { bytes: number }>(
+		'SELECT COALESCE(SUM(size), 0) AS bytes FROM assets WHERE tenant_pk = ?',
+	);
 
 	return {
 		create(asset: Omit<AssetRow, 'created_at'>): AssetRow {
@@ -28,5 +31,7 @@ export function createAssetRepository(db: SqliteDatabase) {
 			return row;
 		},
 		findById: (id: string): AssetRow | undefined => byId.get(id),
+		/** Bytes of the tenant's stored uploads (its quota's use). */
+		usedBytes: (tenantPk: number): number => usedBytes.get(tenantPk)!.bytes,
 	};
 }

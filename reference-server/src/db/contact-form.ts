@@ -65,6 +65,12 @@ export function createContactFormRepository(db: SqliteDatabase) {
 		  ORDER BY d.next_attempt_at, d.seq
 		  LIMIT ?`,
 	);
+	// Deliveries go with their submission (ON DELETE CASCADE). One still pending keeps its submission.
+	const purgeSubmissions = db.prepare(
+		`DELETE FROM submissions
+		  WHERE submitted_at < ?
+		    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.submission_id = submissions.id AND d.state = 'pending')`,
+	);
 	const recordAttempt = db.prepare(
 		`UPDATE deliveries
 		    SET attempts = attempts + 1, state = @state, last_status = @last_status, last_error = @last_error,
@@ -74,8 +80,10 @@ export function createContactFormRepository(db: SqliteDatabase) {
 
 	return {
 		/**
-		 * Stores the submission and, when the tenant has a webhook URL at this moment, its outbox row, in
-		 * one transaction. Without a webhook URL the submission is kept and no delivery is created.
+		 * Stores the submission and its outbox row in one transaction when the tenant has a webhook URL at
+		 * this moment. Without one nothing is stored: no call lists submissions and none is delivered
+		 * later, so a stored one could only pile up (issue 22). The id is still returned (the public
+		 * form's answer does not tell visitors how the site is configured).
 		 */
 		submit(
 			tenantPk: number,
@@ -85,8 +93,8 @@ export function createContactFormRepository(db: SqliteDatabase) {
 			return db.transaction(() => {
 				const now = nowIso();
 				const submissionId = randomUUID();
-				insertSubmission.run(submissionId, tenantPk, form, JSON.stringify(fields), now);
 				if (!webhookUrl.get(tenantPk)?.url) return { submissionId, deliveryId: null };
+				insertSubmission.run(submissionId, tenantPk, form, JSON.stringify(fields), now);
 				const deliveryId = randomUUID();
 				insertDelivery.run(deliveryId, submissionId, tenantPk, now, now, now);
 				return { submissionId, deliveryId };
@@ -112,6 +120,11 @@ export function createContactFormRepository(db: SqliteDatabase) {
 				.all(...params, limit, offset) as Delivery[];
 			return { deliveries, total };
 		},
+		/**
+		 * Deletes submissions older than `before` (an ISO time) with their deliveries, except those whose
+		 * delivery is still pending; returns how many submissions went.
+		 */
+		purgeOlderThan: (before: string): number => purgeSubmissions.run(before).changes,
 		/** Pending deliveries whose time has come, oldest first. */
 		due: (now: string, limit: number): DueDelivery[] => due.all(now, limit),
 		/** Records one finished attempt; a row that is gone (tenant deleted) or no longer pending is left alone. */

@@ -98,7 +98,8 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 			reservation: InFlightReservation,
 			status: number,
 			contentType: string | null,
-			body: string,
+			/** null: the answer was too large to keep (its status is kept). */
+			body: string | null,
 		): Promise<void> {
 			if (inFlight.get(mapKey(reservation.scope, reservation.key)) !== reservation) return;
 			try {

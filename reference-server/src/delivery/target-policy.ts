@@ -1,99 +1,157 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import os from 'node:os';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Where a webhook may point. A tenant reads the outcome of every delivery (status and error), so an
- * unrestricted webhook maps the server's network. Always refused: link-local and cloud metadata
- * addresses, unspecified/broadcast/multicast ones, and the server itself (its listening port on any
- * of its own addresses, or its public origin: a webhook aimed at its own form loops). Loopback and
- * private ranges are allowed by default (n8n usually runs beside the server); `--webhook-deny`
- * refuses more ranges and `--webhook-allow`, when set, admits only its ranges.
+ * Where a webhook may point. A tenant reads the outcome of every delivery, so an unrestricted webhook
+ * maps the server's network. Addresses are classified with ipaddr.js's ranges (IPv4-mapped, NAT64,
+ * 6to4, Teredo, site-local, unique-local, reserved…), on the literal address when the webhook is set
+ * and on every resolved address before a delivery connects:
+ * - public unicast addresses are allowed;
+ * - loopback and private ones (RFC 1918, carrier-grade NAT, unique-local) are refused unless
+ *   `--webhook-allow` names them (`loopback`, `private`) or a CIDR that holds them;
+ * - every other special range (reserved, documentation, NAT64, 6to4, Teredo, site-local…) is refused
+ *   unless a `--webhook-allow` CIDR holds the address;
+ * - unspecified, broadcast, multicast, link-local, cloud metadata addresses and the server itself are
+ *   always refused; `--webhook-deny` refuses more.
  */
 
-const ALWAYS_REFUSED: [string, number, 'ipv4' | 'ipv6', string][] = [
-	['0.0.0.0', 8, 'ipv4', 'an unspecified address'],
-	['169.254.0.0', 16, 'ipv4', 'a link-local address (cloud metadata lives there)'],
-	['100.100.100.200', 32, 'ipv4', 'a cloud metadata address'],
-	['224.0.0.0', 4, 'ipv4', 'a multicast address'],
-	['240.0.0.0', 4, 'ipv4', 'a reserved address'],
-	['::', 128, 'ipv6', 'an unspecified address'],
-	['fe80::', 10, 'ipv6', 'a link-local address'],
-	['fd00:ec2::254', 128, 'ipv6', 'a cloud metadata address'],
-	['ff00::', 8, 'ipv6', 'a multicast address'],
-];
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** Names accepted in the CIDR lists besides CIDRs and single addresses. */
-const NAMED_RANGES: Record<string, string[]> = {
+/** What an address is, for the policy. */
+type AddressClass =
+	| { kind: 'public' }
+	| { kind: 'openable'; name: 'loopback' | 'private' | 'special'; range: string }
+	| { kind: 'never'; range: string };
+
+/** Ranges nothing opens, by ipaddr.js's range names. */
+const NEVER_RANGES = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal']);
+/** Cloud metadata services outside the link-local range (Alibaba's, AWS's IPv6 one). */
+const METADATA_ADDRESSES = ['100.100.100.200', 'fd00:ec2::254'].map((text) => ipaddr.parse(text));
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+const RANGE_WORDS: Record<string, string> = {
+	loopback: 'a loopback address',
+	private: 'a private address',
+	carrierGradeNat: 'a private (carrier-grade NAT) address',
+	uniqueLocal: 'a private (unique-local) address',
+	unspecified: 'an unspecified address',
+	broadcast: 'a broadcast address',
+	multicast: 'a multicast address',
+	linkLocal: 'a link-local address (cloud metadata lives there)',
+	metadata: 'a cloud metadata address',
+};
+
+function describeRange(range: string): string {
+	return RANGE_WORDS[range] ?? `a special-purpose address (${range})`;
+}
+
+/** A literal address (brackets allowed) parsed strictly (no octal/hex IPv4 spellings), or undefined. */
+function parseStrict(text: string): Address | undefined {
+	const bare = text.replace(/^\[|\]$/g, '');
+	return isIP(bare) === 0 ? undefined : ipaddr.parse(bare);
+}
+
+/** An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is that IPv4 address; every other one stays as it is. */
+function unmapped(address: Address): Address {
+	return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+		? (address as ipaddr.IPv6).toIPv4Address()
+		: address;
+}
+
+/** An address as text for messages: IPv4-mapped ones as their IPv4 address. */
+export function canonicalAddress(text: string): string {
+	const address = parseStrict(text);
+	return address === undefined ? text : unmapped(address).toString();
+}
+
+function classify(address: Address): AddressClass {
+	if (
+		METADATA_ADDRESSES.some(
+			(m) => m.kind() === address.kind() && m.toString() === address.toString(),
+		)
+	)
+		return { kind: 'never', range: 'metadata' };
+	const range = address.range();
+	if (NEVER_RANGES.has(range)) return { kind: 'never', range };
+	if (range === 'loopback') return { kind: 'openable', name: 'loopback', range };
+	if (range === 'private' || range === 'carrierGradeNat' || range === 'uniqueLocal')
+		return { kind: 'openable', name: 'private', range };
+	if (range === 'unicast' && (address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6)))
+		return { kind: 'public' };
+	return { kind: 'openable', name: 'special', range };
+}
+
+/** The named classes as CIDRs, for uses that need ranges (the trusted proxies). */
+const NAMED_CIDRS: Record<'loopback' | 'private', string[]> = {
 	loopback: ['127.0.0.0/8', '::1/128'],
 	private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7'],
 };
 
+/** `--webhook-allow` / `--webhook-deny` / `--trust-proxy`: named classes and CIDRs (a single address is a /32 or /128). */
+export class AddressList {
+	constructor(
+		readonly names: ReadonlySet<'loopback' | 'private'>,
+		readonly ranges: readonly [Address, number][],
+	) {}
+
+	hasName(name: string): boolean {
+		return (this.names as ReadonlySet<string>).has(name);
+	}
+
+	/** True when a CIDR of the list holds the address. */
+	holds(address: Address): boolean {
+		return this.ranges.some(
+			([base, bits]) => base.kind() === address.kind() && address.match(base, bits),
+		);
+	}
+
+	/** The list as CIDR strings (the named classes spelled out), as Fastify's trustProxy takes it. */
+	toCidrs(): string[] {
+		const named = [...this.names].flatMap((name) => NAMED_CIDRS[name]);
+		return [...named, ...this.ranges.map(([base, bits]) => `${base.toString()}/${bits}`)];
+	}
+
+	/** True when the list names the address's class or holds the address. */
+	covers(address: Address): boolean {
+		const found = classify(address);
+		return (found.kind === 'openable' && this.hasName(found.name)) || this.holds(address);
+	}
+}
+
 export class CidrListError extends Error {}
 
-/** `10.0.0.0/8, ::1, loopback` as a BlockList; throws CidrListError naming the bad entry. */
-export function parseCidrList(text: string): BlockList {
-	const list = new BlockList();
-	const entries = text
-		.split(/[\s,]+/)
-		.filter((entry) => entry !== '')
-		.flatMap((entry) => NAMED_RANGES[entry.toLowerCase()] ?? [entry]);
+/** `10.0.0.0/8, ::1, loopback` as an AddressList; throws CidrListError naming the bad entry. */
+export function parseCidrList(text: string): AddressList {
+	const names = new Set<'loopback' | 'private'>();
+	const ranges: [Address, number][] = [];
+	const entries = text.split(/[\s,]+/).filter((entry) => entry !== '');
 	if (entries.length === 0) throw new CidrListError('the list is empty');
 	for (const entry of entries) {
-		const [address, prefixText, extra] = entry.split('/');
-		const family = isIP(address);
-		const max = family === 4 ? 32 : 128;
+		const lower = entry.toLowerCase();
+		if (lower === 'loopback' || lower === 'private') {
+			names.add(lower);
+			continue;
+		}
+		const [addressText, prefixText, extra] = entry.split('/');
+		const address = parseStrict(addressText);
+		const max = address?.kind() === 'ipv4' ? 32 : 128;
 		const prefix = prefixText === undefined ? max : Number(prefixText);
 		if (
-			family === 0 ||
+			address === undefined ||
+			addressText.startsWith('[') ||
 			extra !== undefined ||
-			!Number.isInteger(prefix) ||
-			prefix < 0 ||
-			prefix > max ||
-			(prefixText !== undefined && !/^\d+$/.test(prefixText))
+			(prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) ||
+			prefix > max
 		) {
 			throw new CidrListError(
 				`"${entry}" is not an address, a CIDR range, "loopback" or "private"`,
 			);
 		}
-		list.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
+		ranges.push([address, prefix]);
 	}
-	return list;
-}
-
-/**
- * An IPv6 address that carries an IPv4 one (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, NAT64
- * 64:ff9b::a.b.c.d) as that IPv4 address; other addresses as they are, without brackets.
- */
-export function canonicalAddress(address: string): string {
-	const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
-	if (isIP(bare) !== 6) return bare;
-	const groups = expandIpv6(bare);
-	const prefixZero = (n: number) => groups.slice(0, n).every((g) => g === 0);
-	const embedded =
-		(prefixZero(5) && groups[5] === 0xffff) ||
-		(prefixZero(6) && (groups[6] !== 0 || groups[7] > 1)) ||
-		(groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0));
-	if (!embedded) return bare;
-	return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join('.');
-}
-
-function expandIpv6(address: string): number[] {
-	let text = address;
-	// A dotted IPv4 tail becomes two groups.
-	const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-	if (dotted) {
-		const [a, b, c, d] = dotted[1].split('.').map(Number);
-		text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-	}
-	const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-	const headGroups = head === '' ? [] : head.split(':');
-	const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-	const zeros =
-		tail === undefined
-			? []
-			: new Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
-	return [...headGroups, ...zeros, ...tailGroups].map((group) => parseInt(group, 16));
+	return new AddressList(names, ranges);
 }
 
 export interface SelfAddress {
@@ -106,8 +164,8 @@ export interface SelfAddress {
 }
 
 export interface TargetPolicyOptions {
-	allow?: BlockList;
-	deny?: BlockList;
+	allow?: AddressList;
+	deny?: AddressList;
 	self: () => SelfAddress;
 }
 
@@ -116,33 +174,27 @@ export class WebhookRefusedError extends Error {
 }
 
 export class TargetPolicy {
-	private readonly always = new BlockList();
-	private readonly reasons: [BlockList, string][] = [];
-
-	constructor(private readonly options: TargetPolicyOptions) {
-		for (const [address, prefix, family, reason] of ALWAYS_REFUSED) {
-			const one = new BlockList();
-			one.addSubnet(address, prefix, family);
-			this.always.addSubnet(address, prefix, family);
-			this.reasons.push([one, reason]);
-		}
-	}
+	constructor(private readonly options: TargetPolicyOptions) {}
 
 	/** Why a connection to this address and port is refused; undefined when it is allowed. */
-	refusalFor(address: string, port: number): string | undefined {
-		const ip = canonicalAddress(address);
-		const family = isIP(ip) === 4 ? 'ipv4' : 'ipv6';
-		if (this.always.check(ip, family)) {
-			const reason =
-				this.reasons.find(([list]) => list.check(ip, family))?.[1] ?? 'a refused address';
-			return `${ip} (${reason})`;
-		}
-		if (this.isSelf(ip, port)) return `${ip} port ${port} (this server itself)`;
-		if (this.options.deny?.check(ip, family))
+	refusalFor(text: string, port: number): string | undefined {
+		const parsed = parseStrict(text);
+		if (parsed === undefined) return `${text} (not an IP address)`;
+		const address = unmapped(parsed);
+		const ip = address.toString();
+		const found = classify(address);
+		if (found.kind === 'never') return `${ip} (${describeRange(found.range)})`;
+		if (this.isSelf(address, port)) return `${ip} port ${port} (this server itself)`;
+		if (this.options.deny?.covers(address))
 			return `${ip} (in the ranges refused by --webhook-deny)`;
-		if (this.options.allow && !this.options.allow.check(ip, family))
-			return `${ip} (outside the ranges allowed by --webhook-allow)`;
-		return undefined;
+		if (found.kind === 'public') return undefined;
+		const allow = this.options.allow;
+		if (allow && (allow.hasName(found.name) || allow.holds(address))) return undefined;
+		const opener =
+			found.name === 'special'
+				? `--webhook-allow with a CIDR holding it`
+				: `--webhook-allow ${found.name}`;
+		return `${ip} (${describeRange(found.range)}; the server admits it only with ${opener})`;
 	}
 
 	/** Why this URL is refused, before any name is resolved (its literal address, the public origin). */
@@ -193,12 +245,13 @@ export class TargetPolicy {
 		}) as LookupFunction;
 	}
 
-	private isSelf(ip: string, port: number): boolean {
+	private isSelf(address: Address, port: number): boolean {
 		const self = this.options.self();
 		if (self.port === 0 || port !== self.port) return false;
+		if (address.range() === 'loopback') return true;
+		const ip = address.toString();
 		const host = canonicalAddress(self.host);
 		if (ip === host) return true;
-		if (ip.startsWith('127.') || ip === '::1') return true;
 		if (host !== '0.0.0.0' && host !== '::') return false;
 		return Object.values(os.networkInterfaces())
 			.flat()

@@ -181,10 +181,13 @@ export class DeliveryWorker {
 				});
 				return;
 			}
-			const e = err as Error & { code?: string };
-			error = timeout.aborted
-				? `Timed out after ${this.options.timeoutMs} ms.`
-				: `Network error: ${e.code ?? e.message}`;
+			// One wording for a refused connection, a reset, a timeout and a name that does not resolve:
+			// telling them apart would show a tenant which ports are open on the hosts it may reach.
+			log.info(
+				{ code: (err as { code?: string }).code, timedOut: timeout.aborted },
+				'delivery attempt failed',
+			);
+			error = UNREACHABLE;
 		}
 
 		const verdict = status === null ? 'retry' : verdictFor(status);
@@ -238,6 +241,9 @@ export class DeliveryWorker {
 		}
 	}
 }
+
+/** last_error of an attempt that got no answer, whatever the cause (see attempt()). */
+export const UNREACHABLE = 'The webhook could not be reached or did not answer in time.';
 
 /** last_error is shown to the tenant and kept: never with the password of the webhook URL in it. */
 function withoutUrlSecrets(text: string, url: URL): string {

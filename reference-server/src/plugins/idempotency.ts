@@ -37,9 +37,18 @@ function hashOf(request: FastifyRequest): string {
 const STALE_IN_FLIGHT_MS = 60_000;
 
 /**
+ * Bytes of an answer kept for replay. A larger answer is recorded by its status only: a repeat gets
+ * 409 replay_not_available (the request was done; read the resource). Answers of mutating calls are
+ * small except a page with large templates (replayed up to the cap); without a cap a key could pin
+ * megabytes for 24 hours.
+ */
+export const STORED_ANSWER_CAP = 1024 * 1024;
+
+/**
  * The `Idempotency-Key` extension: the first final answer (2xx or 4xx) to a POST, PUT or DELETE under
  * /api is stored for 24 hours per caller and replayed for a repeat; the key with a different request is
- * a 422. 5xx answers are not stored, so a retry does the work again.
+ * a 422. 5xx answers are not stored, so a retry does the work again. Read-only POSTs store nothing, and
+ * an answer over STORED_ANSWER_CAP is kept as its status only.
  */
 export default fp(
 	async function idempotencyPlugin(app: FastifyInstance) {
@@ -81,6 +90,13 @@ export default fp(
 				);
 			}
 			const record = result.record;
+			if (record.body === null) {
+				throw new ApiError(
+					409,
+					'replay_not_available',
+					`The request with this Idempotency-Key was done (HTTP ${record.status}), but its answer was larger than ${STORED_ANSWER_CAP / 1024} KB and was not kept; read the resource to see its state.`,
+				);
+			}
 			return reply
 				.code(record.status ?? 200)
 				.header('content-type', record.content_type ?? 'application/json; charset=utf-8')
@@ -94,7 +110,9 @@ export default fp(
 			reservation.settled = true;
 			if (reply.statusCode < 500 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
 				const contentType = reply.getHeader('content-type');
-				const body = payload.toString();
+				const text = payload.toString();
+				// Over the cap: the status only (body null), so a repeat learns the request was done.
+				const body = Buffer.byteLength(text) > STORED_ANSWER_CAP ? null : text;
 				// Waits for the commit (grouped with the request's own writes, db/group-commit.ts).
 				const complete = () =>
 					repository.complete(
@@ -104,7 +122,7 @@ export default fp(
 						body,
 					);
 				// Storing an answer of megabytes is a long step: in a turn of its own, not right after the handler's.
-				await (body.length >= HEAVY_BODY_BYTES ? heavyWork.run(complete) : complete());
+				await ((body?.length ?? 0) >= HEAVY_BODY_BYTES ? heavyWork.run(complete) : complete());
 			} else {
 				repository.release(reservation.held);
 			}
@@ -127,7 +145,9 @@ export default fp(
 				!routeMethods(route).some((method) => MUTATING_METHODS.has(method))
 			)
 				return;
-			if ((route.config as { idempotency?: boolean } | undefined)?.idempotency === false) return;
+			const config = route.config as { idempotency?: boolean; readOnly?: boolean } | undefined;
+			// Read-only POSTs: a repeat reads again; storing their (large) answers bought nothing.
+			if (config?.idempotency === false || config?.readOnly === true) return;
 			addRouteHook(route, 'preValidation', reserve);
 			addRouteHook(route, 'onSend', store);
 			addRouteHook(route, 'onResponse', releaseUnsettled);

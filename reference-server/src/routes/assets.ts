@@ -8,8 +8,11 @@ import { downloadParams, downloadResponses, uploadResponses } from '../schemas/a
 
 const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, assets, config } = app.site;
-	const maxUploadBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
-	const uploads = new AssetUploads(assets, store.assets, config.maxUploadMb);
+	const uploads = new AssetUploads(assets, store.assets, {
+		maxUploadMb: config.maxUploadMb,
+		quotaMb: config.uploadQuotaMb,
+		tenantExists: (pk) => store.tenants.findByPk(pk) !== undefined,
+	});
 
 	app.post(
 		'/api/asset',
@@ -31,11 +34,14 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 					'Upload the file as multipart/form-data with a part named file.',
 				);
 			}
+			const tenantPk = tenantOf(request).pk;
+			const limit = uploads.fileSizeLimit(tenantPk);
 			const parts = request.parts({
-				limits: { fileSize: maxUploadBytes },
+				limits: { fileSize: limit.bytes },
 			}) as AsyncIterable<Multipart>;
 			const asset = await uploads.receive({
-				tenantPk: tenantOf(request).pk,
+				tenantPk,
+				limit,
 				parts,
 				raw: request.raw,
 			});

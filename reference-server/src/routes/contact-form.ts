@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ApiError, notFound } from '../errors/api-error';
 import { DELIVERY_MARK_HEADER } from '../delivery/worker';
+import { clientAddressKey } from './client-address';
 import { tenantOf } from '../context';
 import {
 	pagination,
@@ -26,7 +27,8 @@ function formRateLimits(app: FastifyInstance): onRequestHookHandler[] {
 			app.rateLimit({
 				max: formRatePerAddress,
 				timeWindow: 60_000,
-				keyGenerator: (request) => `address:${request.ip}`,
+				// request.ip is the peer, or with --trust-proxy the client a trusted proxy names.
+				keyGenerator: (request) => `address:${clientAddressKey(request.ip)}`,
 			}),
 		);
 	}
@@ -54,7 +56,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			schema: {
 				summary: 'Submit a contact form (public, no token)',
 				description:
-					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is stored and no delivery is created. A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
+					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is answered 202 and not stored (nothing could ever deliver or list it). Submissions and their finished deliveries are deleted after --retention-days (default 30). A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
 				tags: ['public'],
 				'x-extension': true,
 				params: formParams,

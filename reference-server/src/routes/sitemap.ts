@@ -11,6 +11,8 @@ const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/sitemap',
 		{
 			onRequest: app.requireTenant,
+			// Reads only: an Idempotency-Key is ignored and the answer (up to megabytes) is not stored.
+			config: { readOnly: true },
 			// A bodiless POST means "no filter", like {}.
 			preValidation: async (request) => {
 				if (request.body === undefined || request.body === null) request.body = {};

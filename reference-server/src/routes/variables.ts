@@ -41,6 +41,8 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			schema: {
 				...docs,
 				summary: 'List variables, sorted by key',
+				description:
+					'All of them in one answer: a tenant holds at most --max-variables variables of --max-variables-kb KB together (PUT answers 413 quota_exceeded past either).',
 				response: listVariablesResponses,
 			},
 		},
@@ -59,11 +61,24 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request) => {
-			const variable = store.variables.save(
-				tenantOf(request).pk,
-				request.body.key,
-				request.body.value,
-			);
+			const { key, value } = request.body;
+			const tenantPk = tenantOf(request).pk;
+			// The list is answered whole (GET has no pages): bounding what a tenant keeps bounds that answer.
+			const others = store.variables.usageExcept(tenantPk, key);
+			const bytes = others.bytes + Buffer.byteLength(key) + Buffer.byteLength(value);
+			if (others.count + 1 > config.maxVariables)
+				throw new ApiError(
+					413,
+					'quota_exceeded',
+					`A tenant may have at most ${config.maxVariables} variables (server option --max-variables); delete one first.`,
+				);
+			if (bytes > config.maxVariablesKb * 1024)
+				throw new ApiError(
+					413,
+					'quota_exceeded',
+					`A tenant's variables may take at most ${config.maxVariablesKb} KB together (server option --max-variables-kb); this value would take them to ${Math.ceil(bytes / 1024)} KB.`,
+				);
+			const variable = store.variables.save(tenantPk, key, value);
 			return { message: 'Variable saved.', variable };
 		},
 	);

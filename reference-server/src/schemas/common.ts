@@ -35,25 +35,50 @@ export const messageBody = {
 	properties: { message: { type: 'string' } },
 } as const;
 
+/**
+ * A pattern that runs only on a string within maxLength. ajv reports every bad keyword (allErrors), so
+ * a plain `{ maxLength, pattern }` still runs the pattern over a megabyte string that maxLength has
+ * already refused (issue 22: a 32,000-character webhook URL held the event loop for seconds). Under
+ * `if`, an over-long string gets the maxLength error alone. Every pattern in schemas/ is also linear:
+ * no quantified group can match the same text two ways (the fqdn's labels are bounded to 63 characters
+ * and end at a dot), checked by test/security/adversarial-strings.test.ts.
+ */
+export function patternWithinLength(options: {
+	maxLength: number;
+	pattern: string;
+	problem: string;
+}) {
+	return {
+		maxLength: options.maxLength,
+		if: { maxLength: options.maxLength },
+		then: { pattern: options.pattern, 'x-problem': options.problem },
+		'x-problem': options.problem,
+	};
+}
+
 /** A tenant id; the public form checks its path parameter against it before a lookup. */
 export const TENANT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
 
 export const tenantIdSchema = Type.String({
 	minLength: 1,
-	maxLength: 63,
-	pattern: TENANT_ID_PATTERN,
+	...patternWithinLength({
+		maxLength: 63,
+		pattern: TENANT_ID_PATTERN,
+		problem: 'must be 1 to 63 characters of a-z, 0-9, - and _, starting with a letter or digit',
+	}),
 	description: '1 to 63 characters of a-z, 0-9, -, _, starting with a letter or digit',
-	'x-problem': 'must be 1 to 63 characters of a-z, 0-9, - and _, starting with a letter or digit',
 });
 
 /** Labels of 1-63 letters/digits/hyphens, not starting or ending with a hyphen; at least two labels; at most 253 characters. */
 export const fqdnSchema = Type.Unsafe<string | null>({
 	type: ['string', 'null'],
-	maxLength: 253,
-	pattern:
-		'^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
+	...patternWithinLength({
+		maxLength: 253,
+		pattern:
+			'^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
+		problem: 'must be a domain name such as www.example.com (or null)',
+	}),
 	description: 'a fully qualified domain name such as www.example.com; null for none',
-	'x-problem': 'must be a domain name such as www.example.com (or null)',
 });
 
 /**
@@ -63,20 +88,24 @@ export const fqdnSchema = Type.Unsafe<string | null>({
  */
 export const pageUrlSchema = Type.String({
 	minLength: 1,
-	maxLength: 2048,
-	pattern:
-		'^/(?![/\\\\])[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$',
+	...patternWithinLength({
+		maxLength: 2048,
+		pattern:
+			'^/(?![/\\\\])[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$',
+		problem:
+			'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control or bidirectional-control characters, at most 2048 characters',
+	}),
 	description:
 		'site path, the page key: starts with a single / (not // or /\\), no whitespace, control or bidirectional-control characters, at most 2048 characters',
-	'x-problem':
-		'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control or bidirectional-control characters, at most 2048 characters',
 });
 
 export const localeSchema = Type.String({
-	maxLength: 35,
-	pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+	...patternWithinLength({
+		maxLength: 35,
+		pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+		problem: 'must be a language tag such as en or en-US',
+	}),
 	description: 'language tag such as en or en-US',
-	'x-problem': 'must be a language tag such as en or en-US',
 });
 
 /** A flag: booleans also arrive as 0/1 from clients that follow service-api.md's integer flags. */

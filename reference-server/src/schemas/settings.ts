@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, flagSchema } from './common';
+import { errorResponses, flagSchema, patternWithinLength } from './common';
 
 /** RFC 9110 token characters; values exclude CR, LF and NUL so no header can be smuggled. */
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
@@ -76,10 +76,13 @@ export const settingsBody = Type.Object(
 		contact_form_webhook_url: Type.Optional(
 			Type.Unsafe<string | null>({
 				type: ['string', 'null'],
-				maxLength: 2048,
-				// In the schema (not only in the handler) so it is reported together with every other bad field.
-				pattern: '^(https?://[^\\s/?#]+\\S*)?$',
-				'x-problem': 'must be an http(s) URL, null or ""',
+				// In the schema (not only in the handler) so it is reported together with every other bad
+				// field. One way to match: `[^\\s/?#]+\\S*` (two overlapping runs) backtracked quadratically.
+				...patternWithinLength({
+					maxLength: 2048,
+					pattern: '^(?:https?://[^\\s/?#]\\S*)?$',
+					problem: 'must be an http(s) URL, null or ""',
+				}),
 				description: 'where contact-form submissions are POSTed: an http(s) URL; null or "" clears',
 				'x-extension': true,
 			}),
@@ -99,11 +102,13 @@ export const settingsBody = Type.Object(
 				},
 				additionalProperties: {
 					type: 'string',
-					maxLength: 8192,
 					// What Node's HTTP client sends: tab, printable ASCII and Latin-1; nothing else would ever go out.
-					pattern: '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$',
-					'x-problem':
-						'must be a string of printable ASCII or Latin-1 characters (no line breaks or other control characters), at most 8192 characters',
+					...patternWithinLength({
+						maxLength: 8192,
+						pattern: '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$',
+						problem:
+							'must be a string of printable ASCII or Latin-1 characters (no line breaks or other control characters), at most 8192 characters',
+					}),
 				},
 				description: 'extra headers on each webhook POST (e.g. a shared secret); null clears',
 				'x-extension': true,

@@ -1,12 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, messageBody } from './common';
+import { errorResponses, messageBody, patternWithinLength } from './common';
 
 const keySchema = Type.String({
 	minLength: 1,
-	maxLength: 128,
-	pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$',
-	'x-problem':
-		'must be 1 to 128 characters of letters, digits, _, . and -, starting with a letter or _',
+	...patternWithinLength({
+		maxLength: 128,
+		pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$',
+		problem:
+			'must be 1 to 128 characters of letters, digits, _, . and -, starting with a letter or _',
+	}),
 });
 
 const variableSchema = {

@@ -9,6 +9,25 @@ import { malformedMultipart, STALL_MS, stallGuard } from './multipart-stall';
 
 const MIME_TYPE = /^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*$/;
 
+/** Control characters and the invisible bidirectional marks and overrides that make a name read other than it is. */
+const UNSAFE_NAME_CHARACTERS =
+	/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+/** Characters of a stored display name, as the page name's bound. */
+export const DISPLAY_NAME_MAX = 255;
+
+/**
+ * A name as stored and echoed (the `name` part or the client's file name): without control and
+ * bidirectional-control characters, trimmed, at most DISPLAY_NAME_MAX characters (never half a
+ * surrogate pair); undefined when nothing is left.
+ */
+export function cleanDisplayName(text: string): string | undefined {
+	const cleaned = [...text.replace(UNSAFE_NAME_CHARACTERS, ' ').trim()]
+		.slice(0, DISPLAY_NAME_MAX)
+		.join('')
+		.trim();
+	return cleaned === '' ? undefined : cleaned;
+}
+
 /** The URL's last segment: the client's name reduced to safe characters. Never used as a path on disk. */
 export function urlSafeFileName(name: string): string {
 	const base = name.split(/[\\/]/).pop() ?? '';
@@ -36,6 +55,8 @@ function uploadError(error: unknown): unknown {
 /** The multipart request of one upload, as the route hands it over. */
 export interface UploadRequest {
 	tenantPk: number;
+	/** The file size limit in force for this upload (AssetUploads.fileSizeLimit). */
+	limit: FileSizeLimit;
 	parts: AsyncIterable<Multipart>;
 	/** The raw request: its end arms the stall guard. */
 	raw: IncomingMessage;
@@ -48,6 +69,22 @@ interface WrittenFile {
 	mimeType: string;
 }
 
+export interface UploadLimits {
+	maxUploadMb: number;
+	/** Bytes all of a tenant's uploads may take; 0 for no quota. */
+	quotaMb: number;
+	/** False once the tenant is deleted (an upload may still be streaming then). */
+	tenantExists: (tenantPk: number) => boolean;
+}
+
+/** The byte limit of one upload's file, and whether the tenant's quota (not the upload limit) sets it. */
+export interface FileSizeLimit {
+	bytes: number;
+	byQuota: boolean;
+}
+
+const MB = 1024 * 1024;
+
 /**
  * Takes one asset upload (a part `file`, an optional text part `name`) from a multipart body to a file
  * on disk and a row in the database. Nothing is kept of an upload that fails.
@@ -56,12 +93,54 @@ export class AssetUploads {
 	constructor(
 		private readonly files: AssetStore,
 		private readonly rows: AssetRepository,
-		private readonly maxUploadMb: number,
+		private readonly limits: UploadLimits,
 	) {}
 
-	async receive({ tenantPk, parts, raw }: UploadRequest): Promise<AssetRow> {
-		const { written, displayName } = await this.writeParts(tenantPk, parts, raw);
-		const name = displayName ?? written.fileName;
+	/** The upload limit, or what is left of the tenant's quota when that is less. */
+	fileSizeLimit(tenantPk: number): FileSizeLimit {
+		const uploadBytes = Math.max(1, Math.floor(this.limits.maxUploadMb * MB));
+		if (this.limits.quotaMb <= 0) return { bytes: uploadBytes, byQuota: false };
+		const left = Math.floor(this.limits.quotaMb * MB) - this.rows.usedBytes(tenantPk);
+		// busboy needs a positive limit: with nothing left, a 1-byte file is still refused after writing.
+		if (left < uploadBytes) return { bytes: Math.max(1, left), byQuota: true };
+		return { bytes: uploadBytes, byQuota: false };
+	}
+
+	private quotaExceeded(): ApiError {
+		return new ApiError(
+			413,
+			'quota_exceeded',
+			`The tenant's uploads would exceed its quota of ${this.limits.quotaMb} MB (server option --upload-quota-mb).`,
+		);
+	}
+
+	private tenantGone(): ApiError {
+		return new ApiError(
+			404,
+			'not_found',
+			'The tenant was deleted while the upload was in progress.',
+		);
+	}
+
+	async receive({ tenantPk, limit, parts, raw }: UploadRequest): Promise<AssetRow> {
+		let result: Awaited<ReturnType<AssetUploads['writeParts']>>;
+		try {
+			result = await this.writeParts(tenantPk, limit, parts, raw);
+		} catch (error) {
+			throw this.limits.tenantExists(tenantPk) ? error : this.tenantGone();
+		}
+		const { written, displayName } = result;
+		const name = displayName ?? cleanDisplayName(written.fileName) ?? 'file';
+		// Checked again now, in the same turn as the insert: uploads running side by side each saw the
+		// quota before the other's row existed.
+		const overQuota =
+			this.limits.quotaMb > 0 &&
+			this.rows.usedBytes(tenantPk) + written.size > Math.floor(this.limits.quotaMb * MB);
+		const gone = !this.limits.tenantExists(tenantPk);
+		if (overQuota || gone) {
+			await this.files.remove(tenantPk, written.id);
+			throw gone ? this.tenantGone() : this.quotaExceeded();
+		}
 		try {
 			return this.rows.create({
 				id: written.id,
@@ -73,13 +152,14 @@ export class AssetUploads {
 			});
 		} catch (error) {
 			await this.files.remove(tenantPk, written.id);
-			throw error;
+			throw this.limits.tenantExists(tenantPk) ? error : this.tenantGone();
 		}
 	}
 
 	/** Reads every part; writes the first part named file; fails with 413 over the limit, 400 without a file. */
 	private async writeParts(
 		tenantPk: number,
+		limit: FileSizeLimit,
 		parts: AsyncIterable<Multipart>,
 		raw: IncomingMessage,
 	) {
@@ -99,12 +179,8 @@ export class AssetUploads {
 			for await (const part of parts) {
 				progress();
 				if (part.type === 'field') {
-					if (
-						part.fieldname === 'name' &&
-						typeof part.value === 'string' &&
-						part.value.trim() !== ''
-					)
-						displayName = part.value.trim().slice(0, 255);
+					if (part.fieldname === 'name' && typeof part.value === 'string')
+						displayName = cleanDisplayName(part.value) ?? displayName;
 					continue;
 				}
 				if (part.fieldname !== 'file' || written || tooLarge) {
@@ -156,10 +232,11 @@ export class AssetUploads {
 		}
 
 		if (tooLarge) {
+			if (limit.byQuota) throw this.quotaExceeded();
 			throw new ApiError(
 				413,
 				'payload_too_large',
-				`The upload is larger than the limit of ${this.maxUploadMb} MB.`,
+				`The upload is larger than the limit of ${this.limits.maxUploadMb} MB.`,
 			);
 		}
 		if (!written)

@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../../src/db/contact-form';
-import { TargetPolicy } from '../../src/delivery/target-policy';
+import { parseCidrList, TargetPolicy } from '../../src/delivery/target-policy';
 import { DeliveryWorker } from '../../src/delivery/worker';
 import {
 	type Harness,
@@ -363,7 +363,10 @@ describe('an idle server delivers promptly', () => {
 			due: () => outbox.splice(0),
 			recordAttempt: (_id: string, outcome: AttemptOutcome) => void outcomes.push(outcome),
 		} as unknown as ContactFormRepository;
-		const targets = new TargetPolicy({ self: () => ({ port: 0, host: '127.0.0.1' }) });
+		const targets = new TargetPolicy({
+			allow: parseCidrList('loopback'),
+			self: () => ({ port: 0, host: '127.0.0.1' }),
+		});
 		const worker = new DeliveryWorker({
 			repository,
 			targets,

@@ -1,13 +1,17 @@
 /**
- * Where a webhook may point and what a delivery costs (issue 12): a reply is read up to a cap, link-local
- * and metadata addresses (in every spelling) and the server itself are refused when set and again after
- * DNS resolution at delivery time, `--webhook-allow` / `--webhook-deny` narrow the rest, and a delivery
- * relayed back into a form is refused so no loop can form.
+ * Where a webhook may point and what a delivery costs (issues 12 and 22): a reply is read up to a cap,
+ * link-local, metadata and special-purpose addresses (in every spelling ipaddr.js classifies) and the
+ * server itself are refused when set and again after DNS resolution at delivery time, loopback and
+ * private addresses only with `--webhook-allow`, `--webhook-deny` refuses more, a delivery relayed back
+ * into a form is refused so no loop can form, and a failed attempt's last_error does not tell a closed
+ * port from a silent one. No test sends a request to a non-loopback address: refusals are saved and read back.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import ipaddr from 'ipaddr.js';
 import { parseCidrList, canonicalAddress } from '../../src/delivery/target-policy';
+import { UNREACHABLE } from '../../src/delivery/worker';
 import { resolveConfig } from '../../src/config';
 import {
 	type Harness,
@@ -115,6 +119,19 @@ describe('addresses refused when the webhook is set', () => {
 		['link-local IPv6', 'http://[fe80::1]/'],
 		['AWS IPv6 metadata', 'http://[fd00:ec2::254]/'],
 		['unspecified', 'http://0.0.0.0/'],
+		// Issue 22: notations the hand-written table missed.
+		['metadata, IPv4-mapped in a zero-prefixed form', 'http://[::ffff:0:a9fe:a9fe]/'],
+		['metadata, local-use NAT64 (RFC 8215)', 'http://[64:ff9b:1::a9fe:a9fe]/'],
+		['metadata, 6to4', 'http://[2002:a9fe:a9fe::1]/'],
+		['IETF protocol assignments (192.0.0.0/24)', 'http://192.0.0.192/'],
+		['site-local IPv6', 'http://[fec0::1]/'],
+		['Teredo', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/'],
+		['IPv4-compatible IPv6', 'http://[::a9fe:a9fe]/'],
+		['documentation range', 'http://192.0.2.10/'],
+		['benchmarking range', 'http://198.18.0.1/'],
+		['broadcast', 'http://255.255.255.255/'],
+		['multicast IPv6', 'http://[ff02::1]/'],
+		['reserved 240/4', 'http://240.0.0.1/'],
 	];
 	it.each(refused)('%s: 400 naming contact_form_webhook_url', async (_name, url) => {
 		const t = await createTenant(h);
@@ -140,18 +157,76 @@ describe('addresses refused when the webhook is set', () => {
 		}
 	});
 
-	it('loopback and private addresses are allowed by default', async () => {
-		const t = await createTenant(h);
-		for (const url of [
-			'http://127.0.0.1:9/hook',
-			'http://localhost:9/hook',
-			'http://10.1.2.3/hook',
-			'http://192.168.1.1:5678/webhook/x',
-			'http://[::1]:9/',
-		]) {
-			expect((await t.api.post('/api/settings', { contact_form_webhook_url: url })).status).toBe(
+	const loopbackAndPrivate: [string, 'loopback' | 'private'][] = [
+		['http://127.0.0.1:9/hook', 'loopback'],
+		['http://localhost:9/hook', 'loopback'],
+		['http://[::1]:9/', 'loopback'],
+		['http://[::ffff:127.0.0.1]:9/', 'loopback'],
+		['http://10.1.2.3/hook', 'private'],
+		['http://192.168.1.1:5678/webhook/x', 'private'],
+		['http://172.16.0.1/', 'private'],
+		['http://100.64.0.1/', 'private'],
+		['http://[fd12:3456::1]/', 'private'],
+		['http://[::ffff:10.0.0.1]/', 'private'],
+	];
+
+	it('loopback and private addresses are refused by default: 400 naming the field and the flag that opens them', async () => {
+		const strict = await start({ webhookAllow: undefined });
+		const t = await createTenant(strict);
+		for (const [url, name] of loopbackAndPrivate) {
+			const res = await t.api.post('/api/settings', { contact_form_webhook_url: url });
+			const body = expectError(res, 400, 'validation_failed');
+			expect(detailFields(body)).toEqual(['contact_form_webhook_url']);
+			expect(body.details[0].problem).toContain(`--webhook-allow ${name}`);
+			expect(body.message).toContain('contact_form_webhook_url');
+		}
+		expect((await t.api.get('/api/settings')).data.settings.contact_form_webhook_url).toBeNull();
+	});
+
+	it('--webhook-allow loopback,private opens them; public addresses are accepted either way', async () => {
+		const open = await start({ webhookAllow: 'loopback,private' });
+		const t = await createTenant(open);
+		for (const [url] of loopbackAndPrivate) {
+			const res = await t.api.post('/api/settings', { contact_form_webhook_url: url });
+			expect(res.status).toBe(200);
+			expect(res.data.settings.contact_form_webhook_url).toBe(url);
+		}
+		// Saved and read back only: no form is submitted, so nothing is sent to these addresses.
+		const strict = await start({ webhookAllow: undefined });
+		const u = await createTenant(strict);
+		for (const url of ['http://93.184.216.34/hook', 'https://[2606:4700::6810:84e5]/hook']) {
+			expect((await u.api.post('/api/settings', { contact_form_webhook_url: url })).status).toBe(
 				200,
 			);
+			expect((await u.api.get('/api/settings')).data.settings.contact_form_webhook_url).toBe(url);
+		}
+	});
+
+	it('a special-purpose range opens only with a CIDR naming it, never with "private"', async () => {
+		const wide = await start({ webhookAllow: 'loopback,private' });
+		const t = await createTenant(wide);
+		let res = await t.api.post('/api/settings', {
+			contact_form_webhook_url: 'http://192.0.0.192/',
+		});
+		expect(expectError(res, 400, 'validation_failed').details[0].problem).toMatch(
+			/--webhook-allow with a CIDR/,
+		);
+		const cidr = await start({ webhookAllow: '192.0.0.0/24' });
+		const u = await createTenant(cidr);
+		res = await u.api.post('/api/settings', { contact_form_webhook_url: 'http://192.0.0.192/' });
+		expect(res.status).toBe(200);
+		// Link-local and metadata stay refused whatever the list says.
+		const all = await start({ webhookAllow: '0.0.0.0/0,::/0,loopback,private' });
+		const v = await createTenant(all);
+		for (const url of [
+			'http://169.254.169.254/',
+			'http://100.100.100.200/',
+			'http://[fd00:ec2::254]/',
+		]) {
+			res = await v.api.post('/api/settings', { contact_form_webhook_url: url });
+			expect(detailFields(expectError(res, 400, 'validation_failed'))).toEqual([
+				'contact_form_webhook_url',
+			]);
 		}
 	});
 });
@@ -175,6 +250,18 @@ describe('addresses refused at delivery time, after DNS resolution', () => {
 		expect(delivery).toMatchObject({ state: 'failed', last_status: null });
 		expect(delivery.last_error).toMatch(/refused: 169\.254\.169\.254 \(a link-local address/);
 	});
+
+	it('without --webhook-allow, a stored name resolving to loopback fails after DNS without a request', async () => {
+		const strict = await start({ webhookAllow: undefined });
+		const receiver = await new Receiver().start();
+		closers.push(() => receiver.stop());
+		const t = await createTenant(strict);
+		storeWebhook(strict, t, `http://localhost:${receiver.port}/hook`);
+		const delivery = await settled(t, await submitForm(strict, t.id, {}));
+		expect(delivery).toMatchObject({ state: 'failed', last_status: null });
+		expect(delivery.last_error).toMatch(/localhost resolves to .*--webhook-allow loopback/);
+		expect(receiver.requests).toHaveLength(0);
+	});
 });
 
 describe('--webhook-deny and --webhook-allow', () => {
@@ -196,18 +283,22 @@ describe('--webhook-deny and --webhook-allow', () => {
 		expect(receiver.requests).toHaveLength(0);
 	});
 
-	it('allow 10.0.0.0/8 admits only that range', async () => {
+	it('allow 10.0.0.0/8 opens only that range of the refused ones', async () => {
 		const narrow = await start({ webhookAllow: '10.0.0.0/8' });
 		const t = await createTenant(narrow);
 		expect(
 			(await t.api.post('/api/settings', { contact_form_webhook_url: 'http://10.9.8.7/hook' }))
 				.status,
 		).toBe(200);
-		const res = await t.api.post('/api/settings', {
+		let res = await t.api.post('/api/settings', {
 			contact_form_webhook_url: 'http://127.0.0.1:9/hook',
 		});
 		expect(expectError(res, 400, 'validation_failed').details[0].problem).toMatch(
-			/--webhook-allow/,
+			/--webhook-allow loopback/,
+		);
+		res = await t.api.post('/api/settings', { contact_form_webhook_url: 'http://192.168.0.9/' });
+		expect(expectError(res, 400, 'validation_failed').details[0].problem).toMatch(
+			/--webhook-allow private/,
 		);
 	});
 
@@ -219,13 +310,18 @@ describe('--webhook-deny and --webhook-allow', () => {
 			/webhookAllow: "example\.com"/,
 		);
 		expect(() => parseCidrList(' , ')).toThrow(/empty/);
-		expect(parseCidrList('loopback, private').check('192.168.3.4')).toBe(true);
+		const list = parseCidrList('loopback, private, 2001:db8::/32');
+		expect(list.covers(ipaddr.parse('192.168.3.4'))).toBe(true);
+		expect(list.covers(ipaddr.parse('2001:db8::5'))).toBe(true);
+		expect(list.covers(ipaddr.parse('8.8.8.8'))).toBe(false);
+		expect(() => parseCidrList('0251.0xfe.0251.0376')).toThrow(/is not an address/);
 	});
 
-	it('addresses carrying an IPv4 address are read as that address', () => {
+	it('IPv4-mapped addresses are read as their IPv4 address', () => {
 		expect(canonicalAddress('[::ffff:a9fe:a9fe]')).toBe('169.254.169.254');
 		expect(canonicalAddress('::ffff:127.0.0.1')).toBe('127.0.0.1');
-		expect(canonicalAddress('64:ff9b::10.0.0.1')).toBe('10.0.0.1');
+		// NAT64 stays IPv6: refused as a special-purpose range, whatever it embeds.
+		expect(canonicalAddress('64:ff9b::10.0.0.1')).toBe('64:ff9b::a00:1');
 		expect(canonicalAddress('::1')).toBe('::1');
 		expect(canonicalAddress('2001:db8::1')).toBe('2001:db8::1');
 	});
@@ -265,6 +361,8 @@ describe('delivery loops', () => {
 
 	it('a submission carrying the delivery mark is refused and stores nothing', async () => {
 		const t = await createTenant(h);
+		// With a webhook set, an accepted submission would be stored: "nothing stored" then means something.
+		await setWebhook(t, `http://127.0.0.1:${await closedPort()}/hook`);
 		const res = await h.anon.post(
 			`/forms/${t.id}/contact`,
 			{ a: 1 },
@@ -286,7 +384,7 @@ describe('webhook secrets and headers', () => {
 		await setWebhook(t, `http://hook-user:${password}@127.0.0.1:${await closedPort()}/hook`);
 		const failed = await settled(t, await submitForm(h, t.id, {}));
 		expect(failed.state).toBe('failed');
-		expect(failed.last_error).toMatch(/^Network error: /);
+		expect(failed.last_error).toBe(UNREACHABLE);
 		for (const form of [password, decodeURIComponent(password), 'Sup3rSecret'])
 			expect(JSON.stringify(failed)).not.toContain(form);
 
@@ -366,5 +464,25 @@ describe('webhook secrets and headers', () => {
 			'contact_form_webhook_headers.Authorization',
 		]);
 		expect((await t.api.get('/api/settings')).data.settings.contact_form_webhook_url).toBeNull();
+	});
+});
+
+describe('the recorded outcome of an unanswered attempt is coarse', () => {
+	it('a closed port and a receiver that never answers leave the same last_error', async () => {
+		const quick = await start({ deliveryMaxAttempts: 1, deliveryTimeoutMs: 300 });
+		const silent = await listen(() => undefined);
+		const t = await createTenant(quick);
+		await setWebhook(t, `http://127.0.0.1:${await closedPort()}/hook`);
+		const refused = await settled(t, await submitForm(quick, t.id, {}));
+		await setWebhook(t, `${silent.url}/hook`);
+		const timedOut = await settled(t, await submitForm(quick, t.id, {}));
+		for (const delivery of [refused, timedOut]) {
+			expect(delivery).toMatchObject({
+				state: 'failed',
+				last_status: null,
+				last_error: UNREACHABLE,
+			});
+			expect(delivery.last_error).not.toMatch(/ECONN|timed out|\d{2,5}/i);
+		}
 	});
 });

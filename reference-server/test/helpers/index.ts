@@ -255,6 +255,8 @@ export async function start(options: Partial<ServerOptions> = {}): Promise<Harne
 		// Tests submit many forms from one address; the rate limits have their own tests.
 		formRatePerAddress: 0,
 		formRatePerTenant: 0,
+		// Receivers in tests listen on loopback, which webhooks may reach only when allowed.
+		webhookAllow: 'loopback',
 		...options,
 		dataDir,
 		adminToken,

@@ -4,6 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 
+import { STORED_ANSWER_CAP } from '../../src/plugins/idempotency';
+
 import {
 	type Harness,
 	type Tenant,
@@ -146,5 +148,62 @@ describe('Idempotency-Key', () => {
 		const second = await tt.api.get('/api/pages', withKey(key));
 		expect(first.data.meta.total).toBe(0);
 		expect(second.data.meta.total).toBe(1);
+	});
+});
+
+/** Rows stored for this tenant's keys, and their bytes. */
+function storedFor(tt: Tenant): { rows: number; bytes: number } {
+	const { store } = h.server.app.site;
+	const pk = store.tenants.findById(tt.id)!.pk;
+	return store.db
+		.prepare(
+			'SELECT COUNT(*) AS rows, COALESCE(SUM(LENGTH(body)), 0) AS bytes FROM idempotency_keys WHERE scope = ?',
+		)
+		.get(`tenant:${pk}`) as { rows: number; bytes: number };
+}
+
+describe('what is stored for replay (issue 22, item 10)', () => {
+	it('20 POST /api/sitemap with distinct keys store nothing; each repeat reads afresh', async () => {
+		const tt = await createTenant(h);
+		for (let i = 0; i < 50; i++) await createPage(tt, `/sitemap-${i}`);
+		const key = newKey();
+		for (let i = 0; i < 20; i++)
+			expect((await tt.api.post('/api/sitemap', {}, withKey(`${key}-${i}`))).status).toBe(200);
+		expect(storedFor(tt)).toEqual({ rows: 0, bytes: 0 });
+		// The same key again is not a replay: the new page is there.
+		await createPage(tt, '/sitemap-late');
+		const again = await tt.api.post('/api/sitemap', {}, withKey(`${key}-0`));
+		expect(again.headers['idempotent-replayed']).toBeUndefined();
+		expect(again.data.pages.map((p: { url: string }) => p.url)).toContain('/sitemap-late');
+	});
+
+	it('an answer over the cap keeps its status only: a repeat gets 409 replay_not_available and does nothing', async () => {
+		const tt = await createTenant(h);
+		const key = newKey();
+		const templates = Array.from({ length: 64 }, () => ({
+			text: 'x'.repeat(STORED_ANSWER_CAP / 32),
+		}));
+		await createPage(tt, '/big-answer');
+		const body = { url: '/big-answer', templates };
+		const first = await tt.api.put('/api/content', body, withKey(key));
+		expect([first.status, first.data.details]).toEqual([200, undefined]);
+		expect(JSON.stringify(first.data).length).toBeGreaterThan(STORED_ANSWER_CAP);
+		expect(storedFor(tt)).toEqual({ rows: 1, bytes: 0 });
+		const repeat = await tt.api.put('/api/content', body, withKey(key));
+		expect(expectError(repeat, 409, 'replay_not_available').message).toMatch(/HTTP 200/);
+		// A small answer is still kept whole and replayed.
+		const small = newKey();
+		const created = await tt.api.post(
+			'/api/page',
+			{ name: 'S', url: '/small', locale: 'en' },
+			withKey(small),
+		);
+		const replayed = await tt.api.post(
+			'/api/page',
+			{ name: 'S', url: '/small', locale: 'en' },
+			withKey(small),
+		);
+		expect(replayed.status).toBe(201);
+		expect(replayed.data).toEqual(created.data);
 	});
 });

@@ -5,21 +5,34 @@
  */
 import {
 	type Harness,
-	createTenant,
+	Receiver,
+	createTenant as createBareTenant,
 	detailFields,
 	expectError,
 	removeDataDirs,
+	setWebhook,
 	start,
 	stopAll,
 } from '../helpers';
 import { parseCommandLine, resolveConfig, usage } from '../../src/config';
 
 let h: Harness;
+let receiver: Receiver;
+
+/** A tenant with a webhook: without one the site stores no submission, and "nothing stored" would prove nothing. */
+async function createTenant(server: Harness) {
+	const t = await createBareTenant(server);
+	await setWebhook(t, `${receiver.url}/hook`);
+	return t;
+}
+
 beforeAll(async () => {
+	receiver = await new Receiver().start();
 	h = await start({ formMaxBodyKb: 4, formMaxFields: 5, formMaxFieldLength: 100 });
 });
 afterAll(async () => {
 	await stopAll();
+	await receiver.stop();
 	removeDataDirs();
 });
 
