@@ -18,8 +18,9 @@
  * Everything lives in .data/ (git-ignored): stack.json (admin token, demo token, owner login; mode
  * 0600), reference-server/ (the site database), n8n/ (N8N_USER_FOLDER), *.log.
  * Environment: N8N_PORT (5678), SITE_SERVER_PORT (4010), SITE_AI_PORT (4011), SITE_AI_URL, SITE_AI_KEY
- * and SITE_AI_MODEL (a real OpenAI-compatible endpoint, its base URL such as https://api.openai.com/v1
- * or its chat-completions URL, instead of the stand-in), SITE_START_SKIP_BUILD=1,
+ * (a real OpenAI-compatible endpoint, its base URL such as https://api.openai.com/v1 or its
+ * chat-completions URL, instead of the stand-in), SITE_AI_MODEL (the model name written into the AI
+ * examples when they are imported; they name gpt-4o-mini), SITE_START_SKIP_BUILD=1,
  * SITE_START_DATA (a folder instead of .data/).
  */
 const { spawn } = require('node:child_process');
@@ -207,7 +208,6 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 		userFolder: USER_FOLDER,
 		port: N8N_PORT,
 		brokerPort: BROKER_PORT,
-		extra: process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {},
 	});
 
 	if (!state.credentialsImported) {
@@ -221,6 +221,7 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 				tenantToken: state.demoToken,
 				aiUrl,
 				...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
+				mcpToken: state.mcpToken,
 			}),
 		);
 		Object.assign(state, { credentialsImported: true, aiUrl, aiKeyHash });
@@ -244,10 +245,12 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 			env,
 			USER_FOLDER,
 			examples.map((workflow) => path.join(stack.EXAMPLES_DIR, workflow.file)),
+			{ aiModel: process.env.SITE_AI_MODEL },
 		);
-		if (examples.includes(stack.WORKFLOWS.contactForm)) {
-			say('publishing the contact-form workflow');
-			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
+		for (const active of [stack.WORKFLOWS.contactForm, stack.WORKFLOWS.mcp]) {
+			if (!examples.includes(active)) continue;
+			say(`publishing ${active.file}`);
+			await stack.publishWorkflow(env, active.id);
 		}
 	}
 	state.workflowsImported = Object.values(stack.WORKFLOWS).map((workflow) => workflow.id);
@@ -292,6 +295,11 @@ async function main() {
 		delete state.workflowsImported;
 	}
 	state.adminToken ??= `sat_${crypto.randomBytes(32).toString('base64url')}`;
+	// The bearer token MCP clients send to the MCP example (a new one: its credential is imported again).
+	if (!state.mcpToken) {
+		state.mcpToken = `mcp_${crypto.randomBytes(24).toString('base64url')}`;
+		delete state.credentialsImported;
+	}
 	state.owner ??= {
 		email: 'owner@example.com',
 		firstName: 'Site',
@@ -428,9 +436,15 @@ async function main() {
 			`  contact form      POST ${server.url}/forms/${DEMO_TENANT}/contact  ->  ${webhook ?? '(the trigger has not registered yet; see the n8n log)'}`,
 			`  AI endpoint       ${aiUrl}${process.env.SITE_AI_URL ? '' : '  (stand-in; set SITE_AI_URL and SITE_AI_KEY for a real one)'}`,
 			`    in n8n          the OpenAI credential "${stack.CREDENTIALS.ai.name}" (Base URL above)`,
+			...(QUEUE
+				? []
+				: [
+						`  MCP server        ${n8nUrl}/mcp/site-tools   (streamable HTTP; bearer token: mcpToken in .data/stack.json)`,
+					]),
 			'',
 			'  Workflows: "Site Management: tenant onboarding", "...: contact form to notification" (active),',
-			'             "...: AI content chain", "...: AI site editor (agent)". Try the contact form:',
+			'             "...: AI content chain", "...: AI site editor (agent)", "...: site tools for MCP',
+			'             clients" (active). Try the contact form:',
 			`    curl -X POST ${server.url}/forms/${DEMO_TENANT}/contact -H 'content-type: application/json' \\`,
 			`      -d '{"name": "Ada", "email": "ada@example.com", "message": "Hello"}'`,
 			'',

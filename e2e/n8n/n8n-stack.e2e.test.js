@@ -195,7 +195,6 @@ beforeAll(async () => {
 		userFolder: ctx.userFolder,
 		port: ctx.port,
 		brokerPort: ctx.brokerPort,
-		extra: { SITE_AI_MODEL: 'stand-in-model' },
 	});
 	runtime.stagePackage(ctx.userFolder);
 	say(`n8n user folder ${ctx.userFolder}; package staged as a community package`);
@@ -460,7 +459,7 @@ describe("AI: n8n's own AI nodes on an OpenAI credential pointed at the stand-in
 		expect(ctx.ai.requests.length).toBe(requestsBefore + 1);
 		const request = ctx.ai.requests[requestsBefore];
 		expect(request.headers.authorization).toBe(`Bearer ${AI_API_KEY}`);
-		expect(request.body).toMatchObject({ model: 'stand-in-model' });
+		expect(request.body).toMatchObject({ model: 'gpt-4o-mini' });
 		expect(request.body.tools).toBeUndefined();
 		const prompt = request.body.messages.find((message) => message.role === 'user').content;
 		expect(prompt).toBe(one(run, 'Page context').prompt);

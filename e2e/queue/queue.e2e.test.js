@@ -175,7 +175,7 @@ beforeAll(
 			redis: ctx.redis,
 			postgres: ctx.postgres,
 			workers: WORKERS,
-			extraEnv: { SITE_AI_URL: ctx.ai.chatCompletionsUrl, SITE_AI_MODEL: 'stand-in-model' },
+			extraEnv: { SITE_AI_URL: ctx.ai.chatCompletionsUrl },
 			log: say,
 			before: async (env) => {
 				const userFolder = env.N8N_USER_FOLDER;

@@ -2,7 +2,8 @@
 /**
  * The nodes in n8n's editor, driven in a real Chromium as a person would, through the UI only: the
  * stack is started as `npm start` starts it (e2e/ui/lib/stack.js), the owner signs in, then each step
- * below. Every step leaves a screenshot in e2e/ui/screenshots/ (git-ignored).
+ * below. Every step leaves a screenshot in e2e/ui/screenshots/ (git-ignored); step 5 also saves each
+ * example's canvas as docs/images/<example>.png, the pictures the README and docs/ show.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,6 +14,7 @@ const { launchBrowser } = require('./lib/browser');
 const editor = require('./lib/editor');
 
 const SCREENSHOTS = path.join(__dirname, 'screenshots');
+const DOCS_IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
 const started = Date.now();
 const say = (message) =>
 	process.stderr.write(`[ui +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
@@ -20,8 +22,10 @@ const say = (message) =>
 const ctx = {};
 let page;
 
-async function screenshot(name) {
+/** A screenshot in e2e/ui/screenshots/; with `docs`, also the picture docs/images/<docs>.png. */
+async function screenshot(name, { docs } = {}) {
 	await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+	if (docs) await page.screenshot({ path: path.join(DOCS_IMAGES, `${docs}.png`) });
 }
 
 beforeAll(
@@ -100,7 +104,7 @@ step(
 		expect((await items.allInnerTexts()).map((text) => text.trim())).toEqual([
 			'About us (/about-us)',
 		]);
-		await screenshot('2-page-list-searched');
+		await screenshot('2-page-list-searched', { docs: 'tenant-page-list' });
 		await items.filter({ hasText: 'About us (/about-us)' }).click();
 		await expect(locator.getByTestId('rlc-input').inputValue()).resolves.toBe(
 			'About us (/about-us)',
@@ -121,7 +125,7 @@ step(
 		const output = page.getByTestId('output-panel');
 		await output.getByText('About us', { exact: true }).first().waitFor();
 		await expect(output.getByText('/about-us').first().isVisible()).resolves.toBe(true);
-		await screenshot('2-page-get-output');
+		await screenshot('2-page-get-output', { docs: 'tenant-page-get' });
 		await page.getByTestId('ndv-close-button').click();
 		// The canvas names the operation, not its raw values.
 		await expect(
@@ -144,7 +148,7 @@ step(
 		await page.getByTestId('node-execute-button').click();
 		const output = page.getByTestId('output-panel');
 		await output.getByText('Tenant created successfully.').first().waitFor();
-		await screenshot('3-admin-tenant-created');
+		await screenshot('3-admin-tenant-created', { docs: 'admin-tenant-create' });
 		const admin = stackLib.siteClient(ctx.stack.serverUrl, ctx.stack.state.adminToken);
 		expect((await admin('POST', '/api/tenant', { id: 'ui-test-site' })).status).toBe(409); // it exists now
 		await page.getByTestId('ndv-close-button').click();
@@ -194,7 +198,7 @@ step(
 		expect(posted.status).toBeLessThan(300);
 		const output = page.getByTestId('output-panel');
 		await output.getByText('Hello from the browser test').first().waitFor({ timeout: 60000 });
-		await screenshot('4-trigger-submission-arrived');
+		await screenshot('4-trigger-submission-arrived', { docs: 'trigger-test-event' });
 
 		// The test event ended the listening: the site's previous setting is back.
 		const restored = await stackLib.waitFor('the previous webhook back on the site', async () => {
@@ -225,7 +229,12 @@ step(
 				await ndv.waitFor({ state: 'hidden' });
 			}
 			expect(await page.getByTestId('node-issues').count()).toBe(0);
-			await screenshot(`5-example-${path.basename(workflow.file, '.json')}`);
+			// The whole workflow in view.
+			await page.getByTestId('zoom-to-fit').click();
+			await page.mouse.move(0, 0);
+			await page.waitForTimeout(500);
+			const example = path.basename(workflow.file, '.json');
+			await screenshot(`5-example-${example}`, { docs: example });
 			say(`${workflow.file}: ${count} nodes opened, no issues`);
 		}
 	},
@@ -234,7 +243,11 @@ step(
 step(
 	"6. the demo's credentials, opened as they come from `npm start`, each pass their connection test",
 	async () => {
-		for (const credential of Object.values(stackLib.CREDENTIALS)) {
+		// n8n's own Bearer Auth credential (the MCP example's) has no connection test.
+		const tested = Object.values(stackLib.CREDENTIALS).filter(
+			(credential) => credential.type !== 'httpBearerAuth',
+		);
+		for (const credential of tested) {
 			await page.goto(`${ctx.stack.n8nUrl}/home/credentials/${credential.id}`);
 			const tested = page.getByText('Connection tested successfully');
 			await tested.waitFor();

@@ -485,8 +485,6 @@ function n8nEnv({ userFolder, port = 5678, brokerPort = 5679, logLevel = 'info',
 		N8N_AI_ENABLED: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-		// The AI examples read the model name from $env.SITE_AI_MODEL.
-		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		N8N_LOG_LEVEL: logLevel,
 		DB_TYPE: 'sqlite',
 		GENERIC_TIMEZONE: 'UTC',

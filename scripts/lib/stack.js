@@ -18,6 +18,7 @@ const WORKFLOWS = {
 	contactForm: { id: 'siteContactForm1', file: 'contact-form-notification.json' },
 	aiChain: { id: 'siteAiContent001', file: 'ai-content-chain.json' },
 	aiAgent: { id: 'siteAiAgent00001', file: 'ai-agent-site-editor.json' },
+	mcp: { id: 'siteMcpTools0001', file: 'mcp-site-tools.json' },
 };
 
 /** The credential IDs and names the example workflows refer to. */
@@ -34,6 +35,8 @@ const CREDENTIALS = {
 		type: 'siteManagedTenantApi',
 	},
 	ai: { id: 'siteOpenAiCred01', name: 'OpenAI-compatible endpoint', type: 'openAiApi' },
+	// n8n's own Bearer Auth credential: the token MCP clients send to the MCP example's trigger.
+	mcp: { id: 'siteMcpBearer001', name: 'MCP clients (bearer token)', type: 'httpBearerAuth' },
 };
 
 /** The tenant the onboarding example creates (and the Managed Tenant credential names). */
@@ -50,9 +53,10 @@ function aiBaseUrl(url) {
 }
 
 /**
- * The four credentials, in n8n's import format (data as a plain object: `n8n import:credentials`
+ * The credentials, in n8n's import format (data as a plain object: `n8n import:credentials`
  * encrypts it with the instance's key). Tokens appear here and nowhere in a workflow. The AI one is
- * n8n's OpenAI credential with its Base URL on the endpoint (the stand-in, or a real one).
+ * n8n's OpenAI credential with its Base URL on the endpoint (the stand-in, or a real one); the
+ * tenant one comes with `tenantToken`, the MCP clients' bearer token with `mcpToken`.
  */
 function credentialsFor({
 	serverUrl,
@@ -61,6 +65,7 @@ function credentialsFor({
 	managedTenantId = ONBOARDING_TENANT,
 	aiUrl,
 	aiApiKey = 'not-needed-for-the-stand-in',
+	mcpToken,
 }) {
 	const entry = (key, data) => ({ ...CREDENTIALS[key], data });
 	const list = [
@@ -81,6 +86,7 @@ function credentialsFor({
 		}),
 	];
 	if (tenantToken) list.splice(1, 0, entry('tenant', { baseUrl: serverUrl, token: tenantToken }));
+	if (mcpToken) list.push(entry('mcp', { token: mcpToken }));
 	return list;
 }
 
@@ -102,8 +108,23 @@ async function importCredentials(env, userFolder, credentials) {
 	}
 }
 
-/** `n8n import:workflow --separate` of the given workflow files (default: every example). */
-async function importWorkflows(env, userFolder, files) {
+/**
+ * An example with `aiModel` written into its OpenAI Chat Model nodes (the examples name a fixed model,
+ * as a user's n8n needs: n8n 2.x blocks `$env` in nodes by default).
+ */
+function withAiModel(workflow, aiModel) {
+	for (const node of workflow.nodes) {
+		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
+			node.parameters.model.value = aiModel;
+	}
+	return workflow;
+}
+
+/**
+ * `n8n import:workflow --separate` of the given workflow files (default: every example). `aiModel`:
+ * the chat model the AI examples use instead of the one they name.
+ */
+async function importWorkflows(env, userFolder, files, { aiModel } = {}) {
 	const list =
 		files ?? Object.values(WORKFLOWS).map((workflow) => path.join(EXAMPLES_DIR, workflow.file));
 	const dir = path.join(
@@ -112,7 +133,15 @@ async function importWorkflows(env, userFolder, files) {
 	);
 	fs.mkdirSync(dir, { recursive: true });
 	try {
-		for (const file of list) fs.copyFileSync(file, path.join(dir, path.basename(file)));
+		for (const file of list) {
+			const target = path.join(dir, path.basename(file));
+			if (!aiModel) fs.copyFileSync(file, target);
+			else
+				fs.writeFileSync(
+					target,
+					JSON.stringify(withAiModel(JSON.parse(fs.readFileSync(file, 'utf8')), aiModel)),
+				);
+		}
 		return await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`], { env });
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });

@@ -43,7 +43,6 @@ async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say
 		detached: true,
 		extraEnv: {
 			SITE_AI_URL: aiUrl,
-			...(process.env.SITE_AI_MODEL ? { SITE_AI_MODEL: process.env.SITE_AI_MODEL } : {}),
 		},
 		log: say,
 		before: async (env) => {
@@ -57,9 +56,12 @@ async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say
 					tenantToken: state.demoToken,
 					aiUrl,
 					...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
+					mcpToken: state.mcpToken,
 				}),
 			);
-			await stack.importWorkflows(env, env.N8N_USER_FOLDER);
+			await stack.importWorkflows(env, env.N8N_USER_FOLDER, undefined, {
+				aiModel: process.env.SITE_AI_MODEL,
+			});
 			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
 		},
 	});
