@@ -28,6 +28,7 @@ import { healthUnderLargeBodiesRow } from './rows/health-under-large-bodies';
 import { listRows, seedListTenant } from './rows/list';
 import { peerN8nRows } from './rows/peer-n8n';
 import { pageRows } from './rows/page-create';
+import { pageTriggerRows } from './rows/page-trigger';
 import { serverRows } from './rows/server';
 import { serverPeerRows } from './rows/server-peers';
 
@@ -71,6 +72,7 @@ const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = 
 	},
 	{ name: 'peer-n8n', run: () => peerN8nRows() },
 	{ name: 'contact-form', run: ({ site }) => contactFormRow(site) },
+	{ name: 'page-trigger', run: ({ site }) => pageTriggerRows(site) },
 	{ name: 'server-peers', run: () => serverPeerRows() },
 	// Last user of the shared site: it ends with the site restarted without its listing cache.
 	{

@@ -136,24 +136,8 @@ function runDataWithoutIssueToken(resultData, nodes) {
 	return { ...resultData, runData };
 }
 
-function openN8nDatabase() {
-	const Database = require('better-sqlite3');
-	return new Database(path.join(runtime.n8nFolder(ctx.userFolder), 'database.sqlite'), {
-		readonly: true,
-		fileMustExist: true,
-	});
-}
-
-function executionCount(workflowId) {
-	const db = openN8nDatabase();
-	try {
-		return db
-			.prepare('SELECT COUNT(*) AS n FROM execution_entity WHERE workflowId = ?')
-			.get(workflowId).n;
-	} finally {
-		db.close();
-	}
-}
+const openN8nDatabase = () => stack.openN8nDatabase(ctx.userFolder);
+const executionCount = (workflowId) => stack.executionCount(ctx.userFolder, workflowId);
 
 beforeAll(async () => {
 	say('checking the n8n runtime (tools/n8n-runtime/node_modules)');

@@ -17,6 +17,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -39,12 +40,12 @@ export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManaged
 
 /**
  * Who may send: a node's execute context, a trigger's hook context (webhook registration on
- * activation), its webhook context (claiming a delivery) or the editor's load-options context (list
- * search). All carry getNode, getCredentials and httpRequestWithAuthentication; only an execute context
+ * activation), its webhook context (claiming a delivery), a polling trigger's poll context or the
+ * editor's load-options context (list search). All carry getNode, getCredentials and httpRequestWithAuthentication; only an execute context
  * has per-item options (Options > Timeout).
  */
 export type SiteRequestContext =
-	IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
+	IExecuteFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];

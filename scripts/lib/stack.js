@@ -18,6 +18,7 @@ const WORKFLOWS = {
 	contactForm: { id: 'siteContactForm1', file: 'contact-form-notification.json' },
 	aiChain: { id: 'siteAiContent001', file: 'ai-content-chain.json' },
 	aiAgent: { id: 'siteAiAgent00001', file: 'ai-agent-site-editor.json' },
+	pagePublished: { id: 'sitePagePublish1', file: 'page-published-notification.json' },
 	mcp: { id: 'siteMcpTools0001', file: 'mcp-site-tools.json' },
 };
 
@@ -208,8 +209,31 @@ async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
 	);
 }
 
+/** n8n's SQLite database in a user folder, opened read-only (tests read what n8n stored). */
+function openN8nDatabase(userFolder) {
+	const Database = require('better-sqlite3');
+	return new Database(path.join(n8nFolder(userFolder), 'database.sqlite'), {
+		readonly: true,
+		fileMustExist: true,
+	});
+}
+
+/** How many executions of a workflow n8n stored. */
+function executionCount(userFolder, workflowId) {
+	const db = openN8nDatabase(userFolder);
+	try {
+		return db
+			.prepare('SELECT COUNT(*) AS n FROM execution_entity WHERE workflowId = ?')
+			.get(workflowId).n;
+	} finally {
+		db.close();
+	}
+}
+
 module.exports = {
 	EXAMPLES_DIR,
+	openN8nDatabase,
+	executionCount,
 	WORKFLOWS,
 	CREDENTIALS,
 	ONBOARDING_TENANT,

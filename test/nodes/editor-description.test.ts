@@ -15,6 +15,7 @@ import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.cre
 import { SiteTenantApi } from '../../credentials/SiteTenantApi.credentials';
 import { SiteAdmin } from '../../nodes/SiteAdmin/SiteAdmin.node';
 import { SiteContactFormTrigger } from '../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node';
+import { SitePageTrigger } from '../../nodes/SitePageTrigger/SitePageTrigger.node';
 import { SiteTenant } from '../../nodes/SiteTenant/SiteTenant.node';
 import { TestNodeTypes } from '../harness/workflow-runner';
 
@@ -24,6 +25,7 @@ const NODES = {
 	SiteAdmin: new SiteAdmin(),
 	SiteTenant: new SiteTenant(),
 	SiteContactFormTrigger: new SiteContactFormTrigger(),
+	SitePageTrigger: new SitePageTrigger(),
 };
 
 /** The anchors GitHub and npm give the README's headings. */
@@ -66,7 +68,7 @@ test('every Docs link (nodes and credentials) is a section of the README on the 
 	}
 });
 
-test('three distinct icons, each with a dark variant of its own', () => {
+test('four distinct icons, each with a dark variant of its own', () => {
 	const digests = new Set<string>();
 	for (const [name, node] of Object.entries(NODES)) {
 		const icon = node.description.icon as { light: string; dark: string };
@@ -75,7 +77,34 @@ test('three distinct icons, each with a dark variant of its own', () => {
 			digests.add(createHash('sha256').update(svg).digest('hex'));
 		}
 	}
-	expect(digests.size).toBe(6);
+	expect(digests.size).toBe(8);
+});
+
+test("the page trigger's subtitle names its events", () => {
+	const node = NODES.SitePageTrigger;
+	const workflow = new Workflow({
+		nodes: [
+			{
+				id: 'n',
+				name: 'Node',
+				type: 'sitePageTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { events: ['pagePublished', 'pageRemoved'] },
+			},
+		],
+		connections: {},
+		active: false,
+		nodeTypes: new TestNodeTypes({ sitePageTrigger: node }),
+	});
+	expect(
+		workflow.expression.getSimpleParameterValue(
+			workflow.getNode('Node')!,
+			node.description.subtitle as string,
+			'internal',
+			{},
+		),
+	).toBe('Pages published, removed');
 });
 
 describe('canvas subtitles name the operation', () => {

@@ -1,0 +1,188 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import {
+	MANAGED_TENANT,
+	TENANT_TOKEN,
+	tenantAuthenticationProperty,
+} from '../shared/authentication';
+import { detectChanges, type PageChange, type PageEvent } from './changes';
+import { withContent } from './content';
+import { listAllPages, readSnapshot, type Snapshot } from './snapshot';
+import { readState, stateOf, timeOf, writeState } from './state';
+
+const EVENTS: Array<{ name: string; value: PageEvent; description: string }> = [
+	{
+		name: 'Page Published',
+		value: 'pagePublished',
+		description: 'A page whose url was not published at the last poll',
+	},
+	{
+		name: 'Page Updated',
+		value: 'pageUpdated',
+		description: 'A page whose updated_at moved (its content changed)',
+	},
+	{
+		name: 'Page Removed',
+		value: 'pageRemoved',
+		description: 'A page that was published at the last poll and is gone',
+	},
+];
+
+/**
+ * Polls of one trigger running now in this process (workflow id and node id). A poll that starts while
+ * the previous one still runs (a slow site, close Poll Times) would read the same state and report
+ * the same changes again: it does nothing instead, and the next poll sees all. Polls of active
+ * workflows all run in n8n's main process (the leader in queue mode), so this process is the one.
+ */
+const pollsInFlight = new Set<string>();
+
+/** created_at of every watched page, from the listing (only when the digest cannot tell). */
+function createdAtLookup(ctx: IPollFunctions, includeDrafts: boolean) {
+	return async () => {
+		const pages = await listAllPages.call(ctx, includeDrafts ? {} : { draft: false });
+		return new Map(
+			pages
+				.filter((page) => typeof page.url === 'string' && typeof page.created_at === 'string')
+				.map((page) => [page.url as string, page.created_at as string]),
+		);
+	};
+}
+
+/** Fetch Test Event: the newest page, as if it had just changed. */
+function sampleOf(snapshot: Snapshot, events: PageEvent[]): PageChange[] {
+	const newest = snapshot.pages.reduce<Snapshot['pages'][number] | undefined>(
+		(best, page) => (!best || timeOf(page.updated_at) > timeOf(best.updated_at) ? page : best),
+		undefined,
+	);
+	if (!newest) return [];
+	const event = events.includes('pageUpdated') ? 'pageUpdated' : events[0];
+	return [
+		{
+			event,
+			url: newest.url,
+			name: newest.name,
+			locale: newest.locale,
+			updated_at: event === 'pageRemoved' ? snapshot.generatedAt : newest.updated_at,
+			...(newest.draft ? { draft: true } : {}),
+		},
+	];
+}
+
+/** One poll: read the site, compare with the state, write the new state (not in manual mode). */
+async function pollOnce(
+	this: IPollFunctions,
+	events: PageEvent[],
+	includeDrafts: boolean,
+	includeContent: boolean,
+	manual: boolean,
+): Promise<INodeExecutionData[][] | null> {
+	const staticData = this.getWorkflowStaticData('node');
+	// Every request happens before the state is written: a failed poll keeps the old state, and the
+	// next poll sees everything since it.
+	const snapshot = await readSnapshot.call(this, includeDrafts);
+	const state = readState(staticData);
+	const known = state !== undefined && state.drafts === includeDrafts;
+	const detected = known
+		? await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts))
+		: undefined;
+	let changes = (detected?.changes ?? []).filter((change) => events.includes(change.event));
+
+	if (manual) {
+		// Fetch Test Event shows a sample and leaves the state as it was.
+		changes = changes.length > 0 ? changes.slice(-1) : sampleOf(snapshot, events);
+	}
+	const output = (includeContent
+		? await withContent.call(this, changes)
+		: changes) as unknown as IDataObject[];
+
+	// The first activation (or another Include Drafts) only remembers where the site stands.
+	if (!manual) writeState(staticData, stateOf(snapshot.pages, includeDrafts, detected?.digest));
+	if (output.length === 0) return null;
+	return [this.helpers.returnJsonArray(output)];
+}
+
+export class SitePageTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Site Management Trigger',
+		name: 'sitePageTrigger',
+		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{"Pages " + $parameter["events"].map(e => ({pagePublished: "published", pageUpdated: "updated", pageRemoved: "removed"})[e]).join(", ")}}',
+		description:
+			'Starts the workflow when pages of a Site Management website are published, updated or removed',
+		defaults: {
+			name: 'Site Management Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'siteTenantApi',
+				required: true,
+				displayOptions: { show: { authentication: [TENANT_TOKEN] } },
+			},
+			{
+				name: 'siteManagedTenantApi',
+				required: true,
+				displayOptions: { show: { authentication: [MANAGED_TENANT] } },
+			},
+		],
+		properties: [
+			tenantAuthenticationProperty(),
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: EVENTS,
+				default: ['pagePublished', 'pageUpdated', 'pageRemoved'],
+				required: true,
+				description: 'Which page changes start the workflow; each change is one item',
+			},
+			{
+				displayName: 'Include Drafts',
+				name: 'includeDrafts',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether draft pages count too (read from the page listing): a new draft is then a published page, with draft set',
+			},
+			{
+				displayName: 'Include Content',
+				name: 'includeContent',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to read the page record (fields, templates, banner) for each change into page; one request per change',
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const events = this.getNodeParameter('events', []) as PageEvent[];
+		if (!Array.isArray(events) || events.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Choose at least one event in "Events"');
+		}
+		const includeDrafts = this.getNodeParameter('includeDrafts', false) as boolean;
+		const includeContent = this.getNodeParameter('includeContent', false) as boolean;
+		const manual = this.getMode() === 'manual';
+		if (manual) return await pollOnce.call(this, events, includeDrafts, includeContent, true);
+		const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		if (pollsInFlight.has(key)) return null;
+		pollsInFlight.add(key);
+		try {
+			return await pollOnce.call(this, events, includeDrafts, includeContent, false);
+		} finally {
+			pollsInFlight.delete(key);
+		}
+	}
+}

@@ -1,0 +1,102 @@
+/**
+ * Where the site stands now: every published page from the sitemap (one request), plus, when drafts
+ * are watched too, the draft pages from the page listing. An answer of the wrong shape fails the poll
+ * rather than reading as "every page is gone".
+ */
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { isPlainObject } from '../shared/json';
+import { unwrapList } from '../shared/transport';
+import { tenantApiRequest } from '../SiteTenant/transport';
+
+export interface WatchedPage {
+	url: string;
+	name: string;
+	locale: string;
+	updated_at: string;
+	draft: boolean;
+}
+
+export interface Snapshot {
+	pages: WatchedPage[];
+	/** When the service made the sitemap (its clock); the time a removal was seen. */
+	generatedAt: string;
+}
+
+const LIST_PAGE_SIZE = 100;
+
+function watchedPage(
+	ctx: IPollFunctions,
+	value: unknown,
+	draft: boolean,
+	source: string,
+): WatchedPage {
+	const page = isPlainObject(value) ? value : {};
+	if (typeof page.url !== 'string' || typeof page.updated_at !== 'string') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The ${source} holds a page without url or updated_at`,
+			{
+				description:
+					'The service answered in an unexpected shape; the trigger keeps its place and tries again at the next poll.',
+			},
+		);
+	}
+	return {
+		url: page.url,
+		name: String(page.name ?? ''),
+		locale: String(page.locale ?? ''),
+		updated_at: page.updated_at,
+		draft,
+	};
+}
+
+async function readSitemap(this: IPollFunctions): Promise<Snapshot> {
+	const answer = await tenantApiRequest.call(
+		this,
+		{ method: 'POST', path: '/api/sitemap', body: {} },
+		{ itemIndex: 0 },
+	);
+	if (!isPlainObject(answer) || !Array.isArray(answer.pages)) {
+		throw new NodeOperationError(this.getNode(), 'The sitemap answer has no list of pages', {
+			description: 'The trigger keeps its place and tries again at the next poll.',
+		});
+	}
+	const generatedAt =
+		typeof answer.generated_at === 'string' ? answer.generated_at : new Date().toISOString();
+	return {
+		pages: answer.pages.map((page: unknown) => watchedPage(this, page, false, 'sitemap')),
+		generatedAt,
+	};
+}
+
+/** Every page of the listing with these filters, walked `per_page` 100 at a time. */
+export async function listAllPages(this: IPollFunctions, qs: IDataObject): Promise<IDataObject[]> {
+	const pages: IDataObject[] = [];
+	for (let page = 1; ; page++) {
+		const answer = await tenantApiRequest.call(
+			this,
+			{ method: 'GET', path: '/api/pages', qs: { ...qs, page, per_page: LIST_PAGE_SIZE } },
+			{ itemIndex: 0 },
+		);
+		const batch = unwrapList(answer);
+		pages.push(...batch);
+		const meta = isPlainObject(answer) && isPlainObject(answer.meta) ? answer.meta : undefined;
+		const lastPage = Number(meta?.last_page);
+		if (Number.isFinite(lastPage) ? page >= lastPage : batch.length < LIST_PAGE_SIZE) return pages;
+		if (batch.length === 0) return pages;
+	}
+}
+
+export async function readSnapshot(
+	this: IPollFunctions,
+	includeDrafts: boolean,
+): Promise<Snapshot> {
+	const snapshot = await readSitemap.call(this);
+	if (includeDrafts) {
+		const drafts = await listAllPages.call(this, { draft: true });
+		snapshot.pages.push(...drafts.map((page) => watchedPage(this, page, true, 'page listing')));
+	}
+	return snapshot;
+}
