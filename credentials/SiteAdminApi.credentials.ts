@@ -1,6 +1,12 @@
-import type { ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseSuccessBody,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { bearerTokenAuth } from './shared';
+import { bearerTokenAuth, REDIRECT_STATUSES, redirectRules } from './shared';
 
 const NOT_THE_SERVICE =
 	'No Site Management central surface at this base URL (POST /api/tenant/token did not answer as the service does)';
@@ -10,7 +16,7 @@ const NOT_THE_SERVICE =
  * tenant id: a good admin token gets `400 validation_failed` (nothing is created), a bad one
  * `401 unauthorized`, a tenant token `403 forbidden`.
  *
- * Every status comes back (`ignoreHttpStatusErrors: true`) and the rules judge the answer's `error`
+ * Every status but a redirect comes back (`ignoreHttpStatusErrors`) and the rules judge the answer's `error`
  * field: anything but `validation_failed` fails, and so does an answer without one (another server at
  * that URL). Rules on the status code would need the object form `{ ignore, except }` to let only the
  * failing statuses throw; n8n 1.x reads that as plain `true` and would pass every token.
@@ -70,11 +76,20 @@ export class SiteAdminApi implements ICredentialType {
 			// An id the service rejects as malformed: answered before anything is issued.
 			body: { id: '' },
 			json: true,
-			ignoreHttpStatusErrors: true,
+			// Every status but a redirect comes back; a redirect throws and its rule below names it. n8n
+			// 1.x reads the object as `true`: the redirect's body then fails the body rules instead.
+			ignoreHttpStatusErrors: { ignore: true, except: REDIRECT_STATUSES },
+			// Following a redirect would send the admin token to the host it names (issue 22).
+			disableFollowRedirect: true,
 		},
-		rules: FAILING_ERRORS.map(([code, message]) => ({
-			type: 'responseSuccessBody' as const,
-			properties: { key: 'error', value: code, message },
-		})),
+		// n8n's type wants rules of one kind, but its tester reads each rule by its type (status rules
+		// for a thrown answer, body rules for a returned one), so both kinds can stand in one list.
+		rules: [
+			...redirectRules('admin base URL'),
+			...FAILING_ERRORS.map(([code, message]) => ({
+				type: 'responseSuccessBody' as const,
+				properties: { key: 'error', value: code, message },
+			})),
+		] as unknown as IAuthenticateRuleResponseSuccessBody[],
 	};
 }

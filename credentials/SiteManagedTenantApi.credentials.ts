@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
+import { isRedirectStatus, redirectMessage } from '../nodes/shared/redirect';
 import { joinUrl } from '../nodes/shared/url';
 import { bearerTokenAuth, tenantSurfaceTest } from './shared';
 
@@ -36,44 +37,89 @@ function mintError(message: string, transient: boolean): UserError {
 	return error;
 }
 
+/** What one mint gave: the token, when it stops being worth handing out, and what it replaced. */
+interface Mint {
+	accessToken: string;
+	/** Milliseconds since the epoch after which the token is not handed out again. */
+	usableUntil: number;
+	/** sha256 of the rejected token this mint was made to replace ('' for a first mint). */
+	replaces: string;
+	/** When the mint was asked for (milliseconds since the epoch). */
+	mintedAt: number;
+}
+
 /**
- * Mints in flight, keyed by a hash of what decides the token (never the admin token itself).
- * Requests sent at once (Options > Concurrency) all find the stored token empty and would each mint
- * one; they share the first mint instead. Only the promise of a mint in flight is kept: once it
- * settles it is dropped, so a later 401 mints afresh and nothing outlives the request.
+ * The last mint per credential in this process (in flight or done), keyed by a hash of what decides
+ * the token (never the admin token itself), until the token expires.
+ *
+ * Why it outlives the mint (issue 22): n8n (packages/cli CredentialsHelper.preAuthentication) runs
+ * preAuthentication when the credential it read from the database has no token, then stores the
+ * result. With many requests in flight, most read the credential before the first mint is stored:
+ * they run preAuthentication after that mint has settled, and a cache that forgot settled mints
+ * minted 4-5 live tokens for one execution of 60 creates. A request whose credential has no token
+ * gets the token minted here while it is still valid; one whose token was rejected (401) gets a new
+ * mint, shared by every request that presents the same rejected token.
+ *
+ * Per process by design: it only saves mints. A token is never trusted because it is cached (a
+ * rejected one is replaced at once), and another process (queue-mode worker) finds the token n8n
+ * stored in the credential, or mints its own. Entries go when their token expires.
  */
-const mintsInFlight = new Map<string, Promise<{ accessToken: string }>>();
+const mints = new Map<string, MintEntry>();
+
+interface MintEntry {
+	mint: Promise<Mint>;
+	/** Set once the mint succeeded (a failed mint's entry is removed). */
+	done?: Mint;
+}
+
+/** A token is handed out again only if it has at least this long to live. */
+const REUSE_MARGIN_MS = 30_000;
+
+/**
+ * How long a replacement is shared with requests that present the token it replaced: the requests
+ * in flight when the service rejected it (a request's timeout is 30 s). Later, the presented token
+ * may have come back from another process's store and the replacement been revoked since: mint anew.
+ */
+const SHARE_REPLACEMENT_MS = 60_000;
+
+const sha256 = (value: unknown) =>
+	createHash('sha256')
+		.update(String(value ?? ''))
+		.digest('hex');
 
 function mintKey(credentials: ICredentialDataDecryptedObject, lifetime: number): string {
-	return createHash('sha256')
-		.update(
-			JSON.stringify([
-				credentials.adminBaseUrl,
-				credentials.adminToken,
-				credentials.tenantId,
-				credentials.baseUrl,
-				lifetime,
-			]),
-		)
-		.digest('hex');
+	return sha256(
+		JSON.stringify([
+			credentials.adminBaseUrl,
+			credentials.adminToken,
+			credentials.tenantId,
+			credentials.baseUrl,
+			lifetime,
+		]),
+	);
 }
 
 async function mintToken(
 	helpers: IHttpRequestHelper['helpers'],
 	credentials: ICredentialDataDecryptedObject,
 	lifetime: number,
-): Promise<{ accessToken: string }> {
+	replaces: string,
+): Promise<Mint> {
+	const url = joinUrl(credentials.adminBaseUrl, '/api/tenant/token');
+	const startedAt = Date.now();
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await helpers.httpRequest({
 			method: 'POST',
-			url: joinUrl(credentials.adminBaseUrl, '/api/tenant/token'),
+			url,
 			headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
 			// No revoke_previous: other executions may still hold a token minted earlier.
 			body: { id: credentials.tenantId, expires_in: lifetime },
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			// A redirect would carry the admin token to another host (issue 22): it is an error below.
+			disableFollowRedirect: true,
 			timeout: 30_000,
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
@@ -87,6 +133,12 @@ async function mintToken(
 
 	const status = response.statusCode;
 	const body = response.body as IDataObject;
+	if (isRedirectStatus(status)) {
+		throw mintError(
+			`Could not get a tenant token: ${redirectMessage(url, status, response.headers)}`,
+			false,
+		);
+	}
 	if (status < 200 || status > 299) {
 		const reason = serverMessage(body) ?? `HTTP ${status}`;
 		throw mintError(
@@ -98,7 +150,64 @@ async function mintToken(
 	if (typeof token !== 'string' || !token) {
 		throw mintError('The central surface answered without a token', false);
 	}
-	return { accessToken: token };
+	const expiresAt = Date.parse(String(body.expires_at ?? ''));
+	const expiry = Number.isNaN(expiresAt) ? startedAt + lifetime * 1000 : expiresAt;
+	return {
+		accessToken: token,
+		usableUntil: expiry - REUSE_MARGIN_MS,
+		replaces,
+		mintedAt: startedAt,
+	};
+}
+
+/** Drops the entries whose token can no longer be handed out. */
+function forgetExpired(now: number) {
+	for (const [key, entry] of mints) {
+		if (entry.done && entry.done.usableUntil <= now) mints.delete(key);
+	}
+}
+
+/**
+ * The token for a request whose credential holds `presented` ('' when n8n has none stored): the
+ * last mint's while it is valid and not the one the service rejected, else a new mint that replaces
+ * it (one for all requests that present the same rejected token).
+ */
+async function tokenFor(
+	helpers: IHttpRequestHelper['helpers'],
+	credentials: ICredentialDataDecryptedObject,
+	lifetime: number,
+): Promise<string> {
+	const key = mintKey(credentials, lifetime);
+	const presented = String(credentials.accessToken ?? '');
+	const rejected = presented ? sha256(presented) : '';
+	forgetExpired(Date.now());
+	const last = mints.get(key);
+	if (last) {
+		const mint = await last.mint.catch(() => undefined);
+		if (
+			mint &&
+			mint.usableUntil > Date.now() &&
+			mint.accessToken !== presented &&
+			(!presented ||
+				(mint.replaces === rejected && Date.now() - mint.mintedAt < SHARE_REPLACEMENT_MS))
+		) {
+			return mint.accessToken;
+		}
+		// Another request may have started the replacement while this one waited for the last mint.
+		const current = mints.get(key);
+		if (current && current !== last) return await tokenFor(helpers, credentials, lifetime);
+	}
+	const entry: MintEntry = { mint: mintToken(helpers, credentials, lifetime, rejected) };
+	mints.set(key, entry);
+	entry.mint.then(
+		(mint) => {
+			entry.done = mint;
+		},
+		() => {
+			if (mints.get(key) === entry) mints.delete(key);
+		},
+	);
+	return (await entry.mint).accessToken;
 }
 
 /**
@@ -177,15 +286,7 @@ export class SiteManagedTenantApi implements ICredentialType {
 			60,
 			Math.floor(Number(credentials.lifetime ?? credentials.tokenLifetime) || 900),
 		);
-		const key = mintKey(credentials, lifetime);
-		let mint = mintsInFlight.get(key);
-		if (!mint) {
-			mint = mintToken(this.helpers, credentials, lifetime).finally(() =>
-				mintsInFlight.delete(key),
-			);
-			mintsInFlight.set(key, mint);
-		}
-		return await mint;
+		return { accessToken: await tokenFor(this.helpers, credentials, lifetime) };
 	}
 
 	authenticate = bearerTokenAuth('accessToken');

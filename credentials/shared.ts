@@ -4,10 +4,29 @@
  */
 import type {
 	IAuthenticate,
+	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
+
+/** The redirect statuses a test request may get (n8n's client follows 301, 302, 303, 307 and 308). */
+export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
+/**
+ * `responseCode` rules for a test request that does not follow redirects (issue 22: following one
+ * would send the token to the host the answer names). n8n's rules take a fixed message, so it can
+ * name the status but not the Location; the nodes' own errors name both addresses.
+ */
+export function redirectRules(field: string): IAuthenticateRuleResponseCode[] {
+	return REDIRECT_STATUSES.map((status) => ({
+		type: 'responseCode' as const,
+		properties: {
+			value: status,
+			message: `The ${field} answered with a redirect (HTTP ${status}). The Site Management Service never redirects, so the test did not follow it and the token was not sent to the other address: enter the service's own address.`,
+		},
+	}));
+}
 
 /**
  * Sends the credential field `tokenField` as a bearer token. A function rather than n8n's generic
@@ -39,10 +58,12 @@ export function tenantSurfaceTest(messages: {
 			url: '/api/pages',
 			method: 'GET',
 			qs: { per_page: 1 },
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{ type: 'responseCode', properties: { value: 401, message: messages.unauthorized } },
 			{ type: 'responseCode', properties: { value: 403, message: messages.forbidden } },
+			...redirectRules('base URL'),
 		],
 	};
 }

@@ -683,20 +683,8 @@ describe("credential test in n8n (the editor's Test button: POST /rest/credentia
 		};
 		await runtime.setupOwner(ctx.n8nUrl, owner);
 		const cookie = await runtime.login(ctx.n8nUrl, owner);
-		const testAdmin = async (data) => {
-			const response = await fetch(`${ctx.n8nUrl}/rest/credentials/test`, {
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					cookie,
-					'browser-id': 'site-management-start',
-				},
-				body: JSON.stringify({ credentials: { ...stack.CREDENTIALS.admin, data } }),
-			});
-			const body = await response.json();
-			expect(response.status).toBe(200);
-			return body.data ?? body;
-		};
+		const testAdmin = async (data) =>
+			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, { ...stack.CREDENTIALS.admin, data });
 
 		expect(
 			await testAdmin({ baseUrl: ctx.server.url, token: ctx.server.adminToken }),

@@ -8,6 +8,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { isRecord } from './json';
+import { redirectMessage } from './redirect';
 
 export interface ServerErrorBody {
 	error?: string;
@@ -88,6 +89,22 @@ export function serverError(
 	error.context.error = parsed?.error;
 	error.context.details = parsed?.details as IDataObject;
 	return error;
+}
+
+/** The error for a redirect answer: it names the address asked and the one the answer points to. */
+export function redirectError(
+	node: INode,
+	requestUrl: string,
+	status: number,
+	headers: IDataObject | undefined,
+	itemIndex: number,
+): NodeApiError {
+	const message = redirectMessage(requestUrl, status, headers);
+	return new NodeApiError(
+		node,
+		{ message, httpCode: String(status) },
+		{ message, httpCode: String(status), itemIndex },
+	);
 }
 
 /** The error for a request that got no answer (connection refused, reset, timed out...). */

@@ -23,7 +23,14 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { headerValue, isPlainObject } from './json';
-import { networkError, readThrownRequestError, requestFailedError, serverError } from './errors';
+import {
+	networkError,
+	readThrownRequestError,
+	redirectError,
+	requestFailedError,
+	serverError,
+} from './errors';
+import { isRedirectStatus } from './redirect';
 import {
 	backoffDelay,
 	isRetryableNetworkError,
@@ -239,12 +246,14 @@ async function sendRequest(
 		};
 		if (requestOptions.qs === undefined) delete requestOptions.qs;
 		if (requestOptions.body === undefined) delete requestOptions.body;
-		// n8n's HTTP client keeps a copy of every chunk of a body it may have to replay for a redirect:
-		// a streamed upload would then sit whole in memory. The API never redirects, so don't follow.
-		if (isStream(body) || Buffer.isBuffer(body)) requestOptions.disableFollowRedirect = true;
+		// The service never redirects: following one would resend the token and the body to the host
+		// the Location names (issue 22). A 3xx throws and becomes redirectError below. (Not following
+		// also keeps n8n's client from holding a copy of a streamed body for a replay.)
+		requestOptions.disableFollowRedirect = true;
 
 		let status: number;
-		let responseHeaders: IDataObject = {};
+		// Undefined when n8n did not pass the answer's headers on (n8n 1.x drops a thrown answer's).
+		let responseHeaders: IDataObject | undefined = {};
 		let responseBody: unknown;
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
@@ -281,17 +290,18 @@ async function sendRequest(
 				continue;
 			}
 			status = failure.status;
-			responseHeaders = failure.headers ?? {};
+			responseHeaders = failure.headers;
 			responseBody = failure.body;
 		}
 
 		if (status >= 200 && status < 300) {
-			return { statusCode: status, headers: responseHeaders, body: responseBody };
+			return { statusCode: status, headers: responseHeaders ?? {}, body: responseBody };
+		}
+		if (isRedirectStatus(status)) {
+			throw redirectError(node, url, status, responseHeaders, itemIndex);
 		}
 		if (canRetry && isRetryableStatus(status)) {
-			const retryAfter = parseRetryAfter(
-				responseHeaders['retry-after'] ?? responseHeaders['Retry-After'],
-			);
+			const retryAfter = parseRetryAfter(headerValue(responseHeaders, 'retry-after'));
 			if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
 				await sleep(retryAfter ?? backoffDelay(attempt));
 				attempt++;

@@ -191,6 +191,22 @@ async function ensureTenant(serverUrl, adminToken, body) {
 	return created.status === 200;
 }
 
+/**
+ * The editor's credential Test button: `POST /rest/credentials/test` as the logged-in owner (`cookie`)
+ * with `credential` ({id, name, type, data}). Resolves to n8n's verdict `{status, message}`.
+ */
+async function testCredentialInN8n(n8nUrl, cookie, credential) {
+	const response = await fetch(`${n8nUrl}/rest/credentials/test`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', cookie, 'browser-id': 'site-management-start' },
+		body: JSON.stringify({ credentials: credential }),
+	});
+	if (response.status !== 200)
+		throw new Error(`credential test: HTTP ${response.status} ${await response.text()}`);
+	const body = await response.json();
+	return body.data ?? body;
+}
+
 /** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
 async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
 	const deadline = Date.now() + timeoutMs;
@@ -244,5 +260,6 @@ module.exports = {
 	importWorkflows,
 	publishWorkflow,
 	siteClient,
+	testCredentialInN8n,
 	waitFor,
 };

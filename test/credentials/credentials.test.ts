@@ -8,10 +8,7 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { SiteAdminApi } from '../../credentials/SiteAdminApi.credentials';
-import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
-import { SiteTenantApi } from '../../credentials/SiteTenantApi.credentials';
-import { credentialProbe, probeName, testCredential } from '../harness/credential-tester';
+import { credentialTestTypes, testCredential } from '../harness/credential-tester';
 import {
 	credentialId,
 	expectNoSecrets,
@@ -21,18 +18,14 @@ import {
 } from '../harness/nodes';
 import { managedCredentialData } from '../harness/reference-server';
 
-const adminType = new SiteAdminApi();
-const tenantType = new SiteTenantApi();
-const managedType = new SiteManagedTenantApi();
+const {
+	admin: adminType,
+	tenant: tenantType,
+	managed: managedType,
+	probes,
+} = credentialTestTypes();
 
-const ctx = useNodeTestContext(
-	{},
-	{
-		[probeName(adminType)]: credentialProbe(adminType),
-		[probeName(tenantType)]: credentialProbe(tenantType),
-		[probeName(managedType)]: credentialProbe(managedType),
-	},
-);
+const ctx = useNodeTestContext({}, probes);
 
 const managedData = (tenantId: string, overrides: ICredentialDataDecryptedObject = {}) =>
 	managedCredentialData(ctx.site, tenantId, overrides);
@@ -321,6 +314,47 @@ describe('managed tenant credential in workflows', () => {
 		]);
 		expect((await tenant.client.get('/api/pages')).status).toBe(401);
 		expectNoSecrets(after.run, [firstToken, secondToken, ctx.site.adminToken]);
+	});
+
+	test('issue 22: a replacement is shared with the requests its rejected token failed, not a minute later', async () => {
+		await ctx.site.createTenant('managed-late');
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedData('managed-late'),
+		);
+		const id = credentialId(credentials);
+		const revokeAll = async () =>
+			expect(
+				(
+					await ctx.site.admin.post('/api/tenant/token', {
+						id: 'managed-late',
+						revoke_previous: true,
+					})
+				).status,
+			).toBe(200);
+
+		expect((await createPages(credentials, ['/l1'])).error).toBeUndefined();
+		const first = ctx.runner.credentials.read(id).accessToken as string;
+		await revokeAll();
+		expect((await createPages(credentials, ['/l2'])).error).toBeUndefined();
+		const replacement = ctx.runner.credentials.read(id).accessToken as string;
+		expect(replacement).not.toBe(first);
+
+		// Another process stores its older token late, then a rotation revokes every token; a minute on,
+		// a request presenting that older token gets a fresh mint, not the (revoked) replacement.
+		ctx.runner.credentials.update(id, { accessToken: first });
+		await revokeAll();
+		const now = Date.now.bind(Date);
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now() + 61_000);
+		try {
+			const late = await createPages(credentials, ['/l3']);
+			expect(late.error).toBeUndefined();
+		} finally {
+			clock.mockRestore();
+		}
+		const third = ctx.runner.credentials.read(id).accessToken as string;
+		expect([first, replacement]).not.toContain(third);
+		expect(tokenRecord(third)?.revoked_at).toBeNull();
 	});
 
 	test('an expired cached token is replaced the same way', async () => {

@@ -18,6 +18,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
+import { SiteAdminApi } from '../../credentials/SiteAdminApi.credentials';
+import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
+import { SiteTenantApi } from '../../credentials/SiteTenantApi.credentials';
 import type { WorkflowRunner } from './workflow-runner';
 
 export interface CredentialTestResult {
@@ -53,6 +56,19 @@ export function credentialProbe(credential: ICredentialType): INodeType {
 			],
 		},
 	};
+}
+
+/** The package's credential types with a test, and the probes n8n would build for them. */
+export function credentialTestTypes() {
+	const types = {
+		admin: new SiteAdminApi(),
+		tenant: new SiteTenantApi(),
+		managed: new SiteManagedTenantApi(),
+	};
+	const probes = Object.fromEntries(
+		Object.values(types).map((type) => [probeName(type), credentialProbe(type)]),
+	);
+	return { ...types, probes };
 }
 
 interface ErrorWithCause {

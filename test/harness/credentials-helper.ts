@@ -33,6 +33,14 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	/** How often each credential was read (decrypted), by credential id: each read costs n8n a database query. */
 	readonly reads = new Map<string, number>();
 	private nextId = 1;
+	/**
+	 * Models n8n's database (0: none): every read of a credential and every store of a minted token
+	 * waits its turn and takes this long, as n8n's queries do. n8n reads the credential for each
+	 * request and stores what preAuthentication returned only after it returned, so requests in
+	 * flight read the credential before the first mint is stored (issue 22).
+	 */
+	databaseLatencyMs = 0;
+	private database: Promise<void> = Promise.resolve();
 
 	constructor(credentialTypes: ICredentialType[]) {
 		super();
@@ -130,6 +138,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (output[expirable.name] === undefined) return undefined;
 		const reference = node.credentials?.[typeName];
 		if (reference?.id) {
+			// n8n reads the stored credential, then writes it with the new token.
+			await this.databaseTurn();
+			await this.databaseTurn();
 			const stored = this.getStored(reference);
 			stored.data = { ...stored.data, ...output };
 			this.preAuthenticationCalls.set(
@@ -176,6 +187,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		nodeCredentials: INodeCredentialsDetails,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		await this.databaseTurn();
 		const stored = this.getStored(nodeCredentials);
 		if (stored.type !== type)
 			throw new Error(`Credential ${stored.id} is a ${stored.type}, not a ${type}`);
@@ -195,6 +207,17 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 	getCredentialsProperties(type: string): INodeProperties[] {
 		return this.getType(type).properties;
+	}
+
+	/** One query on the modelled database: waits for the ones before it, then takes its time. */
+	private async databaseTurn(): Promise<void> {
+		const latency = this.databaseLatencyMs;
+		if (latency <= 0) return;
+		const turn = this.database.then(
+			async () => await new Promise<void>((resolve) => setTimeout(resolve, latency)),
+		);
+		this.database = turn;
+		await turn;
 	}
 
 	private getStored(reference: INodeCredentialsDetails): StoredCredential {

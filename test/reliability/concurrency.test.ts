@@ -293,37 +293,30 @@ describe('version 1 keeps its behaviour', () => {
 	});
 });
 
-test.each([
-	[`a window of ${DEFAULT_CONCURRENCY} (version 2, default)`, 2, {}],
-	['Batching 8 (version 1: a whole batch at once)', 1, { batching: { batch: { batchSize: 8 } } }],
-	[
-		'Batching 8 with Concurrency 8 (version 2)',
-		2,
-		{ batching: { batch: { batchSize: 8 } }, concurrency: 8 },
-	],
-] as Array<[string, number, INodeParameters]>)(
-	'the managed credential mints one token for %s over 60 items',
-	async (label, typeVersion, options) => {
-		const tenantId = `window-managed-${typeVersion}-${label.length}`;
-		await ctx.site.createTenant(tenantId);
-		const countTokens = () =>
-			(
-				ctx.site.server.app.site.store.db
-					.prepare(
-						'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
-					)
-					.get(tenantId) as { n: number }
-			).n;
-		const before = countTokens();
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, tenantId),
-		);
+/** A tenant, a managed credential for it, and a run of 60 Page Creates on that credential. */
+async function managedTenant(tenantId: string) {
+	await ctx.site.createTenant(tenantId);
+	const tokens = () =>
+		(
+			ctx.site.server.app.site.store.db
+				.prepare(
+					'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
+				)
+				.get(tenantId) as { n: number }
+		).n;
+	// Tokens issued since the tenant was made (with a token of its own).
+	const before = tokens();
+	const countTokens = () => tokens() - before;
+	const credentials = ctx.runner.credentials.add(
+		'siteManagedTenantApi',
+		managedCredentialData(ctx.site, tenantId),
+	);
+	const createPages = async (prefix: string, typeVersion = 3, options: INodeParameters = {}) => {
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			typeVersion,
 			credentials,
-			input: Array.from({ length: 60 }, (_, i) => ({ json: { url: `/m${i}` } })),
+			input: Array.from({ length: 60 }, (_, i) => ({ json: { url: `/${prefix}${i}` } })),
 			parameters: {
 				authentication: 'managedTenant',
 				resource: 'page',
@@ -336,9 +329,68 @@ test.each([
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(60);
-		expect(countTokens() - before).toBe(1);
+	};
+	return { countTokens, createPages };
+}
+
+test.each([
+	[`a window of ${DEFAULT_CONCURRENCY} (version 2, default)`, 2, {}],
+	['Batching 8 (version 1: a whole batch at once)', 1, { batching: { batch: { batchSize: 8 } } }],
+	[
+		'Batching 8 with Concurrency 8 (version 2)',
+		2,
+		{ batching: { batch: { batchSize: 8 } }, concurrency: 8 },
+	],
+] as Array<[string, number, INodeParameters]>)(
+	'the managed credential mints one token for %s over 60 items',
+	async (label, typeVersion, options) => {
+		const { countTokens, createPages } = await managedTenant(
+			`window-managed-${typeVersion}-${label.length}`,
+		);
+		await createPages('m', typeVersion, options);
+		expect(countTokens()).toBe(1);
 	},
 );
+
+describe('issue 22: with a database between n8n and the credential', () => {
+	// Each credential read and store takes 3 ms, one at a time, as n8n's queries do: most requests
+	// read the credential before the first minted token is stored.
+	beforeEach(() => {
+		ctx.runner.credentials.databaseLatencyMs = 3;
+	});
+	afterEach(() => {
+		ctx.runner.credentials.databaseLatencyMs = 0;
+	});
+
+	test.each([
+		[`a window of ${DEFAULT_CONCURRENCY} (version 2, default)`, 2, {}],
+		[`a window of ${DEFAULT_CONCURRENCY} (version 3, default)`, 3, {}],
+		['Batching 8 (version 1: a whole batch at once)', 1, { batching: { batch: { batchSize: 8 } } }],
+	] as Array<[string, number, INodeParameters]>)(
+		'%s mints one token over 60 items, and the next execution none',
+		async (label, typeVersion, options) => {
+			const { countTokens, createPages } = await managedTenant(`db-${typeVersion}-${label.length}`);
+			await createPages('a', typeVersion, options);
+			expect(countTokens()).toBe(1);
+			await createPages('b', typeVersion, options);
+			expect(countTokens()).toBe(1);
+		},
+	);
+
+	test('after a rotation revoked the token, the 60 items that get 401 share one new mint', async () => {
+		const tenantId = 'db-revoked';
+		const { countTokens, createPages } = await managedTenant(tenantId);
+		await createPages('a');
+		const rotation = await ctx.site.admin.post('/api/tenant/token', {
+			id: tenantId,
+			revoke_previous: true,
+		});
+		expect(rotation.status).toBe(200);
+		expect(countTokens()).toBe(2);
+		await createPages('b');
+		expect(countTokens()).toBe(3);
+	});
+});
 
 test('the credential is read once per request (by n8n, for the token), not once more per item for the base URL', async () => {
 	const credentials = ctx.runner.credentials.add('siteTenantApi', {

@@ -5,8 +5,29 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+/** A stand-in base path: where the path lands after parsing does not depend on what comes before it. */
+const PROBE_BASE = 'http://site.invalid/base';
+
+/**
+ * Where the path lands once parsed as n8n's HTTP client parses it (WHATWG URL: tabs and newlines
+ * dropped, `.`, `..` and their percent-encoded forms resolved), relative to the base path.
+ */
+function parsedPath(path: string): string | undefined {
+	try {
+		const { pathname } = new URL(`${PROBE_BASE}${path}`);
+		return pathname.startsWith('/base/') ? pathname.slice('/base'.length) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Returns the problem with a path, or undefined when it is a plain path under /api/. */
 export function apiPathProblem(path: string): string | undefined {
+	// URL parsing drops tabs and newlines: `/api/.\t./x` would pass the checks below as written and
+	// reach `/x` once parsed (issue 22). No control character has a place in a path.
+	if (/[\u0000-\u001f\u007f]/.test(path)) {
+		return 'must not contain control characters (tabs, newlines...)';
+	}
 	if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) {
 		return 'must be a path such as /api/chatbot, not a full URL (the base URL comes from the credential)';
 	}
@@ -23,6 +44,10 @@ export function apiPathProblem(path: string): string | undefined {
 	}
 	if (!/^\/api\/[^/]/.test(path))
 		return 'must start with /api/ followed by an endpoint, e.g. /api/chatbot';
+	// The last word is the path as it will be sent: it must still be under /api/.
+	if (!/^\/api\/[^/]/.test(parsedPath(path) ?? '')) {
+		return 'must stay under /api/ once the URL is parsed';
+	}
 	return undefined;
 }
 

@@ -106,6 +106,32 @@ describe('Custom API Call', () => {
 			expect(hits).toBe(before);
 		});
 
+		// Issue 22: URL parsing drops tabs and newlines, so `.\t.` became `..` after the `..` check and
+		// the token went to `<base>/../x`. The base URL has a path of its own here (`/site`).
+		test.each([
+			['tabs', '/api/.\t./.\t./.\t./x'],
+			['newlines', '/api/.\n./.\r\n./x'],
+			['a NUL', '/api/pages\u0000'],
+			['DEL', '/api/\u007f/pages'],
+		])('a path with %s is refused, and nothing reaches any address', async (_label, path) => {
+			const credential = ctx.runner.credentials.add('siteTenantApi', {
+				baseUrl: `${trapUrl}/site`,
+				token: tenant.token,
+			});
+			const before = hits;
+			const result = await ctx.runner.runNode({
+				type: 'siteTenant',
+				typeVersion: 3,
+				credentials: credential,
+				parameters: { resource: 'customApiCall', operation: 'call', method: 'GET', path },
+				continueOnFail: true,
+			});
+			expect(String(result.items[0].json.error)).toBe(
+				'Path must not contain control characters (tabs, newlines...)',
+			);
+			expect(hits).toBe(before);
+		});
+
 		test('the trap itself is reachable (so the check above could fail)', async () => {
 			const before = hits;
 			await fetch(`${trapUrl}/api/pages`);

@@ -1,0 +1,470 @@
+'use strict';
+/**
+ * Issue 22, items 1 to 4, in a real n8n (n8n-runtime/, n8n 2.x): tokens never leave the credential.
+ *
+ * - A loopback site answers every request with a 307 to `localhost:<other port>`: the Tenant node's
+ *   Page > Get Many, Notification > Send and Custom API Call, the Admin node and the Managed Tenant
+ *   credential's mint fail with an error naming both addresses, and so do the credential tests of
+ *   n8n's Test button; the other port receives no request at all (so no token).
+ * - A Custom API Call path with tabs (`/api/.\t./.\t./.\t./x`) is refused; nothing is sent.
+ * - 60 Page Creates at the node's default concurrency mint exactly one token, and the next
+ *   execution mints none (it reuses the token n8n stored), counted on the reference server.
+ *
+ * Its own stack (reference server in memory, n8n user folder in a temporary directory); workflows
+ * run with `n8n execute --id`, the credential tests go through `n8n start`'s REST API.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
+
+const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
+
+const started = Date.now();
+const say = (message) =>
+	process.stderr.write(`[n8n trust +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+
+const PAGES = 60;
+const MINT_TENANT = 'mint-once';
+const REDIRECT_TENANT = 'redirected';
+const TENANT_NODE = 'n8n-nodes-site-management.siteTenant';
+const ADMIN_NODE = 'n8n-nodes-site-management.siteAdmin';
+const CREDENTIALS = {
+	managed: { id: 'e2eTrustManaged1', name: 'Managed (mint once)', type: 'siteManagedTenantApi' },
+	tenantRedirect: { id: 'e2eTrustTenantR1', name: 'Tenant (redirects)', type: 'siteTenantApi' },
+	managedRedirect: {
+		id: 'e2eTrustManagedR',
+		name: 'Managed (admin redirects)',
+		type: 'siteManagedTenantApi',
+	},
+	adminRedirect: { id: 'e2eTrustAdminR01', name: 'Admin (redirects)', type: 'siteAdminApi' },
+	tenantTrap: { id: 'e2eTrustTenantT1', name: 'Tenant (path trap)', type: 'siteTenantApi' },
+};
+const WORKFLOWS = { pages: 'e2eTrustPages001', redirects: 'e2eTrustRedirect' };
+
+const ctx = {};
+/**
+ * n8n 1.x keeps neither a thrown answer's headers (the Location) nor the answer for the credential
+ * tester's status rules, and reads `{ ignore, except }` as `true`: its messages are less precise.
+ */
+const N8N_1 = path.basename(runtime.RUNTIME_DIR) === 'n8n1-runtime';
+
+/** Starts a server on a loopback address; resolves to its port. */
+function listen(server, port, host) {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => resolve(server.address().port));
+	});
+}
+
+/** Records every request it receives (method, url, Authorization) and answers 200 with a token. */
+function recorder(received) {
+	return http.createServer((request, response) => {
+		request.resume();
+		received.push({
+			method: request.method,
+			url: request.url,
+			authorization: request.headers.authorization,
+		});
+		response.writeHead(200, { 'content-type': 'application/json' });
+		response.end(JSON.stringify({ token: 'stt_from_the_other_host_000000000000', data: [] }));
+	});
+}
+
+async function closeServer(server) {
+	if (!server?.listening) return;
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+}
+
+/** A node of the test workflows. */
+function node(name, type, typeVersion, parameters, credentials, x, extra = {}) {
+	return {
+		parameters,
+		id: crypto.randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [x, 0],
+		...(credentials ? { credentials } : {}),
+		...extra,
+	};
+}
+
+const credentialRef = (key) => ({
+	[CREDENTIALS[key].type]: { id: CREDENTIALS[key].id, name: CREDENTIALS[key].name },
+});
+
+/** Start -> Set (60 urls) -> Split Out -> Page > Create (managed credential, default options). */
+function pagesWorkflow() {
+	const urls = Array.from({ length: PAGES }, (_, i) => `/p${i}`);
+	const nodes = [
+		node('Start', 'n8n-nodes-base.manualTrigger', 1, {}, undefined, 0),
+		node(
+			'Sixty urls',
+			'n8n-nodes-base.set',
+			3.4,
+			{ mode: 'raw', jsonOutput: JSON.stringify({ urls }), options: {} },
+			undefined,
+			220,
+		),
+		node(
+			'One item per url',
+			'n8n-nodes-base.splitOut',
+			1,
+			{ fieldToSplitOut: 'urls', options: {} },
+			undefined,
+			440,
+		),
+		node(
+			'Create page',
+			TENANT_NODE,
+			3,
+			{
+				authentication: 'managedTenant',
+				resource: 'page',
+				operation: 'create',
+				name: '={{ "Page " + $json.urls }}',
+				url: '={{ $json.urls + "-" + $execution.id }}',
+				locale: 'en',
+				options: {},
+			},
+			credentialRef('managed'),
+			660,
+		),
+	];
+	const chain = ['Start', 'Sixty urls', 'One item per url', 'Create page'];
+	return workflow(WORKFLOWS.pages, 'E2E: 60 creates, one mint', nodes, chain);
+}
+
+/** Start -> each operation that must not follow the redirect, all continuing on fail. */
+function redirectsWorkflow() {
+	const onFail = { onError: 'continueRegularOutput' };
+	const nodes = [
+		node('Start', 'n8n-nodes-base.manualTrigger', 1, {}, undefined, 0),
+		node(
+			'Get many pages',
+			TENANT_NODE,
+			3,
+			{ resource: 'page', operation: 'getAll', returnAll: true, filters: {}, options: {} },
+			credentialRef('tenantRedirect'),
+			220,
+			onFail,
+		),
+		node(
+			'Send notification',
+			TENANT_NODE,
+			3,
+			{
+				resource: 'notification',
+				operation: 'send',
+				notificationId: 'private',
+				message: 'not for other hosts',
+				options: {},
+			},
+			credentialRef('tenantRedirect'),
+			220,
+			onFail,
+		),
+		node(
+			'Custom call',
+			TENANT_NODE,
+			3,
+			{
+				resource: 'customApiCall',
+				operation: 'call',
+				method: 'POST',
+				path: '/api/chatbot',
+				body: '{"question":"private"}',
+			},
+			credentialRef('tenantRedirect'),
+			220,
+			onFail,
+		),
+		node(
+			'Create page (managed)',
+			TENANT_NODE,
+			3,
+			{
+				authentication: 'managedTenant',
+				resource: 'page',
+				operation: 'create',
+				name: 'Redirected',
+				url: '/redirected',
+				locale: 'en',
+				options: {},
+			},
+			credentialRef('managedRedirect'),
+			220,
+			onFail,
+		),
+		node(
+			'Create tenant',
+			ADMIN_NODE,
+			3,
+			{ resource: 'tenant', operation: 'create', id: 'never-created' },
+			credentialRef('adminRedirect'),
+			220,
+			onFail,
+		),
+		node(
+			'Custom call with tabs',
+			TENANT_NODE,
+			3,
+			{
+				resource: 'customApiCall',
+				operation: 'call',
+				method: 'GET',
+				path: '/api/.\t./.\t./.\t./x',
+			},
+			credentialRef('tenantTrap'),
+			220,
+			onFail,
+		),
+	];
+	const workflowData = workflow(WORKFLOWS.redirects, 'E2E: redirects and paths', nodes, []);
+	workflowData.connections.Start = {
+		main: [nodes.slice(1).map((target) => ({ node: target.name, type: 'main', index: 0 }))],
+	};
+	return workflowData;
+}
+
+function workflow(id, name, nodes, chain) {
+	const connections = {};
+	for (let i = 0; i + 1 < chain.length; i++) {
+		connections[chain[i]] = { main: [[{ node: chain[i + 1], type: 'main', index: 0 }]] };
+	}
+	return { id, name, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
+}
+
+async function execute(id) {
+	say(`n8n execute --id=${id}`);
+	const result = await runtime.executeWorkflow(id, { env: ctx.env });
+	if (result.failed) {
+		const error = result.run?.data?.resultData?.error;
+		throw new Error(
+			`workflow ${id} failed: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+		);
+	}
+	return result.run;
+}
+
+/** Tokens the reference server issued for a tenant so far. */
+function tokenCount(tenantId) {
+	return ctx.server.app.site.store.db
+		.prepare(
+			'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
+		)
+		.get(tenantId).n;
+}
+
+beforeAll(async () => {
+	await runtime.ensureRuntime({ log: say });
+	ctx.server = await startServer({
+		port: 0,
+		memory: true,
+		adminToken: `sat_e2e${crypto.randomBytes(24).toString('base64url')}`,
+	});
+	ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
+	for (const id of [MINT_TENANT, REDIRECT_TENANT])
+		expect((await ctx.admin('POST', '/api/tenant', { id })).status).toBe(200);
+	ctx.tenantToken = (
+		await ctx.admin('POST', '/api/tenant/token', { id: REDIRECT_TENANT })
+	).data.token;
+	ctx.mintTokensBefore = tokenCount(MINT_TENANT);
+
+	// The redirecting site and the other port; the trap takes the path check's would-be request.
+	ctx.received = [];
+	ctx.target4 = recorder(ctx.received);
+	const targetPort = await listen(ctx.target4, 0, '127.0.0.1');
+	ctx.target6 = recorder(ctx.received);
+	await listen(ctx.target6, targetPort, '::1').catch(() => undefined);
+	ctx.targetUrl = `http://localhost:${targetPort}`;
+	ctx.redirector = http.createServer((request, response) => {
+		request.resume();
+		response.writeHead(307, { location: `${ctx.targetUrl}${request.url}` });
+		response.end();
+	});
+	ctx.redirectUrl = `http://127.0.0.1:${await listen(ctx.redirector, 0, '127.0.0.1')}`;
+	ctx.trapped = [];
+	ctx.trap = recorder(ctx.trapped);
+	ctx.trapUrl = `http://127.0.0.1:${await listen(ctx.trap, 0, '127.0.0.1')}`;
+	say(`reference server ${ctx.server.url}; redirects ${ctx.redirectUrl} -> ${ctx.targetUrl}`);
+
+	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-trust-'));
+	ctx.port = await runtime.freePort();
+	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
+	ctx.env = runtime.n8nEnv({
+		userFolder: ctx.userFolder,
+		port: ctx.port,
+		brokerPort: await runtime.freePort(),
+	});
+	runtime.stagePackage(ctx.userFolder);
+	const managedData = (overrides) => ({
+		adminBaseUrl: ctx.server.url,
+		adminToken: ctx.server.adminToken,
+		tenantId: MINT_TENANT,
+		baseUrl: ctx.server.url,
+		lifetime: 900,
+		accessToken: '',
+		...overrides,
+	});
+	ctx.credentialData = {
+		managed: managedData({}),
+		tenantRedirect: { baseUrl: ctx.redirectUrl, token: ctx.tenantToken },
+		managedRedirect: managedData({ adminBaseUrl: ctx.redirectUrl, tenantId: REDIRECT_TENANT }),
+		adminRedirect: { baseUrl: ctx.redirectUrl, token: ctx.server.adminToken },
+		tenantTrap: { baseUrl: `${ctx.trapUrl}/site`, token: ctx.tenantToken },
+	};
+	await stack.importCredentials(
+		ctx.env,
+		ctx.userFolder,
+		Object.entries(CREDENTIALS).map(([key, credential]) => ({
+			...credential,
+			data: ctx.credentialData[key],
+		})),
+	);
+	const dir = path.join(ctx.userFolder, 'trust-workflows');
+	fs.mkdirSync(dir, { recursive: true });
+	const files = [pagesWorkflow(), redirectsWorkflow()].map((workflowData) => {
+		const file = path.join(dir, `${workflowData.id}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflowData));
+		return file;
+	});
+	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
+	say('credentials and workflows imported');
+}, runtime.INSTALL_TIMEOUT_MS);
+
+afterAll(async () => {
+	if (ctx.n8n) await ctx.n8n.stop();
+	await Promise.all(
+		[ctx.redirector, ctx.target4, ctx.target6, ctx.trap].map((server) => closeServer(server)),
+	);
+	if (ctx.server) await ctx.server.close();
+	if (ctx.userFolder && !process.env.SITE_E2E_KEEP)
+		fs.rmSync(ctx.userFolder, { recursive: true, force: true });
+});
+
+/** The one item a continue-on-fail node put out, with its error. */
+function failedItem(run, name) {
+	const items = runtime.nodeItems(run, name);
+	expect(items).toHaveLength(1);
+	return items[0];
+}
+
+describe('issue 22 in a real n8n', () => {
+	test(`${PAGES} Page Creates at the default concurrency mint exactly 1 token; the next execution mints none`, async () => {
+		const first = await execute(WORKFLOWS.pages);
+		expect(runtime.nodeItems(first, 'Create page')).toHaveLength(PAGES);
+		const minted = tokenCount(MINT_TENANT) - ctx.mintTokensBefore;
+		say(`first execution: ${minted} token(s) minted for ${PAGES} creates`);
+		expect(minted).toBe(1);
+
+		const second = await execute(WORKFLOWS.pages);
+		expect(runtime.nodeItems(second, 'Create page')).toHaveLength(PAGES);
+		expect(tokenCount(MINT_TENANT) - ctx.mintTokensBefore).toBe(1);
+		const pages = await stack.siteClient(
+			ctx.server.url,
+			(await ctx.admin('POST', '/api/tenant/token', { id: MINT_TENANT })).data.token,
+		)('GET', '/api/pages?per_page=1');
+		expect(pages.data.meta.total).toBe(2 * PAGES);
+	});
+
+	test('no operation follows a redirect: each error names both addresses and the other port sees no request', async () => {
+		const run = await execute(WORKFLOWS.redirects);
+		const expectRedirect = (name, apiPath) => {
+			const { error } = failedItem(run, name);
+			expect(error).toContain(`${ctx.redirectUrl}${apiPath} answered with a redirect (HTTP 307)`);
+			expect(error).toContain(
+				N8N_1
+					? 'to another address (this n8n version does not pass it on)'
+					: `to ${ctx.targetUrl}${apiPath}`,
+			);
+		};
+		expectRedirect('Get many pages', '/api/pages');
+		expectRedirect('Send notification', '/api/notifications');
+		expectRedirect('Custom call', '/api/chatbot');
+		expectRedirect('Create tenant', '/api/tenant');
+		// The mint: the admin token stays home, and no token from the other host is used.
+		const mint = failedItem(run, 'Create page (managed)').error;
+		expect(mint).toContain('Could not get a tenant token');
+		// The mint reads the answer itself (it does not throw), so every n8n names the Location.
+		expect(mint).toContain(`to ${ctx.targetUrl}/api/tenant/token`);
+		expect(
+			(
+				await stack.siteClient(ctx.server.url, ctx.tenantToken)(
+					'GET',
+					'/api/pages?url=%2Fredirected',
+				)
+			).data.data,
+		).toEqual([]);
+
+		expect(failedItem(run, 'Custom call with tabs').error).toBe(
+			'Path must not contain control characters (tabs, newlines...)',
+		);
+		expect(ctx.trapped).toEqual([]);
+		expect(ctx.received).toEqual([]);
+		// Nothing n8n stored or printed carries a token.
+		const text = JSON.stringify(run);
+		for (const secret of [ctx.tenantToken, ctx.server.adminToken])
+			expect(text).not.toContain(secret);
+	});
+
+	test("credential tests (the editor's Test button) do not follow a redirect", async () => {
+		ctx.n8n = await runtime.startN8n({
+			env: ctx.env,
+			port: ctx.port,
+			logFile: path.join(ctx.userFolder, 'n8n.log'),
+		});
+		const owner = {
+			email: 'owner@trust.example.com',
+			firstName: 'E2E',
+			lastName: 'Owner',
+			password: `E2e-${crypto.randomBytes(12).toString('base64url')}`,
+		};
+		// n8n 1.x reports ready before its REST routes exist: ask until the owner route answers.
+		await stack.waitFor(
+			"n8n's owner set-up",
+			async () => {
+				await runtime.setupOwner(ctx.n8nUrl, owner);
+				return true;
+			},
+			{ timeoutMs: 60000, everyMs: 500 },
+		);
+		const cookie = await runtime.login(ctx.n8nUrl, owner);
+		const testCredential = async (key) =>
+			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, {
+				...CREDENTIALS[key],
+				data: ctx.credentialData[key],
+			});
+		const tenant = await testCredential('tenantRedirect');
+		say(`credential test tenantRedirect: ${JSON.stringify(tenant)}`);
+		// n8n 1.x's tester loses the answer behind the error, so no status rule applies: its own text.
+		expect(tenant).toEqual({
+			status: 'Error',
+			message: N8N_1
+				? 'Request failed with status code 307'
+				: expect.stringContaining('answered with a redirect (HTTP 307)'),
+		});
+		const admin = await testCredential('adminRedirect');
+		say(`credential test adminRedirect: ${JSON.stringify(admin)}`);
+		// n8n 1.x reads the test's `{ ignore, except }` as `true`: the redirect's empty answer then fails
+		// the body rules ("not the service") instead of the redirect rule. Either way nothing follows.
+		expect(admin).toEqual({
+			status: 'Error',
+			message: N8N_1
+				? expect.stringContaining('No Site Management central surface')
+				: expect.stringContaining('answered with a redirect (HTTP 307)'),
+		});
+		// The managed credential mints first: its mint meets the redirect.
+		const managed = await testCredential('managedRedirect');
+		say(`credential test managedRedirect: ${JSON.stringify(managed)}`);
+		expect(managed.status).toBe('Error');
+		expect(managed.message).toContain('redirect (HTTP 307)');
+		expect(ctx.received).toEqual([]);
+	});
+});
