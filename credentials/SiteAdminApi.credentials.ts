@@ -9,7 +9,7 @@ import type {
 import { bearerTokenAuth, REDIRECT_STATUSES, redirectRules } from './shared';
 
 const NOT_THE_SERVICE =
-	'No Site Management central surface at this base URL (POST /api/tenant/token did not answer as the service does)';
+	'No Site Management Admin API at this base URL (POST /api/tenant/token did not answer as the service does). Give the address without /api.';
 
 /**
  * The central surface has no read-only call, so the test asks for a token with an invalid (empty)
@@ -23,7 +23,7 @@ const NOT_THE_SERVICE =
  */
 const FAILING_ERRORS: Array<[code: string | undefined, message: string]> = [
 	['unauthorized', 'The admin token was not accepted (unknown or revoked)'],
-	['forbidden', 'This token is not an admin token (a tenant token cannot use the central surface)'],
+	['forbidden', 'This token is not an admin token (a tenant token cannot use the Admin API)'],
 	['not_found', NOT_THE_SERVICE],
 	[undefined, NOT_THE_SERVICE],
 	['invalid_json', NOT_THE_SERVICE],
@@ -42,7 +42,7 @@ export class SiteAdminApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management';
 
 	properties: INodeProperties[] = [
 		{
@@ -52,8 +52,7 @@ export class SiteAdminApi implements ICredentialType {
 			default: '',
 			placeholder: 'http://127.0.0.1:4010',
 			required: true,
-			description:
-				'Address of the central (admin) surface of the Site Management Service, without /api',
+			description: 'Address of the Admin API of the Site Management Service, without /api',
 		},
 		{
 			displayName: 'Admin Token',

@@ -126,7 +126,7 @@ async function mintToken(
 		// The HTTP client's error holds the request headers (the admin token): build a new one.
 		const code = (error as { code?: string }).code;
 		throw mintError(
-			`Could not reach the central surface to get a tenant token${code ? ` (${code})` : ''}`,
+			`Could not reach the Admin API to get a tenant token${code ? ` (${code})` : ''}`,
 			true,
 		);
 	}
@@ -142,13 +142,13 @@ async function mintToken(
 	if (status < 200 || status > 299) {
 		const reason = serverMessage(body) ?? `HTTP ${status}`;
 		throw mintError(
-			`Could not get a token for tenant "${String(credentials.tenantId)}" from the central surface: ${reason} (HTTP ${status})`,
+			`Could not get a token for tenant "${String(credentials.tenantId)}" from the Admin API: ${reason} (HTTP ${status})`,
 			status === 429 || status >= 500,
 		);
 	}
 	const token = body?.token;
 	if (typeof token !== 'string' || !token) {
-		throw mintError('The central surface answered without a token', false);
+		throw mintError('The Admin API answered without a token', false);
 	}
 	const expiresAt = Date.parse(String(body.expires_at ?? ''));
 	const expiry = Number.isNaN(expiresAt) ? startedAt + lifetime * 1000 : expiresAt;
@@ -222,7 +222,7 @@ export class SiteManagedTenantApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management';
 
 	properties: INodeProperties[] = [
 		{
@@ -232,7 +232,8 @@ export class SiteManagedTenantApi implements ICredentialType {
 			default: '',
 			placeholder: 'http://127.0.0.1:4010',
 			required: true,
-			description: 'Address of the central (admin) surface, used only to mint tenant tokens',
+			description:
+				'Address of the Admin API of the Site Management Service, without /api; used only to mint tenant tokens',
 		},
 		{
 			displayName: 'Admin Token',

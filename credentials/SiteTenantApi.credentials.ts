@@ -9,7 +9,7 @@ export class SiteTenantApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-site-management';
 
 	properties: INodeProperties[] = [
 		{
@@ -30,7 +30,7 @@ export class SiteTenantApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'A tenant token issued by the central surface (Site Management Admin node, Token > Issue). Paste it here, never into a workflow.',
+				'A tenant token issued through the Admin API (Site Management Admin node, Token > Issue). Paste it here, never into a workflow.',
 		},
 	];
 

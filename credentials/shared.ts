@@ -47,7 +47,7 @@ export function bearerTokenAuth(tokenField: string): IAuthenticate {
 	});
 }
 
-/** Tests a tenant-surface credential with the cheapest read (one page), naming why 401/403 failed. */
+/** Tests a tenant-surface credential with the cheapest read (one page), naming why 401/403/404 failed. */
 export function tenantSurfaceTest(messages: {
 	unauthorized: string;
 	forbidden: string;
@@ -63,6 +63,14 @@ export function tenantSurfaceTest(messages: {
 		rules: [
 			{ type: 'responseCode', properties: { value: 401, message: messages.unauthorized } },
 			{ type: 'responseCode', properties: { value: 403, message: messages.forbidden } },
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No Site Management site API at this base URL (GET /api/pages answered 404). Give the address without /api.',
+				},
+			},
 			...redirectRules('base URL'),
 		],
 	};

@@ -22,6 +22,15 @@ const say = (message) =>
 const ctx = {};
 let page;
 
+/**
+ * The marks of n8n's JSON editor on a field that does not parse (an empty one: "Unexpected end of
+ * JSON input", in the tooltip of a red lint mark): CodeMirror's lint classes.
+ */
+const jsonErrors = (scope) =>
+	scope
+		.locator('.cm-lint-marker-error, .cm-lintRange-error')
+		.or(scope.getByText('Unexpected end of JSON input'));
+
 /** A screenshot in e2e/ui/screenshots/; with `docs`, also the picture docs/images/<docs>.png. */
 async function screenshot(name, { docs } = {}) {
 	await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
@@ -171,7 +180,8 @@ step(
 		const ndv = page.getByTestId('ndv');
 		// Every documented registration mode can be chosen: Manual asks for the Contact Form Secret credential.
 		await editor.chooseOption(page, 'registration', 'Manual');
-		await ndv.getByText("In the site's settings, set the contact-form webhook URL").waitFor();
+		// It says where to enter the URL and the secret header: a Tenant node's Setting > Update.
+		await ndv.getByText('with a Site Management Tenant node: Setting > Update').waitFor();
 		await ndv.getByText('Credential for Site Management Contact Form Secret API').waitFor();
 		await screenshot('4-trigger-manual-registration');
 		await editor.chooseOption(page, 'registration', 'Automatic');
@@ -229,6 +239,8 @@ step(
 				const ndv = page.getByTestId('ndv');
 				await ndv.waitFor();
 				expect(await ndv.getByTestId('parameter-issues').count()).toBe(0);
+				// An optional JSON field left empty (Banner, JSON Body) shows no parse error.
+				expect(await jsonErrors(ndv).count()).toBe(0);
 				await page.getByTestId('ndv-close-button').click();
 				await ndv.waitFor({ state: 'hidden' });
 			}
@@ -260,5 +272,43 @@ step(
 			await page.keyboard.press('Escape');
 			await tested.waitFor({ state: 'hidden' });
 		}
+	},
+);
+
+step(
+	'7. Content > Update and Custom API Call as they come (version 4): the notice visible, Templates empty and required, no JSON error',
+	async () => {
+		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
+		await editor.addNodeAction(page, {
+			search: 'Site Management',
+			node: 'Site Management Tenant',
+			action: 'Update page content',
+		});
+		const ndv = page.getByTestId('ndv');
+		// Visible without hovering: a notice, not a tooltip.
+		await ndv.getByText('Replaces every content block of the page with Templates').waitFor();
+		await ndv.getByText('Clear Banner').first().waitFor();
+		expect(await jsonErrors(ndv).count()).toBe(0);
+		await expect(
+			page.getByTestId('parameter-input-templates').locator('textarea').first().inputValue(),
+		).resolves.toBe('');
+		await ndv.getByText('Clear All Blocks').first().waitFor();
+		await screenshot('7-content-update-as-it-comes');
+		await page.getByTestId('ndv-close-button').click();
+
+		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
+		await editor.addNodeAction(page, {
+			search: 'Site Management',
+			node: 'Site Management Tenant',
+			action: 'Make a custom API call',
+		});
+		await expect(
+			page.getByTestId('parameter-input-path').locator('input').first().inputValue(),
+		).resolves.toBe('/api/pages');
+		await editor.chooseOption(page, 'method', 'POST');
+		await page.getByTestId('parameter-input-body').waitFor();
+		expect(await jsonErrors(page.getByTestId('ndv')).count()).toBe(0);
+		await screenshot('7-custom-api-call-post');
+		await page.getByTestId('ndv-close-button').click();
 	},
 );

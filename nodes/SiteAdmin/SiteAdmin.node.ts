@@ -47,11 +47,14 @@ export class SiteAdmin implements INodeType {
 		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
 		// sending one item at a time (shared/router.ts). Version 3: every tenant operation outputs the
 		// tenant {id, fqdn, message} (Delete adds deleted: true), as the Tenant node's version 3 does.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// Version 4 (shared/version.ts): Token > Issue gives tokens a lifetime by default; every operation
+		// names its tenant in one Tenant ID field (\`id\`), kept when the resource changes; Create or
+		// Update answers {id, fqdn, created, result, message} whether it created, updated or left it.
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		subtitle: operationSubtitle(properties),
 		description:
-			'Manage tenants (websites) and issue tenant tokens on the central surface of the Site Management Service',
+			'Manage tenants (websites) and issue tenant tokens through the Admin API of the Site Management Service',
 		defaults: {
 			name: 'Site Management Admin',
 		},
@@ -65,6 +68,16 @@ export class SiteAdmin implements INodeType {
 			},
 		],
 		properties,
+		hints: [
+			{
+				message:
+					'The token in this output is a secret: paste it into a "Site Management Tenant API" credential, and keep it out of the workflow (no pinned data, no Set node, no message).',
+				type: 'warning',
+				location: 'outputPane',
+				whenToDisplay: 'afterExecution',
+				displayCondition: '={{ $parameter["resource"] === "token" }}',
+			},
+		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

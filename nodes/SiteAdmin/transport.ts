@@ -2,7 +2,7 @@
 import type { SiteRequest, SiteRequestContext, SiteRequestOptions } from '../shared/transport';
 import { siteApiRequest } from '../shared/transport';
 
-/** Sends one request to the central surface. Returns the parsed body. */
+/** Sends one request to the Admin API. Returns the parsed body. */
 export async function adminApiRequest(
 	this: SiteRequestContext,
 	request: SiteRequest,

@@ -137,7 +137,7 @@ export class SiteContactFormTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"In the site's settings, set the contact-form webhook URL to the Production URL above (the Test URL while testing), and add a webhook header with the header name and secret of the credential.",
+					"Register this node with the site yourself, once, with a Site Management Tenant node: Setting > Update, and under Update Fields set Contact Form Webhook URL to the Production URL above (the Test URL while testing) and add one Contact Form Webhook Headers entry: Name = the Header Name of this node's Contact Form Secret credential, Value = its Secret.",
 				name: 'manualNotice',
 				type: 'notice',
 				default: '',

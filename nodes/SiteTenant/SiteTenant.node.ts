@@ -101,9 +101,11 @@ export class SiteTenant implements INodeType {
 		// lists (resource locators) and every operation outputs the record itself (shared/version.ts);
 		// workflows saved with versions 1 and 2 keep their string parameters and outputs. Also version 3:
 		// AI > Apply Proposal reads what n8n's AI nodes output by default and its dry run passes the
-		// input through; as an agent's tool the AI operations answer compactly (actions/ai).
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// input through; as an agent's tool the AI operations answer compactly (actions/ai). Version 4:
+		// safe defaults (shared/version.ts): Content > Update starts with no templates and refuses an
+		// empty list unless Clear All Blocks is on; Custom API Call starts at /api/pages.
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',

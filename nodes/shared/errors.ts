@@ -16,16 +16,26 @@ export interface ServerErrorBody {
 	details?: unknown;
 }
 
-/** Renders `details` (array of `{field, problem}` or an object of field to problem) as `field: problem` lines. */
-export function formatDetails(details: unknown): string | undefined {
+/** The service's field names (`id`, `old_id`) as the node's editor shows them ("Tenant ID"). */
+export type FieldLabels = Record<string, string>;
+
+/**
+ * Renders `details` (array of `{field, problem}` or an object of field to problem) as `field: problem`
+ * lines, each field named by its label where `labels` has one.
+ */
+export function formatDetails(details: unknown, labels: FieldLabels = {}): string | undefined {
 	if (details === undefined || details === null) return undefined;
+	const label = (field: unknown) =>
+		Object.prototype.hasOwnProperty.call(labels, String(field))
+			? labels[String(field)]
+			: String(field);
 	if (Array.isArray(details)) {
 		const lines = details.map((entry) => {
 			if (isRecord(entry)) {
 				const field = entry.field ?? entry.path ?? entry.name;
 				const problem = entry.problem ?? entry.message ?? entry.error;
 				if (field !== undefined && problem !== undefined)
-					return `${String(field)}: ${String(problem)}`;
+					return `${label(field)}: ${String(problem)}`;
 				return JSON.stringify(entry);
 			}
 			return String(entry);
@@ -35,7 +45,7 @@ export function formatDetails(details: unknown): string | undefined {
 	if (isRecord(details)) {
 		const lines = Object.entries(details).map(
 			([field, problem]) =>
-				`${field}: ${typeof problem === 'string' ? problem : JSON.stringify(problem)}`,
+				`${label(field)}: ${typeof problem === 'string' ? problem : JSON.stringify(problem)}`,
 		);
 		return lines.length ? lines.join('\n') : undefined;
 	}
@@ -58,19 +68,46 @@ export function readErrorBody(body: unknown): ServerErrorBody | undefined {
 	return isRecord(value) ? (value as ServerErrorBody) : undefined;
 }
 
+/** What the request knew that makes an error clearer: the credential's base URL, the field labels. */
+export interface ErrorContext {
+	baseUrl?: string;
+	fieldLabels?: FieldLabels;
+}
+
+/** A base URL that ends in /api: every path the node adds then starts /api/api/. */
+function endsInApi(baseUrl: string | undefined): boolean {
+	return /\/api\/*$/i.test(String(baseUrl ?? '').trim());
+}
+
+/** The base URL for a message, without any user:password part. */
+function shownAddress(baseUrl: string | undefined): string {
+	const address = String(baseUrl ?? '')
+		.trim()
+		.replace(/\/\/[^/@]*@/, '//');
+	return address || 'the base URL';
+}
+
+const DROP_API =
+	"The credential's base URL ends in /api: drop /api (give the address without it; the node adds /api/… itself).";
+
 /** The error for an HTTP answer the server gave with a non-success status. */
 export function serverError(
 	node: INode,
 	status: number,
 	body: unknown,
 	itemIndex: number,
+	context: ErrorContext = {},
 ): NodeApiError {
 	const parsed = readErrorBody(body);
 	const message =
 		typeof parsed?.message === 'string' && parsed.message
 			? parsed.message
 			: `The service answered with HTTP ${status}`;
-	const description = formatDetails(parsed?.details);
+	const details = formatDetails(parsed?.details, context.fieldLabels);
+	const description =
+		status === 404 && endsInApi(context.baseUrl)
+			? [details, DROP_API].filter(Boolean).join('\n')
+			: details;
 	// Only the error body goes into the error: it is the server's promise that it echoes no token.
 	const errorResponse: JsonObject = {
 		httpCode: String(status),
@@ -114,13 +151,28 @@ export function networkError(
 	message: string,
 	itemIndex: number,
 	attempts: number,
+	context: ErrorContext = {},
 ): NodeApiError {
-	const description = `No answer from the service after ${attempts} attempt${attempts === 1 ? '' : 's'}${code ? ` (${code})` : ''}.`;
-	return new NodeApiError(
+	const hints = [
+		`No answer from the service after ${attempts} attempt${attempts === 1 ? '' : 's'}${code ? ` (${code})` : ''}.`,
+	];
+	if (endsInApi(context.baseUrl)) hints.push(DROP_API);
+	// A refused connection is the commonest set-up mistake: say it in words, with the address.
+	const shown =
+		code === 'ECONNREFUSED'
+			? `The server is not listening at ${shownAddress(context.baseUrl)}: the connection was refused. Check the credential's base URL and that the service is running.`
+			: code
+				? `${code}: ${message}`
+				: message;
+	const error = new NodeApiError(
 		node,
 		{ message, ...(code ? { code } : {}) },
-		{ message: code ? `${code}: ${message}` : message, description, itemIndex },
+		{ message: shown, description: hints.join(' '), itemIndex },
 	);
+	// n8n swaps the message of a known code for its own text ("The service refused the connection -
+	// perhaps it is offline"), which names no address: put ours back.
+	error.message = shown;
+	return error;
 }
 
 /** The error for a failure before or around the request that is neither an answer nor a network error. */

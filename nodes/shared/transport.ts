@@ -23,6 +23,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { headerValue, isPlainObject } from './json';
+import type { FieldLabels } from './errors';
 import {
 	networkError,
 	readThrownRequestError,
@@ -82,6 +83,8 @@ export interface SiteRequestOptions {
 	timeout?: number;
 	/** Reuse a key made by the caller (e.g. one key for several calls of one item). */
 	idempotencyKey?: string;
+	/** The service's field names as the editor shows them, for the field details of an error. */
+	fieldLabels?: FieldLabels;
 }
 
 /** A response read whole: status, headers and the parsed body. */
@@ -131,6 +134,7 @@ function configuredMaxRetries(ctx: SiteRequestContext, itemIndex: number): numbe
 
 /** What a request needs from the credential and the node's options, read once per call or per walk. */
 interface ResolvedSettings {
+	baseUrl: string;
 	url: (path: string) => string;
 	timeout: number;
 	maxRetries: number;
@@ -179,6 +183,7 @@ async function resolveSettings(
 	const { itemIndex } = options;
 	const baseUrl = await credentialBaseUrl(ctx, credentialType, itemIndex);
 	return {
+		baseUrl,
 		url: (path) => joinUrl(baseUrl, path),
 		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),
 		maxRetries: configuredMaxRetries(ctx, itemIndex),
@@ -204,11 +209,12 @@ async function sendRequest(
 	credentialType: SiteCredentialType,
 	request: SiteRequest,
 	options: SiteRequestOptions,
-	{ url: urlFor, timeout, maxRetries }: ResolvedSettings,
+	{ baseUrl, url: urlFor, timeout, maxRetries }: ResolvedSettings,
 ): Promise<SiteResponse> {
 	const { itemIndex } = options;
 	const node = ctx.getNode();
 	const url = urlFor(request.path);
+	const errorContext = { baseUrl, fieldLabels: options.fieldLabels };
 
 	const headers: IDataObject = { ...(request.headers ?? {}) };
 	if (
@@ -275,7 +281,7 @@ async function sendRequest(
 					continue;
 				}
 				throw transient
-					? networkError(node, failure.code, failure.message, itemIndex, attempt + 1)
+					? networkError(node, failure.code, failure.message, itemIndex, attempt + 1, errorContext)
 					: requestFailedError(node, failure.message, itemIndex);
 			}
 			if (
@@ -308,7 +314,7 @@ async function sendRequest(
 				continue;
 			}
 		}
-		throw serverError(node, status, responseBody, itemIndex);
+		throw serverError(node, status, responseBody, itemIndex, errorContext);
 	}
 }
 

@@ -12,12 +12,6 @@ export type JsonShape = 'array' | 'object';
 /** What a JSON parameter of that shape holds once checked. */
 export type JsonOf<Shape extends JsonShape> = Shape extends 'array' ? IDataObject[] : IDataObject;
 
-/** "templates" -> "Templates", "bannerJson" -> "Banner Json": a readable fallback label. */
-function labelFromName(name: string): string {
-	const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.]+/g, ' ');
-	return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 /**
  * Parses a value that is JSON text or already an object/array. `label` names it in errors
  * ("Templates must be a JSON array of objects").
@@ -71,21 +65,6 @@ export function parseJsonValue<Shape extends JsonShape>(
 		});
 	}
 	return parsed as JsonOf<Shape>;
-}
-
-/**
- * Reads a JSON parameter (a string typed in the editor, or an object/array from an expression) and
- * checks its shape.
- */
-export function parseJsonParameter<Shape extends JsonShape>(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	shape: Shape,
-	label?: string,
-): JsonOf<Shape> {
-	const value = ctx.getNodeParameter(name, itemIndex) as unknown;
-	return parseJsonValue(ctx, value, label ?? labelFromName(name), shape, itemIndex);
 }
 
 /** A required string parameter, trimmed; empty fails the item naming the parameter. */

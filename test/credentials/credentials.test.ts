@@ -84,7 +84,19 @@ describe('credential tests (as n8n runs them)', () => {
 			add({ baseUrl: `${ctx.site.url}/nothing-here`, token: ctx.site.adminToken }),
 		);
 		expect(wrongPath.status).toBe('Error');
-		expect(wrongPath.message).toMatch(/No Site Management central surface/);
+		expect(wrongPath.message).toMatch(/No Site Management Admin API/);
+
+		const endsInApi = await testCredential(
+			ctx.runner,
+			adminType,
+			add({ baseUrl: `${ctx.site.url}/api`, token: ctx.site.adminToken }),
+		);
+		expect(endsInApi).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/No Site Management Admin API.*Give the address without \/api\.$/,
+			),
+		});
 
 		const unreachable = await testCredential(
 			ctx.runner,
@@ -107,7 +119,7 @@ describe('credential tests (as n8n runs them)', () => {
 				);
 				expect(result).toEqual({
 					status: 'Error',
-					message: expect.stringMatching(/No Site Management central surface/),
+					message: expect.stringMatching(/No Site Management Admin API/),
 				});
 			} finally {
 				await new Promise((resolve) => other.close(resolve));
@@ -131,6 +143,14 @@ describe('credential tests (as n8n runs them)', () => {
 		expect(await testCredential(ctx.runner, tenantType, add(ctx.site.adminToken))).toEqual({
 			status: 'Error',
 			message: expect.stringMatching(/not a tenant token/),
+		});
+		const endsInApi = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: `${ctx.site.url}/api/`,
+			token: tenant.token,
+		});
+		expect(await testCredential(ctx.runner, tenantType, endsInApi)).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/answered 404\)\. Give the address without \/api\.$/),
 		});
 
 		expect(

@@ -1,13 +1,14 @@
 /**
- * What the editor shows of the nodes before anything runs: Docs links that lead to a README section
- * that exists, three distinct icons (light and dark), and canvas subtitles with the operation's name.
+ * What the editor shows of the nodes before anything runs: Docs links to pages that need no anchor,
+ * three distinct icons (light and dark), canvas subtitles with the operation's name, and parameters
+ * that show no error and lose nothing as they come.
  */
 import { createHash } from 'crypto';
-import { readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 
-import type { INodeProperties, INodeType } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { SiteAdminApi } from '../../credentials/SiteAdminApi.credentials';
 import { SiteContactFormSecretApi } from '../../credentials/SiteContactFormSecretApi.credentials';
@@ -20,7 +21,6 @@ import { SiteTenant } from '../../nodes/SiteTenant/SiteTenant.node';
 import { TestNodeTypes } from '../harness/workflow-runner';
 
 const ROOT = join(__dirname, '..', '..');
-const PACKAGE_PAGE = 'https://www.npmjs.com/package/n8n-nodes-site-management#';
 const NODES = {
 	SiteAdmin: new SiteAdmin(),
 	SiteTenant: new SiteTenant(),
@@ -28,23 +28,10 @@ const NODES = {
 	SitePageTrigger: new SitePageTrigger(),
 };
 
-/** The anchors GitHub and npm give the README's headings. */
-function readmeAnchors(): Set<string> {
-	const headings = readFileSync(join(ROOT, 'README.md'), 'utf8').match(/^#{1,6} .+$/gm) ?? [];
-	return new Set(
-		headings.map((heading) =>
-			heading
-				.replace(/^#+ /, '')
-				.trim()
-				.toLowerCase()
-				.replace(/[^\p{L}\p{N} _-]/gu, '')
-				.replace(/ /g, '-'),
-		),
-	);
-}
+const PACKAGE_PAGE = 'https://www.npmjs.com/package/n8n-nodes-site-management';
+const REPOSITORY_FILE = 'https://github.com/site-management/n8n-nodes-site-management/blob/main/';
 
-test('every Docs link (nodes and credentials) is a section of the README on the package page', () => {
-	const anchors = readmeAnchors();
+test('every Docs link (nodes and credentials) is a page without an anchor: the package page or a file of the repository', () => {
 	const links: string[] = [];
 	for (const name of Object.keys(NODES)) {
 		const codex = JSON.parse(readFileSync(join(ROOT, 'nodes', name, `${name}.node.json`), 'utf8'));
@@ -62,10 +49,19 @@ test('every Docs link (nodes and credentials) is a section of the README on the 
 	]) {
 		links.push(credential.documentationUrl as string);
 	}
+	expect(links).toHaveLength(12);
 	for (const link of links) {
-		expect(link.startsWith(PACKAGE_PAGE)).toBe(true);
-		expect(anchors).toContain(link.slice(PACKAGE_PAGE.length));
+		// n8n appends its tracking parameters (?utm_…): after an anchor they would break it.
+		expect(link).not.toContain('#');
+		if (link === PACKAGE_PAGE) continue;
+		expect(link.startsWith(REPOSITORY_FILE)).toBe(true);
+		expect(existsSync(join(ROOT, link.slice(REPOSITORY_FILE.length)))).toBe(true);
 	}
+	expect(links.filter((link) => link !== PACKAGE_PAGE)).toEqual([
+		`${REPOSITORY_FILE}docs/contact-form-trigger.md`,
+		`${REPOSITORY_FILE}docs/page-trigger.md`,
+		`${REPOSITORY_FILE}docs/contact-form-trigger.md`,
+	]);
 });
 
 test('four distinct icons, each with a dark variant of its own', () => {
@@ -149,4 +145,159 @@ describe('canvas subtitles name the operation', () => {
 				'Get page context for AI',
 			);
 	});
+});
+
+/** The parameters n8n gives a node of `version` from `values`, as the editor does on every change. */
+function parametersOf(node: INodeType, version: number, values: INodeParameters): INodeParameters {
+	return NodeHelpers.getNodeParameters(
+		node.description.properties,
+		values,
+		true,
+		false,
+		{ typeVersion: version },
+		node.description,
+	) as INodeParameters;
+}
+
+/** Whether a property of that name is displayed for `values` at `version`. */
+function displayed(node: INodeType, version: number, values: INodeParameters, name: string) {
+	const all = parametersOf(node, version, values);
+	return node.description.properties.some(
+		(property) =>
+			property.name === name &&
+			NodeHelpers.displayParameter(
+				all,
+				property,
+				{ typeVersion: version } as INode,
+				node.description,
+			),
+	);
+}
+
+function allProperties(properties: unknown[]): INodeProperties[] {
+	return (properties as INodeProperties[]).flatMap((property) => [
+		property,
+		...allProperties(
+			((property.options ?? []) as Array<{ values?: unknown[] }>).flatMap((option) =>
+				'values' in option && Array.isArray(option.values)
+					? option.values
+					: 'type' in option
+						? [option]
+						: [],
+			),
+		),
+	]);
+}
+
+test('no JSON parameter starts as an empty field (n8n marks one "Unexpected end of JSON input")', () => {
+	const jsonProperties = Object.values(NODES).flatMap((node) =>
+		allProperties(node.description.properties).filter((property) => property.type === 'json'),
+	);
+	expect(jsonProperties.map((property) => property.name)).toEqual(['templates']);
+	for (const property of jsonProperties) {
+		expect(() => JSON.parse(property.default as string)).not.toThrow();
+	}
+	// The optional JSON fields are multi-line text fields, empty meaning "not sent".
+	for (const name of ['banner', 'body', 'proposalJson']) {
+		const property = allProperties(NODES.SiteTenant.description.properties).find(
+			(candidate) => candidate.name === name,
+		);
+		expect(property).toMatchObject({ type: 'string', default: '' });
+	}
+});
+
+describe('version 4: safe defaults, older versions as saved', () => {
+	const content = { resource: 'content', operation: 'update' };
+
+	test('Content > Update: Templates required and empty, Clear All Blocks off, the notice visible', () => {
+		const v4 = parametersOf(NODES.SiteTenant, 4, content);
+		expect(v4).toMatchObject({ templates: '', clearAllBlocks: false });
+		expect(displayed(NODES.SiteTenant, 4, content, 'replaceNotice')).toBe(true);
+		const templates = NODES.SiteTenant.description.properties.filter(
+			(property) => property.name === 'templates',
+		);
+		expect(
+			templates.map((property) => [property.type, property.default, property.required]),
+		).toEqual([
+			['json', '[]', true],
+			['string', '', true],
+		]);
+		// Clear All Blocks hides Templates (nothing to type when the page is emptied on purpose).
+		expect(displayed(NODES.SiteTenant, 4, { ...content, clearAllBlocks: true }, 'templates')).toBe(
+			false,
+		);
+
+		const v3 = parametersOf(NODES.SiteTenant, 3, content);
+		expect(v3.templates).toBe('[]');
+		expect(v3).not.toHaveProperty('clearAllBlocks');
+		expect(displayed(NODES.SiteTenant, 3, content, 'replaceNotice')).toBe(false);
+	});
+
+	test('Custom API Call starts at /api/pages (version 3: /api/), Split Listing Into Items off', () => {
+		const call = { resource: 'customApiCall', operation: 'call' };
+		expect(parametersOf(NODES.SiteTenant, 4, call)).toMatchObject({
+			path: '/api/pages',
+			splitData: false,
+		});
+		expect(parametersOf(NODES.SiteTenant, 3, call).path).toBe('/api/');
+	});
+
+	test('Token > Issue: 30 days by default (version 3: never expires)', () => {
+		const issue = { resource: 'token', operation: 'issue' };
+		expect(parametersOf(NODES.SiteAdmin, 4, issue).expiresIn).toBe(30 * 24 * 3600);
+		expect(parametersOf(NODES.SiteAdmin, 3, issue).expiresIn).toBe(0);
+	});
+
+	test('the output of Token > Issue carries a hint that the token is a secret for a credential', () => {
+		const hints = NODES.SiteAdmin.description.hints ?? [];
+		expect(hints).toEqual([
+			expect.objectContaining({
+				location: 'outputPane',
+				displayCondition: '={{ $parameter["resource"] === "token" }}',
+				message: expect.stringMatching(/secret.*"Site Management Tenant API" credential/),
+			}),
+		]);
+	});
+
+	test.each([
+		['tenant', 'create'],
+		['tenant', 'createOrUpdate'],
+		['tenant', 'update'],
+		['tenant', 'delete'],
+		['token', 'issue'],
+	])('a Tenant ID typed before switching to %s > %s stays (version 4)', (resource, operation) => {
+		const typed = {
+			...parametersOf(NODES.SiteAdmin, 4, { resource: 'tenant', operation: 'delete' }),
+			id: 'acme',
+		};
+		const switched = parametersOf(NODES.SiteAdmin, 4, { ...typed, resource, operation });
+		expect(switched.id).toBe('acme');
+		expect(displayed(NODES.SiteAdmin, 4, switched, 'id')).toBe(true);
+	});
+
+	test('version 3 keeps its saved parameter names (tenantId, oldId)', () => {
+		const issue = parametersOf(NODES.SiteAdmin, 3, { resource: 'token', operation: 'issue' });
+		expect(issue).toHaveProperty('tenantId', '');
+		expect(issue).not.toHaveProperty('id');
+		expect(
+			parametersOf(NODES.SiteAdmin, 3, { resource: 'tenant', operation: 'update' }),
+		).toMatchObject({ oldId: '', id: '' });
+	});
+});
+
+test('the Contact Form Secret credential cannot be created with a secret under 16 characters', () => {
+	// n8n refuses to create a credential while a required property it displays is empty
+	// (CredentialsService.validateCredentialData): the notice is displayed for a short secret only.
+	const credential = new SiteContactFormSecretApi();
+	const blockers = (secret: string) =>
+		credential.properties.filter(
+			(property) =>
+				property.required &&
+				property.displayOptions !== undefined &&
+				NodeHelpers.displayParameter({ headerName: 'X-Secret', secret }, property, null, null),
+		);
+	for (const secret of ['', 'short', 'x'.repeat(15), 'a b c d e f g h']) {
+		expect(blockers(secret).map((property) => property.name)).toEqual(['atLeast16Characters']);
+	}
+	for (const secret of ['x'.repeat(16), 'f'.repeat(64)]) expect(blockers(secret)).toEqual([]);
 });

@@ -225,7 +225,9 @@ test('no answer at all: retried with backoff, then a clear network error', async
 		credentials,
 		parameters: { resource: 'sitemap', operation: 'get' },
 	});
-	expect(result.error?.message).toMatch(/refused the connection/);
+	expect(result.error?.message).toMatch(
+		/^The server is not listening at http:\/\/127\.0\.0\.1:1: the connection was refused/,
+	);
 	expect(result.error?.description).toBe(
 		'No answer from the service after 6 attempts (ECONNREFUSED).',
 	);

@@ -3,25 +3,13 @@
  * old parameter stays (shown only to older versions, read as before) and the locator of the same name
  * is shown from that version.
  */
-import type {
-	IExecuteFunctions,
-	INodeParameterResourceLocator,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
 import { isRecord } from '../../shared/json';
-import { beforeVersion, fromVersion } from '../../shared/version';
+import { versionedProperty } from '../../shared/version';
 
-export function versionedParameter(
-	legacy: INodeProperties,
-	locator: INodeProperties,
-	version: number,
-): INodeProperties[] {
-	return [
-		{ ...legacy, displayOptions: beforeVersion(version) },
-		{ ...locator, displayOptions: fromVersion(version) },
-	];
-}
+/** The plain string parameter before `version`, the locator of the same name from it on. */
+export const versionedParameter = versionedProperty;
 
 function isLocator(value: unknown): value is INodeParameterResourceLocator {
 	return isRecord(value) && value.__rl === true;

@@ -6,7 +6,7 @@ import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
 import { outputsRecords } from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
-import { fqdnField, tenantIdField } from './fields';
+import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
 	{ ...tenantIdField, description: `ID of the new tenant. ${tenantIdField.description}.` },
@@ -23,7 +23,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const body: IDataObject = { id, ...(fqdn ? { fqdn } : {}) };
 	const response = objectOr(
-		await adminApiRequest.call(this, { method: 'POST', path: '/api/tenant', body }, { itemIndex }),
+		await adminApiRequest.call(
+			this,
+			{ method: 'POST', path: '/api/tenant', body },
+			{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
+		),
 	);
 	// Version 3: the tenant record {id, fqdn} (null when none), with the service's confirmation.
 	if (outputsRecords(this)) return { id, fqdn: fqdn || null, ...response };

@@ -1,14 +1,17 @@
 /**
  * Tenant > Create or Update: `POST /api/tenant`; when that ID is taken (409), `PUT /api/tenant` with
- * `{old_id: id, id, fqdn?}` instead, so a workflow that sets up a site can run again.
+ * `{old_id: id, id, fqdn}` instead, so a workflow that sets up a site can run again. From version 4 it
+ * answers in one shape, `{id, fqdn, created, result, message}`, and an existing tenant with no domain
+ * to set is left as it is (`result: "unchanged"`, no PUT).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
+import { isVersionAtLeast, SAFE_DEFAULTS_VERSION } from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
-import { fqdnField, tenantIdField } from './fields';
+import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -27,32 +30,54 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
-	const fqdn = optionalString(this, 'fqdn', itemIndex);
-	const withDomain = fqdn ? { fqdn } : {};
+type Send = (method: 'POST' | 'PUT', body: IDataObject) => Promise<IDataObject>;
+
+/** POST the tenant; undefined when the ID is taken (409), the answer otherwise. */
+async function create(ctx: IExecuteFunctions, send: Send, body: IDataObject, itemIndex: number) {
 	try {
-		const body: IDataObject = { id, ...withDomain };
-		const response = objectOr(
-			await adminApiRequest.call(
-				this,
-				{ method: 'POST', path: '/api/tenant', body },
-				{ itemIndex },
-			),
-		);
-		return { id, fqdn: fqdn || null, created: true, ...response };
+		return await send('POST', body);
 	} catch (error) {
 		// The transport throws NodeApiError; only "that ID exists" (409) turns into an update.
 		const apiError =
 			error instanceof NodeApiError
 				? error
-				: new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+				: new NodeApiError(ctx.getNode(), error as JsonObject, { itemIndex });
 		if (apiError.httpCode !== '409') throw apiError;
+		return undefined;
 	}
-	const body: IDataObject = { old_id: id, id, ...withDomain };
-	const response = objectOr(
-		await adminApiRequest.call(this, { method: 'PUT', path: '/api/tenant', body }, { itemIndex }),
-	);
-	// Without a new domain the tenant keeps the one it has, which the service does not return.
-	return { id, ...withDomain, created: false, ...response };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
+	const fqdn = optionalString(this, 'fqdn', itemIndex);
+	const withDomain = fqdn ? { fqdn } : {};
+	const send: Send = async (method, body) =>
+		objectOr(
+			await adminApiRequest.call(
+				this,
+				{ method, path: '/api/tenant', body },
+				{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
+			),
+		);
+	const oneShape = isVersionAtLeast(this, SAFE_DEFAULTS_VERSION);
+
+	const created = await create(this, send, { id, ...withDomain }, itemIndex);
+	if (created) {
+		if (!oneShape) return { id, fqdn: fqdn || null, created: true, ...created };
+		return { id, fqdn: fqdn || null, created: true, result: 'created', ...created };
+	}
+	if (oneShape && !fqdn) {
+		// Nothing to change: the tenant keeps its ID and its domain, which the service does not return.
+		return {
+			id,
+			fqdn: null,
+			created: false,
+			result: 'unchanged',
+			message: `Tenant "${id}" exists; nothing to change (no domain given, it keeps its own).`,
+		};
+	}
+	const updated = await send('PUT', { old_id: id, id, ...withDomain });
+	// Without a new domain (versions 1 to 3) the tenant keeps the one it has.
+	if (oneShape) return { id, fqdn, created: false, result: 'updated', ...updated };
+	return { id, ...withDomain, created: false, ...updated };
 }

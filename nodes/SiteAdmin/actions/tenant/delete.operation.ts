@@ -6,7 +6,7 @@ import { objectOr } from '../../../shared/json';
 import { requireString } from '../../../shared/validation';
 import { outputsRecords } from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
-import { tenantIdField } from './fields';
+import { TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -26,7 +26,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		await adminApiRequest.call(
 			this,
 			{ method: 'DELETE', path: '/api/tenant', body: { id } },
-			{ itemIndex },
+			{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
 		),
 	);
 	// Version 3: the tenant, what happened to it, and the service's confirmation.

@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Field definitions the tenant operations share. */
+import type { FieldLabels } from '../../../shared/errors';
+
+/**
+ * Field definitions the Admin node's operations share. From version 4 every operation names its
+ * tenant in the one parameter `id` ("Tenant ID"), so a Tenant ID typed once stays when the resource
+ * or operation changes.
+ */
 export const tenantIdField: INodeProperties = {
 	displayName: 'Tenant ID',
 	name: 'id',
@@ -19,4 +25,10 @@ export const fqdnField: INodeProperties = {
 	default: '',
 	placeholder: 'www.acme.example',
 	description: "Fully qualified domain name of the tenant's site. Leave empty to not send it.",
+};
+
+/** The service's field names as the editor shows them, for the field details of an error. */
+export const TENANT_FIELD_LABELS: FieldLabels = {
+	id: tenantIdField.displayName,
+	fqdn: fqdnField.displayName,
 };

@@ -1,14 +1,24 @@
 /**
  * Tenant > Update: `PUT /api/tenant` with `{old_id, id, fqdn?}`. Renames a tenant (its pages,
- * settings and tokens follow) and/or sets its domain. To change only the domain, give the same ID twice.
+ * settings and tokens follow) and/or sets its domain. Versions 1 to 3: Current Tenant ID (`oldId`) and
+ * New Tenant ID (`id`, the same ID twice to keep it). Version 4: Tenant ID (`id`, the tenant to change,
+ * as in every other operation) and an optional New Tenant ID (`newId`).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
+import {
+	beforeVersion,
+	fromVersion,
+	isVersionAtLeast,
+	SAFE_DEFAULTS_VERSION,
+} from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
-import { fqdnField, tenantIdField } from './fields';
+import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
+
+const NEW_ID_HELP = `The ID the tenant should have. ${tenantIdField.description}`;
 
 const properties: INodeProperties[] = [
 	{
@@ -19,11 +29,26 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'acme',
 		description: 'The ID the tenant has now',
+		displayOptions: beforeVersion(SAFE_DEFAULTS_VERSION),
 	},
 	{
 		...tenantIdField,
 		displayName: 'New Tenant ID',
-		description: `The ID the tenant should have; the same as the current ID to keep it. ${tenantIdField.description}.`,
+		description: `${NEW_ID_HELP}; the same as the current ID to keep it.`,
+		displayOptions: beforeVersion(SAFE_DEFAULTS_VERSION),
+	},
+	{
+		...tenantIdField,
+		description: `ID of the tenant to change (the ID it has now). ${tenantIdField.description}.`,
+		displayOptions: fromVersion(SAFE_DEFAULTS_VERSION),
+	},
+	{
+		...tenantIdField,
+		displayName: 'New Tenant ID',
+		name: 'newId',
+		required: false,
+		description: `${NEW_ID_HELP}. Leave empty to keep the current ID.`,
+		displayOptions: fromVersion(SAFE_DEFAULTS_VERSION),
 	},
 	{ ...fqdnField, description: 'New fully qualified domain name. Leave empty to not send it.' },
 ];
@@ -33,13 +58,28 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The tenant to change and the ID it gets, with the labels the version shows for them. */
+function readIds(ctx: IExecuteFunctions, itemIndex: number) {
+	if (isVersionAtLeast(ctx, SAFE_DEFAULTS_VERSION)) {
+		const oldId = requireString(ctx, 'id', itemIndex, tenantIdField.displayName);
+		const id = optionalString(ctx, 'newId', itemIndex) ?? oldId;
+		return { oldId, id, labels: { old_id: 'Tenant ID', id: 'New Tenant ID' } };
+	}
+	const oldId = requireString(ctx, 'oldId', itemIndex, 'Current Tenant ID');
+	const id = requireString(ctx, 'id', itemIndex, 'New Tenant ID');
+	return { oldId, id, labels: { old_id: 'Current Tenant ID', id: 'New Tenant ID' } };
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const oldId = requireString(this, 'oldId', itemIndex, 'Current Tenant ID');
-	const id = requireString(this, 'id', itemIndex, 'New Tenant ID');
+	const { oldId, id, labels } = readIds(this, itemIndex);
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const body: IDataObject = { old_id: oldId, id, ...(fqdn ? { fqdn } : {}) };
 	const response = objectOr(
-		await adminApiRequest.call(this, { method: 'PUT', path: '/api/tenant', body }, { itemIndex }),
+		await adminApiRequest.call(
+			this,
+			{ method: 'PUT', path: '/api/tenant', body },
+			{ itemIndex, fieldLabels: { ...TENANT_FIELD_LABELS, ...labels } },
+		),
 	);
 	return { ...response, id, old_id: oldId, ...(fqdn ? { fqdn } : {}) };
 }

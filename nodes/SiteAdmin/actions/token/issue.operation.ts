@@ -1,39 +1,61 @@
 /**
  * Token > Issue: `POST /api/tenant/token` with `{id, expires_in?, revoke_previous?}`. The only
  * operation whose output carries a token: it belongs in a "Site Management Tenant API" credential.
+ * Version 4: the tenant is the shared Tenant ID parameter (`id`, was `tenantId`), and a token lives 30
+ * days unless told otherwise (was: never expires).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { requireString } from '../../../shared/validation';
+import {
+	isVersionAtLeast,
+	SAFE_DEFAULTS_VERSION,
+	versionedProperty,
+} from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
+import { tenantIdField } from '../tenant/fields';
+
+/** The lifetime a token gets from version 4 unless the user sets another: 30 days. */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+
+const EXPIRES_IN: INodeProperties = {
+	displayName: 'Expires In (Seconds)',
+	name: 'expiresIn',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description: 'Lifetime of the token in seconds; 0 means the token does not expire',
+};
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The output of this operation contains a tenant token. Paste it into a "Site Management Tenant API" credential; do not store it in a workflow. To avoid handling tokens at all, use the "Site Management Managed Tenant API" credential, which mints its own.',
+			'The output of this operation contains a tenant token, a secret. Paste it into a "Site Management Tenant API" credential; do not store it in a workflow. To avoid handling tokens at all, use the "Site Management Managed Tenant API" credential, which mints its own.',
 		name: 'tokenNotice',
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Tenant ID',
-		name: 'tenantId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'acme',
-		description: 'ID of the tenant the token is for',
-	},
-	{
-		displayName: 'Expires In (Seconds)',
-		name: 'expiresIn',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
-		description: 'Lifetime of the token in seconds; 0 means the token does not expire',
-	},
+	...versionedProperty(
+		{
+			...tenantIdField,
+			name: 'tenantId',
+			description: 'ID of the tenant the token is for',
+		},
+		{ ...tenantIdField, description: 'ID of the tenant the token is for' },
+		SAFE_DEFAULTS_VERSION,
+	),
+	...versionedProperty(
+		EXPIRES_IN,
+		{
+			...EXPIRES_IN,
+			default: DEFAULT_TOKEN_LIFETIME_SECONDS,
+			description:
+				'Lifetime of the token in seconds. Default 2,592,000 (30 days): the service asks for tokens to be rotated, so issue a new one before then. 0 means the token never expires.',
+		},
+		SAFE_DEFAULTS_VERSION,
+	),
 	{
 		displayName: 'Revoke Previous Tokens',
 		name: 'revokePrevious',
@@ -49,8 +71,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const FIELD_LABELS = {
+	id: tenantIdField.displayName,
+	expires_in: EXPIRES_IN.displayName,
+	revoke_previous: 'Revoke Previous Tokens',
+};
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const tenantId = requireString(this, 'tenantId', itemIndex, 'Tenant ID');
+	const tenantIdParameter = isVersionAtLeast(this, SAFE_DEFAULTS_VERSION) ? 'id' : 'tenantId';
+	const tenantId = requireString(this, tenantIdParameter, itemIndex, tenantIdField.displayName);
 	const expiresIn = Math.floor(Number(this.getNodeParameter('expiresIn', itemIndex, 0)) || 0);
 	const revokePrevious = this.getNodeParameter('revokePrevious', itemIndex, false) as boolean;
 	const body: IDataObject = { id: tenantId, revoke_previous: revokePrevious };
@@ -59,7 +88,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		await adminApiRequest.call(
 			this,
 			{ method: 'POST', path: '/api/tenant/token', body },
-			{ itemIndex },
+			{ itemIndex, fieldLabels: FIELD_LABELS },
 		),
 	);
 }

@@ -21,6 +21,7 @@ import { contentChanges } from './diff';
 import { readPagePath } from './readPagePath';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
 import { aiNodesVersion, runsAsTool } from './version';
+import { jsonTextField } from '../../../shared/jsonText';
 
 const properties: INodeProperties[] = [
 	{
@@ -76,7 +77,7 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Proposal JSON',
 		name: 'proposalJson',
-		type: 'json',
+		...jsonTextField(4),
 		default: '',
 		placeholder:
 			'{"url": "/about-us", "templates": [{"type": "text", "body": "..."}], "banner": null}',

@@ -1,16 +1,29 @@
 /**
  * Content > Update: `PUT /api/content` with `{url, templates, banner?}`. Templates and banner are
- * checked before anything is sent: templates a JSON array of objects, banner a JSON object or null.
+ * checked before anything is sent: templates a JSON array of objects (from version 4 not an empty one
+ * unless Clear All Blocks is on), banner a JSON object or null.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
-import { parseJsonParameter, requireString } from '../../../shared/validation';
-import { recordOf } from '../../../shared/version';
+import { requireString } from '../../../shared/validation';
+import {
+	fromVersion,
+	recordOf,
+	SAFE_DEFAULTS_VERSION,
+	versionedProperty,
+} from '../../../shared/version';
 import { pageUrlField } from '../page/fields';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readBannerChange } from './readBannerChange';
+import { readTemplates } from './readTemplates';
+import { jsonTextField } from '../../../shared/jsonText';
+
+const TEMPLATES_EXAMPLE =
+	'[{"type": "heading", "text": "About us"}, {"type": "text", "body": "We are a small team."}]';
+
+const TEMPLATES_HELP = `The page's content blocks, in order: a JSON array of objects, e.g. ${TEMPLATES_EXAMPLE}. The service takes blocks of any type and stores them as given; the demo site uses hero {title, text}, heading {text}, text {body} and contact-form {fields}. A type the site does not know is stored and returned unchanged, and the site decides whether it shows it.`;
 
 const properties: INodeProperties[] = [
 	...pageParameter(
@@ -18,13 +31,42 @@ const properties: INodeProperties[] = [
 		{ description: 'The page whose content is replaced: pick it from the list or give its url' },
 	),
 	{
-		displayName: 'Templates',
-		name: 'templates',
-		type: 'json',
-		default: '[]',
-		required: true,
+		displayName:
+			'Replaces every content block of the page with Templates: nothing is merged. An empty list is refused; to empty the page, turn on Clear All Blocks.',
+		name: 'replaceNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: fromVersion(SAFE_DEFAULTS_VERSION),
+	},
+	...versionedProperty(
+		{
+			displayName: 'Templates',
+			name: 'templates',
+			type: 'json',
+			default: '[]',
+			required: true,
+			description: `${TEMPLATES_HELP} Replaces all current blocks.`,
+		},
+		{
+			displayName: 'Templates',
+			name: 'templates',
+			...jsonTextField(6),
+			default: '',
+			required: true,
+			placeholder: TEMPLATES_EXAMPLE,
+			description: TEMPLATES_HELP,
+			displayOptions: { show: { clearAllBlocks: [false] } },
+		},
+		SAFE_DEFAULTS_VERSION,
+	),
+	{
+		displayName: 'Clear All Blocks',
+		name: 'clearAllBlocks',
+		type: 'boolean',
+		default: false,
 		description:
-			'The page\'s content blocks, in order: a JSON array of objects, e.g. [{"type": "text", "text": "Hello"}]. Replaces all current blocks.',
+			'Whether to remove every content block of the page (sends an empty list; Templates is not used)',
+		displayOptions: fromVersion(SAFE_DEFAULTS_VERSION),
 	},
 	{
 		displayName: 'Clear Banner',
@@ -36,8 +78,9 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Banner',
 		name: 'banner',
-		type: 'json',
+		...jsonTextField(3),
 		default: '',
+		placeholder: '{"image": "https://…/hero.jpg", "title": "Welcome"}',
 		displayOptions: { show: { clearBanner: [false] } },
 		description:
 			'The page\'s banner as a JSON object, e.g. {"image": "https://…/hero.jpg", "title": "Welcome"}. Leave empty to keep the current banner; the word null removes it.',
@@ -51,7 +94,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const url = readPageUrl(this, itemIndex, () => requireString(this, 'url', itemIndex, 'Page URL'));
-	const templates = parseJsonParameter(this, 'templates', itemIndex, 'array', 'Templates');
+	const templates = readTemplates(this, itemIndex);
 	const bannerChange = readBannerChange(this, itemIndex);
 
 	const body: IDataObject = { url, templates };

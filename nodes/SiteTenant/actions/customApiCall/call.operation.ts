@@ -11,12 +11,28 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { objectOr } from '../../../shared/json';
+import { isPlainObject, objectOr } from '../../../shared/json';
 import { tenantApiRequestFull } from '../../transport';
 import { parseJsonValue } from '../../../shared/validation';
+import { SAFE_DEFAULTS_VERSION, versionedProperty } from '../../../shared/version';
 import { readApiPath } from './apiPath';
+import { jsonTextField } from '../../../shared/jsonText';
 
 const METHODS_WITH_BODY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+const PATH: INodeProperties = {
+	displayName: 'Path',
+	name: 'path',
+	type: 'string',
+	default: '/api/',
+	required: true,
+	placeholder: '/api/chatbot',
+	description:
+		"Endpoint path under /api/ on the credential's tenant base URL, e.g. /api/chatbot. Full URLs and paths leaving /api/ are rejected.",
+};
+
+const ENDPOINTS_HINT =
+	'Endpoints of the site: GET /api/pages, POST /api/page, DELETE /api/page, PUT /api/content, POST /api/asset (multipart: use Asset > Upload), POST /api/settings, POST /api/sitemap, POST /api/notifications, GET/PUT/DELETE /api/variables, and any other endpoint of the deployment (e.g. a chatbot).';
 
 const properties: INodeProperties[] = [
 	{
@@ -33,16 +49,11 @@ const properties: INodeProperties[] = [
 		default: 'GET',
 		description: 'HTTP method of the call',
 	},
-	{
-		displayName: 'Path',
-		name: 'path',
-		type: 'string',
-		default: '/api/',
-		required: true,
-		placeholder: '/api/chatbot',
-		description:
-			"Endpoint path under /api/ on the credential's tenant base URL, e.g. /api/chatbot. Full URLs and paths leaving /api/ are rejected.",
-	},
+	...versionedProperty(
+		PATH,
+		{ ...PATH, default: '/api/pages', hint: ENDPOINTS_HINT },
+		SAFE_DEFAULTS_VERSION,
+	),
 	{
 		displayName: 'Query Parameters',
 		name: 'queryParameters',
@@ -64,10 +75,19 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'JSON Body',
 		name: 'body',
-		type: 'json',
+		...jsonTextField(4),
 		default: '',
+		placeholder: '{"id": "job-1", "message": "Done", "status": "success"}',
 		displayOptions: { show: { method: METHODS_WITH_BODY } },
 		description: 'Request body as a JSON object (or array). Leave empty to send no body.',
+	},
+	{
+		displayName: 'Split Listing Into Items',
+		name: 'splitData',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to output one item per entry of the answer\'s "data" list (a listing such as GET /api/pages), instead of the whole answer as one item. An answer without a "data" list is output as it is.',
 	},
 ];
 
@@ -100,6 +120,11 @@ function readBody(
 		: parseJsonValue(ctx, value, 'JSON Body', 'object', itemIndex);
 }
 
+/** One item per entry; an entry that is not an object is kept as `{value}`. */
+function listItems(list: unknown[]): IDataObject[] {
+	return list.map((entry) => objectOr(entry, { value: entry } as IDataObject));
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -121,8 +146,11 @@ export async function execute(
 	);
 
 	const result = response.body;
+	if (this.getNodeParameter('splitData', itemIndex, false) && isPlainObject(result)) {
+		if (Array.isArray(result.data)) return listItems(result.data);
+	}
 	if (Array.isArray(result)) {
-		return result.map((entry) => objectOr(entry, { value: entry }));
+		return listItems(result);
 	}
 	if (typeof result === 'object' && result !== null) return result as IDataObject;
 	// No JSON object in the answer (empty body, text): keep what there is, with the status.

@@ -151,7 +151,7 @@ describe('Tenant', () => {
 			id: 'Not Valid!',
 		});
 		expect(result.error?.httpCode).toBe('400');
-		expect(result.error?.description).toMatch(/^id: /);
+		expect(result.error?.description).toMatch(/^Tenant ID: /);
 		expect(storedTenant('Not Valid!')).toBeUndefined();
 	});
 });

@@ -1,0 +1,246 @@
+'use strict';
+/**
+ * The safe defaults of node version 4 in a real n8n (n8n-runtime/, `n8n execute`) against the
+ * reference server: a Content > Update that comes with empty templates never wipes a page, while a
+ * workflow saved with version 3 still runs as it did; and n8n refuses to create a Contact Form Secret
+ * credential whose secret is too short. One small stack of its own (server, n8n user folder, n8n).
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const runtime = require('../../scripts/lib/runtime');
+const stack = require('../../scripts/lib/stack');
+
+const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
+
+const started = Date.now();
+const say = (message) =>
+	process.stderr.write(
+		`[n8n defaults +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`,
+	);
+
+const TENANT = 'defaults';
+const PAGE = '/about-us';
+const BLOCKS = [
+	{ type: 'heading', text: 'About us' },
+	{ type: 'text', body: 'We are a small team.' },
+];
+
+/** A manual trigger and one Content > Update on PAGE, at `typeVersion` with `parameters`. */
+function contentWorkflow(id, typeVersion, parameters) {
+	return {
+		id,
+		name: `defaults: ${id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${id}-start`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: `${id}-content`,
+				name: 'Set page content',
+				type: 'n8n-nodes-site-management.siteTenant',
+				typeVersion,
+				position: [220, 0],
+				parameters: {
+					resource: 'content',
+					operation: 'update',
+					url: { __rl: true, mode: 'url', value: PAGE },
+					...parameters,
+				},
+				credentials: {
+					siteTenantApi: { id: stack.CREDENTIALS.tenant.id, name: stack.CREDENTIALS.tenant.name },
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Set page content', type: 'main', index: 0 }]] } },
+	};
+}
+
+const WORKFLOWS = {
+	// Version 4 as it comes: Templates left empty (n8n refuses the required parameter).
+	asItComes: contentWorkflow('defaultsV4Empty1', 4, {}),
+	// Version 4 with an empty list typed in: the node refuses it.
+	emptyList: contentWorkflow('defaultsV4List01', 4, { templates: '[]' }),
+	// Version 4, the page emptied on purpose.
+	clearAll: contentWorkflow('defaultsV4Clear1', 4, { clearAllBlocks: true }),
+	// Version 3 as saved before: its default [] empties the page, as it always did.
+	savedV3: contentWorkflow('defaultsV3Saved1', 3, {}),
+};
+
+const ctx = {};
+
+async function pageBlocks() {
+	const listed = await ctx.site('GET', `/api/pages?url=${encodeURIComponent(PAGE)}`);
+	return listed.data.data[0].templates;
+}
+
+async function resetPage() {
+	expect((await ctx.site('PUT', '/api/content', { url: PAGE, templates: BLOCKS })).status).toBe(
+		200,
+	);
+	expect(await pageBlocks()).toEqual(BLOCKS);
+}
+
+async function execute(workflow) {
+	say(`n8n execute --id=${workflow.id}`);
+	return await runtime.executeWorkflow(workflow.id, { env: ctx.env });
+}
+
+beforeAll(async () => {
+	await runtime.ensureRuntime({ log: say });
+	ctx.server = await startServer({
+		port: 0,
+		memory: true,
+		adminToken: `sat_defaults${crypto.randomBytes(24).toString('base64url')}`,
+	});
+	const admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
+	expect((await admin('POST', '/api/tenant', { id: TENANT })).status).toBe(200);
+	const tenantToken = (await admin('POST', '/api/tenant/token', { id: TENANT })).data.token;
+	ctx.site = stack.siteClient(ctx.server.url, tenantToken);
+	expect(
+		(await ctx.site('POST', '/api/page', { name: 'About us', url: PAGE, locale: 'en' })).status,
+	).toBe(201);
+
+	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-defaults-'));
+	ctx.port = await runtime.freePort();
+	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
+	ctx.env = runtime.n8nEnv({
+		userFolder: ctx.userFolder,
+		port: ctx.port,
+		brokerPort: await runtime.freePort(),
+	});
+	runtime.stagePackage(ctx.userFolder);
+	await stack.importCredentials(
+		ctx.env,
+		ctx.userFolder,
+		stack
+			.credentialsFor({
+				serverUrl: ctx.server.url,
+				adminToken: ctx.server.adminToken,
+				tenantToken,
+				aiUrl: 'http://127.0.0.1:9',
+			})
+			.filter((credential) => credential.type === 'siteTenantApi'),
+	);
+	const dir = path.join(ctx.userFolder, 'workflows');
+	fs.mkdirSync(dir, { recursive: true });
+	const files = Object.values(WORKFLOWS).map((workflow) => {
+		const file = path.join(dir, `${workflow.id}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflow));
+		return file;
+	});
+	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
+	say(`stack ready: server ${ctx.server.url}, n8n user folder ${ctx.userFolder}`);
+}, runtime.INSTALL_TIMEOUT_MS);
+
+afterAll(async () => {
+	if (ctx.n8n) await ctx.n8n.stop();
+	if (ctx.server) await ctx.server.close();
+	if (ctx.userFolder) fs.rmSync(ctx.userFolder, { recursive: true, force: true });
+});
+
+describe('Content > Update as it comes wipes nothing (node version 4)', () => {
+	test('Templates left empty: n8n does not run the node, the page keeps its blocks', async () => {
+		await resetPage();
+		// n8n checks required parameters before it starts an execution: `n8n execute` fails with no
+		// run of the node (the editor shows the issue on the node).
+		const result = await execute(WORKFLOWS.asItComes);
+		expect(result.failed).toBe(true);
+		expect(result.run?.data?.resultData?.runData?.['Set page content']).toBeUndefined();
+		expect(await pageBlocks()).toEqual(BLOCKS);
+	});
+
+	test('an empty list typed in is refused with the way to clear on purpose; the page keeps its blocks', async () => {
+		await resetPage();
+		const result = await execute(WORKFLOWS.emptyList);
+		expect(result.failed).toBe(true);
+		const error = result.run?.data?.resultData?.error;
+		expect(error?.message).toBe(
+			'Templates is an empty list: that would remove every block of the page',
+		);
+		expect(error?.description).toMatch(/turn on Clear All Blocks/);
+		expect(await pageBlocks()).toEqual(BLOCKS);
+	});
+
+	test('Clear All Blocks empties the page on purpose', async () => {
+		await resetPage();
+		const result = await execute(WORKFLOWS.clearAll);
+		expect(result.failed).toBe(false);
+		expect(runtime.nodeItems(result.run, 'Set page content')[0]).toMatchObject({
+			url: PAGE,
+			templates: [],
+		});
+		expect(await pageBlocks()).toEqual([]);
+	});
+
+	test('a workflow saved with version 3 runs as it did: its default [] empties the page', async () => {
+		await resetPage();
+		const result = await execute(WORKFLOWS.savedV3);
+		expect(result.failed).toBe(false);
+		expect(await pageBlocks()).toEqual([]);
+	});
+});
+
+describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the editor saves it)', () => {
+	test('a secret under 16 characters is refused when the credential is created; a long one is saved', async () => {
+		ctx.n8n = await runtime.startN8n({
+			env: ctx.env,
+			port: ctx.port,
+			logFile: path.join(ctx.userFolder, 'n8n.log'),
+		});
+		const owner = {
+			email: 'owner@defaults.example.com',
+			firstName: 'Defaults',
+			lastName: 'Owner',
+			password: `Def-9a${crypto.randomBytes(12).toString('base64url')}`,
+		};
+		// n8n 1.x answers its readiness check a moment before its REST routes exist (404 until then).
+		await stack.waitFor(
+			"n8n's owner setup route",
+			async () => {
+				try {
+					return await runtime.setupOwner(ctx.n8nUrl, owner);
+				} catch (error) {
+					if (/HTTP 404/.test(error.message)) return undefined;
+					throw error;
+				}
+			},
+			{ timeoutMs: 60000, everyMs: 1000 },
+		);
+		const cookie = await runtime.login(ctx.n8nUrl, owner);
+		const create = async (secret) => {
+			const response = await fetch(`${ctx.n8nUrl}/rest/credentials`, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					cookie,
+					'browser-id': 'site-management-start',
+				},
+				body: JSON.stringify({
+					name: `secret of ${secret.length}`,
+					type: 'siteContactFormSecretApi',
+					data: { headerName: 'X-Site-Webhook-Secret', secret },
+				}),
+			});
+			return { status: response.status, body: await response.json() };
+		};
+
+		for (const secret of ['short', 'x'.repeat(15)]) {
+			const refused = await create(secret);
+			expect(refused.status).toBe(400);
+			expect(refused.body.message).toMatch(/atLeast16Characters/);
+		}
+		const saved = await create(crypto.randomBytes(32).toString('hex'));
+		expect(saved.status).toBe(200);
+		expect(saved.body.data ?? saved.body).toMatchObject({ type: 'siteContactFormSecretApi' });
+	});
+});
