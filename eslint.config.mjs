@@ -1,11 +1,24 @@
 import js from '@eslint/js';
-import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import { config as n8nNodeConfig } from '@n8n/node-cli/eslint';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// Everything in the repository is linted: TypeScript by typescript-eslint's recommended rules,
-// JavaScript (scripts, end-to-end tests, configs) by ESLint's, and the package that n8n loads
-// (nodes, credentials, package.json) also by n8n's own community-nodes rules.
+// The package n8n loads (nodes, credentials, package.json) is linted by exactly n8n-node's own config
+// (`@n8n/node-cli/eslint`, what `npx n8n-node lint` expects of a community package); the rest of the
+// repository (reference server, tests, scripts, bench) by typescript-eslint's and ESLint's
+// recommended rules. n8n-node's config is written for a repository that holds only the package, so
+// each of its entries is narrowed here to the package's files.
+const PACKAGE_TS = ['nodes/**/*.ts', 'credentials/**/*.ts'];
+const PACKAGE_FILES = [...PACKAGE_TS, 'package.json'];
+
+const forPackage = (entry) => {
+	// Its global ignores (`dist`) stay global.
+	if (!entry.files && entry.ignores && Object.keys(entry).length === 1) return entry;
+	if (!entry.files) return { ...entry, files: PACKAGE_FILES };
+	const files = entry.files.flatMap((pattern) => (pattern === '**/*.ts' ? PACKAGE_TS : [pattern]));
+	return { ...entry, files };
+};
+
 export default tseslint.config(
 	{
 		ignores: [
@@ -19,8 +32,10 @@ export default tseslint.config(
 			'examples/**',
 		],
 	},
+	...n8nNodeConfig.map(forPackage),
 	{
 		files: ['**/*.ts'],
+		ignores: PACKAGE_TS,
 		extends: [...tseslint.configs.recommended],
 		// Leaving fields out of an object by destructuring (`{ secret: _s, ...rest }`) is not an unused variable.
 		rules: {
@@ -47,16 +62,5 @@ export default tseslint.config(
 	{
 		files: ['e2e/**/*.js'],
 		languageOptions: { globals: { ...globals.jest } },
-	},
-	{
-		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],
-		languageOptions: {
-			parser: tseslint.parser,
-			parserOptions: { extraFileExtensions: ['.json'] },
-		},
-	},
-	{
-		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],
-		...n8nCommunityNodesPlugin.configs.recommended,
 	},
 );

@@ -31,6 +31,7 @@ import { pageRows } from './rows/page-create';
 import { pageTriggerRows } from './rows/page-trigger';
 import { serverRows } from './rows/server';
 import { serverPeerRows } from './rows/server-peers';
+import { startReadyRow } from './rows/start-ready';
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -83,6 +84,7 @@ const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = 
 	{ name: 'large-bodies', run: () => healthUnderLargeBodiesRow() },
 	{ name: 'asset', run: () => assetRows() },
 	{ name: 'growth', run: () => growthRows() },
+	{ name: 'start-ready', run: () => startReadyRow() },
 ];
 
 function selectedGroups() {

@@ -11,14 +11,9 @@ import type {
 import { UserError } from 'n8n-workflow';
 
 import { isRedirectStatus, redirectMessage } from '../nodes/shared/redirect';
+import { TOKEN_MINT_UNAVAILABLE } from '../nodes/shared/retry';
 import { joinUrl } from '../nodes/shared/url';
 import { bearerTokenAuth, tenantSurfaceTest } from './shared';
-
-/**
- * Error code the transport treats as transient: minting failed because the central surface was
- * unreachable or answered 429/5xx, so sending the request again (which mints again) may succeed.
- */
-export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
 
 function serverMessage(body: unknown): string | undefined {
 	if (

@@ -7,17 +7,15 @@
  *
  *   node scripts/install-runtime.js [--force]
  */
-const runtime = require('./lib/runtime');
+const { ensureRuntime } = require('./lib/install');
+const { RUNTIME_MODULES } = require('./lib/runtime');
 
 const started = Date.now();
 const say = (message) =>
 	console.log(`[n8n runtime +${Math.round((Date.now() - started) / 1000)}s] ${message}`);
 
-runtime
-	.ensureRuntime({ log: say, force: process.argv.includes('--force') })
-	.then((marker) =>
-		say(`ready: n8n ${marker.n8n} on Node ${marker.node} (${runtime.RUNTIME_MODULES})`),
-	)
+ensureRuntime({ log: say, force: process.argv.includes('--force') })
+	.then((marker) => say(`ready: n8n ${marker.n8n} on Node ${marker.node} (${RUNTIME_MODULES})`))
 	.catch((error) => {
 		console.error(`n8n runtime install failed: ${error.message}`);
 		process.exit(1);

@@ -15,8 +15,8 @@ export interface Peer {
 	child: Child;
 }
 
-/** From bench/dist/bench/lib to the package's node_modules/.bin. */
-const bin = (name: string) => join(__dirname, '..', '..', '..', '..', 'node_modules', '.bin', name);
+/** From bench/dist/bench/lib to the bench's own node_modules/.bin (bench/package.json). */
+const bin = (name: string) => join(__dirname, '..', '..', '..', 'node_modules', '.bin', name);
 
 async function startCli(label: string, script: string, args: string[]): Promise<Peer> {
 	const child = trackedChild('cli-child', { BENCH_CLI: JSON.stringify({ script, args }) });

@@ -1,6 +1,6 @@
 /**
  * A real n8n (tools/n8n-runtime/: n8n 2.x on its own Node 24) for the bench, through the helpers `npm start`
- * and the end-to-end tests use (scripts/lib/runtime.js and stack.js), typed here. A user folder in a
+ * and the end-to-end tests use (scripts/lib/install.js, n8n.js, process.js and stack.js), typed here. A user folder in a
  * temporary directory with this package staged as a community package; credentials and workflows
  * imported with the CLI; a workflow run with `n8n execute`, which prints the run with its data.
  */
@@ -37,7 +37,7 @@ interface ExecuteResult {
 	failed: boolean;
 }
 
-/** The parts of scripts/lib/runtime.js used here. */
+/** The parts of scripts/lib/ (install.js, n8n.js, process.js) used here. */
 interface Runtime {
 	ensureRuntime(options: {
 		log: (message: string) => void;
@@ -75,16 +75,22 @@ interface Stack {
 	importWorkflows(env: NodeJS.ProcessEnv, userFolder: string, files: string[]): Promise<unknown>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const runtime = require(join(ROOT, 'scripts', 'lib', 'runtime.js')) as Runtime;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+/* eslint-disable @typescript-eslint/no-require-imports */
+const runtime = {
+	...require(join(ROOT, 'scripts', 'lib', 'install.js')),
+	...require(join(ROOT, 'scripts', 'lib', 'n8n.js')),
+	...require(join(ROOT, 'scripts', 'lib', 'process.js')),
+} as Runtime;
 const stack = require(join(ROOT, 'scripts', 'lib', 'stack.js')) as Stack;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The items a node output in a run (its first run, main output 0); throws when the node failed. */
 export const nodeItems = (run: WorkflowRun, nodeName: string) => runtime.nodeItems(run, nodeName);
 
 /** A free TCP port on 127.0.0.1 (the runtime's, as `npm start` picks its ports). */
 export const freePort = () => runtime.freePort();
+/** Installs the n8n runtime unless it is installed and up to date. */
+export const ensureRuntime = () => runtime.ensureRuntime({ log });
 
 export interface RealN8n {
 	/** n8n's version and its Node's, from the runtime's install marker. */

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Issue 22, items 1 to 4, in a real n8n (n8n-runtime/, n8n 2.x): tokens never leave the credential.
+ * Issue 22, items 1 to 4, in a real n8n (tools/n8n-runtime/, n8n 2.x): tokens never leave the credential.
  *
  * - A loopback site answers every request with a 307 to `localhost:<other port>`: the Tenant node's
  *   Page > Get Many, Notification > Send and Custom API Call, the Admin node and the Managed Tenant

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The safe defaults of node version 4 in a real n8n (n8n-runtime/, `n8n execute`) against the
+ * The safe defaults of node version 4 in a real n8n (tools/n8n-runtime/, `n8n execute`) against the
  * reference server: a Content > Update that comes with empty templates never wipes a page, while a
  * workflow saved with version 3 still runs as it did; and n8n refuses to create a Contact Form Secret
  * credential whose secret is too short. One small stack of its own (server, n8n user folder, n8n).

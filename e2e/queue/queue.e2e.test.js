@@ -20,7 +20,7 @@ const stack = require('../../scripts/lib/stack');
 const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 const { startRedis, startPostgres } = require('../../scripts/lib/queue/services');
 const { startQueueN8n } = require('../../scripts/lib/queue/n8n');
-const { restClient } = require('../../scripts/lib/queue/rest');
+const { restClient } = require('../../scripts/lib/rest');
 const { pgClient } = require('../../scripts/lib/queue/database');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));

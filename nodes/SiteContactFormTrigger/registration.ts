@@ -170,8 +170,9 @@ export async function registrationExists(ctx: IHookFunctions): Promise<boolean> 
 function forgetPlainSecrets(ctx: IHookFunctions) {
 	const registrations: Record<string, Registration> = {};
 	for (const [url, registration] of Object.entries(staticData(ctx).registrations ?? {})) {
-		const { secret: _plain, ...kept } = registration;
-		registrations[url] = { ...kept, secretHash: secretHashOf(registration) };
+		const kept: Registration = { ...registration, secretHash: secretHashOf(registration) };
+		delete kept.secret;
+		registrations[url] = kept;
 	}
 	storeRegistrations(ctx, registrations);
 }

@@ -4,11 +4,86 @@
  * API credential) and a service without the claims endpoint fall back to this process's memory (best
  * effort: one process, until it restarts).
  */
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IWebhookFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
+import { siteApiRequestFull } from '../shared/transport';
 import type { SiteCredentialType } from '../shared/transport';
-import { claimOnSite, consumerOf } from './claim';
-import { recordInProcess } from './recentSubmissions';
+
+/*
+ * The claim on the site. Claims a submission on the site before the workflow starts (`POST /api/contact-form/claims`, an
+ * extension of the reference server): the site answers 201 to the first claim of a key and 200
+ * `claimed: false` to every later one, atomically, so one delivery starts one execution however many
+ * n8n processes receive its repeats.
+ */
+export const CLAIMS_PATH = '/api/contact-form/claims';
+/** Per attempt: the site waits for this answer, so the claim must not take long. */
+const CLAIM_TIMEOUT_MS = 5_000;
+
+/** 'new': this request won the claim; 'repeat': an earlier one did; 'unsupported': no claims endpoint. */
+export type ClaimOutcome = 'new' | 'repeat' | 'unsupported';
+
+/** Who the claim is for: this workflow's trigger node (test and production runs share it). */
+export function consumerOf(ctx: IWebhookFunctions): string {
+	return `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+}
+
+export async function claimOnSite(
+	ctx: IWebhookFunctions,
+	credentialType: SiteCredentialType,
+	key: string,
+): Promise<ClaimOutcome> {
+	try {
+		const response = await siteApiRequestFull.call(
+			ctx,
+			credentialType,
+			{ method: 'POST', path: CLAIMS_PATH, body: { consumer: consumerOf(ctx), key } },
+			{ itemIndex: 0, timeout: CLAIM_TIMEOUT_MS },
+		);
+		return response.statusCode === 201 ? 'new' : 'repeat';
+	} catch (error) {
+		const httpCode = String((error as { httpCode?: unknown }).httpCode ?? '');
+		if (httpCode === '404' || httpCode === '405') return 'unsupported';
+		// The transport throws NodeApiError (no token): pass it on; anything else is wrapped (n8n's
+		// scanner reads no eslint-disable comments and wants no raw rethrow).
+		throw error instanceof NodeApiError
+			? error
+			: new NodeApiError(ctx.getNode(), error as JsonObject);
+	}
+}
+
+/*
+ * The fallback, this process's memory: submissions this n8n process has started a workflow for, per trigger node: the fallback for telling
+ * repeats where the site cannot hold a claim (manual registration, a service without the claims
+ * endpoint). It lives in memory, so it holds within one process only and is empty after a restart;
+ * the node never writes it to static data (n8n does not save static data written by webhook()).
+ */
+/** Submissions remembered per trigger node. */
+export const REMEMBERED_SUBMISSIONS = 1000;
+/** Trigger nodes remembered per process. */
+const REMEMBERED_CONSUMERS = 1000;
+
+/** Consumer -> submission keys, both oldest first (a Map keeps insertion order). */
+const recent = new Map<string, Set<string>>();
+
+/**
+ * Records the key for the consumer; false when it was already recorded. Check and record happen in one
+ * synchronous step, so concurrent requests in this process cannot both see a key as new.
+ */
+export function recordInProcess(consumer: string, key: string): boolean {
+	let keys = recent.get(consumer);
+	if (keys) {
+		recent.delete(consumer);
+	} else {
+		keys = new Set();
+		if (recent.size >= REMEMBERED_CONSUMERS) recent.delete(recent.keys().next().value as string);
+	}
+	recent.set(consumer, keys);
+	if (keys.has(key)) return false;
+	keys.add(key);
+	if (keys.size > REMEMBERED_SUBMISSIONS) keys.delete(keys.values().next().value as string);
+	return true;
+}
 
 /** Whether the submission is new: claims it (see above) and answers true for the first claim only. */
 export async function claimSubmission(

@@ -21,7 +21,7 @@ const EVENTS: Array<{ name: string; value: PageEvent; description: string }> = [
 	{
 		name: 'Page Published',
 		value: 'pagePublished',
-		description: 'A page whose url was not published at the last poll',
+		description: 'A page whose URL was not published at the last poll',
 	},
 	{
 		name: 'Page Updated',

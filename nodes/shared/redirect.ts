@@ -22,6 +22,7 @@ export function isRedirectStatus(status: number): boolean {
  * password, query or fragment (which may hold secrets), control characters removed, and cut short.
  */
 export function shownUrl(address: unknown, base?: string): string {
+	// eslint-disable-next-line no-control-regex -- control characters are what it removes
 	const text = String(address ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 	let shown = text;
 	try {

@@ -4,7 +4,12 @@
  * The contract says: retry 429 and 5xx (transient) and network failures with exponential backoff and
  * jitter, honour `Retry-After`, never retry any other 4xx as it is.
  */
-import { TOKEN_MINT_UNAVAILABLE } from '../../credentials/SiteManagedTenantApi.credentials';
+/**
+ * Error code the transport treats as transient, set by the managed tenant credential: minting failed
+ * because the central surface was unreachable or answered 429/5xx, so sending the request again
+ * (which mints again) may succeed.
+ */
+export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
 
 export const RETRY_BASE_DELAY_MS = 250;
 export const RETRY_MAX_DELAY_MS = 10_000;

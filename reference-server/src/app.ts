@@ -5,11 +5,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, {
-	type FastifyInstance,
-	type FastifyReply,
-	type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { openStore } from './db';
 import { parseCidrList, TargetPolicy } from './delivery/target-policy';
 import { DeliveryWorker } from './delivery/worker';
@@ -17,6 +13,7 @@ import { AssetStore } from './storage/asset-store';
 import type { SiteContext } from './context';
 import type { ServerConfig } from './types';
 import { ApiError } from './errors/api-error';
+import { loggerOptions } from './logging';
 import errorsPlugin from './plugins/errors';
 import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
@@ -41,51 +38,6 @@ import contactFormClaimRoutes from './routes/contact-form-claims';
 import earlyAnswersPlugin from './plugins/early-answers';
 
 const MB = 1024 * 1024;
-
-function loggerOptions(config: ServerConfig): FastifyServerOptions['logger'] {
-	if (config.logger === false) return false;
-	return {
-		level: config.logger === true ? 'info' : config.logger,
-		// The default serializers log no headers and no bodies, but plugins may log request headers at
-		// debug/trace level (@fastify/multipart logs its busboy options, headers included).
-		redact: {
-			paths: ['.authorization', '.cookie', '["idempotency-key"]'].flatMap((header) => [
-				`headers${header}`,
-				`*.headers${header}`,
-				`*.*.headers${header}`,
-			]),
-			censor: '[redacted]',
-		},
-		serializers: { req: serializeRequest },
-		...(config.logStream ? { stream: config.logStream } : {}),
-	};
-}
-
-/**
- * A request as logged: method, path, the names (not the values) of its query parameters, host and
- * peer. Query values are left out because a client may put a token there by mistake.
- */
-function serializeRequest(request: {
-	method?: string;
-	url?: string;
-	host?: string;
-	hostname?: string;
-	ip?: string;
-	socket?: { remotePort?: number };
-}) {
-	const [pathPart, queryPart] = (request.url ?? '').split('?', 2);
-	const names = queryPart === undefined ? [] : [...new URLSearchParams(queryPart).keys()];
-	return {
-		method: request.method,
-		url:
-			names.length > 0
-				? `${pathPart}?${names.map((name) => `${encodeURIComponent(name)}=…`).join('&')}`
-				: pathPart,
-		host: request.host ?? request.hostname,
-		remoteAddress: request.ip,
-		remotePort: request.socket?.remotePort,
-	};
-}
 
 /**
  * Errors Node's HTTP parser raises before a request reaches Fastify's routes (a client too slow with

@@ -8,7 +8,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 
-const { ROOT, RUNTIME, n8nCliOk, n8nFolder } = require('./runtime');
+const { ROOT, RUNTIME } = require('./runtime');
+const { n8nCliOk, n8nFolder } = require('./n8n');
+const { restClient } = require('./rest');
+// The one polling helper (process.js), here too for the tests that wait on the stack.
+const { waitFor } = require('./process');
 
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 
@@ -149,6 +153,58 @@ async function importWorkflows(env, userFolder, files, { aiModel } = {}) {
 	}
 }
 
+/**
+ * Creates workflows from their files through n8n's REST API (`rest`: a client from rest.js,
+ * logged in), keeping their IDs, as the editor's import does. One that exists already is left as it
+ * is (a user's edits stay). `aiModel`: as for importWorkflows.
+ */
+async function createWorkflows(rest, files, { aiModel } = {}) {
+	for (const file of files) {
+		// `active` is not the editor's to send: publishing is its own call.
+		const read = JSON.parse(fs.readFileSync(file, 'utf8'));
+		const workflow = aiModel ? withAiModel(read, aiModel) : read;
+		delete workflow.active;
+		try {
+			await rest.call('POST', '/workflows', workflow);
+		} catch (error) {
+			if (!/exists already/.test(error.message)) throw error;
+		}
+	}
+}
+
+/**
+ * The example workflows not created yet, through n8n's REST API as the editor creates them (the n8n
+ * process is already up: no CLI run), and the contact-form and MCP ones published (the
+ * contact-form trigger registers with the site). Resolves with the IDs of the examples n8n now has (for `state.workflowsImported`).
+ */
+async function createExamples(n8nUrl, state, { log, aiModel }) {
+	// The example IDs created so far; `true` was recorded before the AI examples moved to n8n's AI
+	// nodes, so of those only the onboarding and contact-form ones are current.
+	const imported = Array.isArray(state.workflowsImported)
+		? state.workflowsImported
+		: state.workflowsImported === true
+			? [WORKFLOWS.onboarding.id, WORKFLOWS.contactForm.id]
+			: [];
+	const examples = Object.values(WORKFLOWS).filter((workflow) => !imported.includes(workflow.id));
+	const all = Object.values(WORKFLOWS).map((workflow) => workflow.id);
+	if (examples.length === 0) return all;
+	log(
+		`creating the example workflows in n8n: ${examples.map((workflow) => workflow.file).join(', ')}`,
+	);
+	const rest = await restClient(n8nUrl, state.owner);
+	await createWorkflows(
+		rest,
+		examples.map((workflow) => path.join(EXAMPLES_DIR, workflow.file)),
+		{ aiModel },
+	);
+	for (const active of [WORKFLOWS.contactForm, WORKFLOWS.mcp]) {
+		if (!examples.includes(active)) continue;
+		log(`publishing ${active.file}`);
+		await rest.activateWorkflow(active.id);
+	}
+	return all;
+}
+
 /** `n8n publish:workflow --id=…` (1.x: update:workflow --active=true): active from the next `n8n start` on. */
 async function publishWorkflow(env, id) {
 	return await n8nCliOk(RUNTIME.publish(id), { env });
@@ -207,24 +263,6 @@ async function testCredentialInN8n(n8nUrl, cookie, credential) {
 	return body.data ?? body;
 }
 
-/** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
-async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250 } = {}) {
-	const deadline = Date.now() + timeoutMs;
-	let last;
-	while (Date.now() < deadline) {
-		try {
-			last = await check();
-			if (last) return last;
-		} catch (error) {
-			last = error;
-		}
-		await new Promise((resolve) => setTimeout(resolve, everyMs));
-	}
-	throw new Error(
-		`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
-	);
-}
-
 /** n8n's SQLite database in a user folder, opened read-only (tests read what n8n stored). */
 function openN8nDatabase(userFolder) {
 	const Database = require('better-sqlite3');
@@ -258,6 +296,8 @@ module.exports = {
 	credentialsFor,
 	importCredentials,
 	importWorkflows,
+	createWorkflows,
+	createExamples,
 	publishWorkflow,
 	siteClient,
 	testCredentialInN8n,

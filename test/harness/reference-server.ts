@@ -1,10 +1,12 @@
-import axios, { type AxiosInstance } from 'axios';
+import type { AxiosInstance } from 'axios';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { startServer, type RunningServer, type ServerOptions } from '../../reference-server/src';
+// The server's own test helpers build clients and tenants; these tests use the same ones.
+import { client, createTenant } from '../../reference-server/test/helpers';
 
 export interface TestSite {
 	server: RunningServer;
@@ -25,13 +27,6 @@ export interface TestTenant {
 	token: string;
 	client: AxiosInstance;
 }
-
-const client = (baseURL: string, token?: string) =>
-	axios.create({
-		baseURL,
-		validateStatus: () => true,
-		headers: token ? { Authorization: `Bearer ${token}` } : {},
-	});
 
 /** One reference server per test file, on an ephemeral port and a fresh data directory. */
 export async function startTestSite(options: Partial<ServerOptions> = {}): Promise<TestSite> {
@@ -68,17 +63,13 @@ export async function startTestSite(options: Partial<ServerOptions> = {}): Promi
 			rmSync(dataDir, { recursive: true, force: true });
 		},
 		async createTenant(id, { expiresIn } = {}) {
-			const created = await site.admin.post('/api/tenant', { id });
-			if (created.status !== 200)
-				throw new Error(`tenant ${id}: ${created.status} ${JSON.stringify(created.data)}`);
-			const issued = await site.admin.post('/api/tenant/token', {
+			const tenant = await createTenant(
+				site,
 				id,
-				...(expiresIn ? { expires_in: expiresIn } : {}),
-			});
-			if (issued.status !== 200)
-				throw new Error(`token ${id}: ${issued.status} ${JSON.stringify(issued.data)}`);
-			const token = issued.data.token as string;
-			return { id, token, client: client(server.url, token) };
+				undefined,
+				expiresIn ? { expires_in: expiresIn } : {},
+			);
+			return { id, token: tenant.token, client: tenant.api };
 		},
 		async restart(next = {}) {
 			const port = server.port;

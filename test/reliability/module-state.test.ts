@@ -25,7 +25,7 @@ const EXCEPTIONS: Record<string, { name: string; why: string }> = {
 		name: 'pollsInFlight',
 		why: 'the polls of one trigger running right now, emptied when each poll ends: polls of active workflows all run in the main process, and an overlapping poll would report the same changes twice',
 	},
-	'nodes/SiteContactFormTrigger/recentSubmissions.ts': {
+	'nodes/SiteContactFormTrigger/repeats.ts': {
 		name: 'recent',
 		why: 'the best-effort repeat memory of manual registration (no site API to claim on), documented as per process',
 	},

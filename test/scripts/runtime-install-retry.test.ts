@@ -1,5 +1,5 @@
 /**
- * The runtime install's package step (scripts/lib/runtime.js installPackages) against a real `npm ci`
+ * The runtime install's package step (scripts/lib/install.js installPackages) against a real `npm ci`
  * and a registry stand-in on loopback that fails the first downloads: the step tries again after a
  * passing failure, gives up after its attempts with the end of the install log, and names a full
  * disk instead of retrying it.
@@ -45,8 +45,12 @@ function loadRuntime(): Runtime {
 	process.env.SITE_N8N_RUNTIME_DIR = runtimeDir;
 	let loaded: Runtime | undefined;
 	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		loaded = require('../../scripts/lib/runtime') as Runtime;
+		/* eslint-disable @typescript-eslint/no-require-imports */
+		loaded = {
+			INSTALL_LOG: require('../../scripts/lib/runtime').INSTALL_LOG,
+			...require('../../scripts/lib/install'),
+		} as Runtime;
+		/* eslint-enable @typescript-eslint/no-require-imports */
 	});
 	if (saved === undefined) delete process.env.SITE_N8N_RUNTIME_DIR;
 	else process.env.SITE_N8N_RUNTIME_DIR = saved;

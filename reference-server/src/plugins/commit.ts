@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { addRouteHook, routeMethods } from './route-hooks';
+import { addRouteHook, routeMethods } from '../lib/route-hooks';
 
 const WRITING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { addRouteHook } from './route-hooks';
+import { addRouteHook } from '../lib/route-hooks';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -46,7 +46,7 @@ export default fp(
 			}
 			return payload;
 		};
-		// A route hook, added after those of the idempotency and commit plugins (plugins/route-hooks.ts).
+		// A route hook, added after those of the idempotency and commit plugins (lib/route-hooks.ts).
 		app.addHook('onRoute', (route) => addRouteHook(route, 'onSend', dropIfChosen));
 	},
 	{ name: 'site-faults', dependencies: ['site-idempotency', 'site-commit'] },

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors/api-error';
-import { HEAVY_BODY_BYTES, heavyWork } from './heavy-work';
+import { HEAVY_BODY_BYTES, heavyWork } from '../lib/heavy-work';
 import type { InFlightReservation } from '../db/idempotency';
-import { requestHash, stableJson } from './request-hash';
-import { addRouteHook, routeMethods } from './route-hooks';
+import { requestHash, stableJson } from '../lib/request-hash';
+import { addRouteHook, routeMethods } from '../lib/route-hooks';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'DELETE']);
@@ -138,7 +138,7 @@ export default fp(
 			}
 		};
 
-		// Only POST, PUT and DELETE routes under /api/ carry these hooks (plugins/route-hooks.ts).
+		// Only POST, PUT and DELETE routes under /api/ carry these hooks (lib/route-hooks.ts).
 		app.addHook('onRoute', (route) => {
 			if (
 				!route.url.startsWith('/api/') ||

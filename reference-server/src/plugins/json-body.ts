@@ -5,10 +5,10 @@ import { availableParallelism } from 'node:os';
 import { ApiError } from '../errors/api-error';
 import { JsonWorkerPool } from '../json-workers/pool';
 import type { JsonOutcome, JsonRefusal } from '../json-workers/protocol';
-import { HEAVY_BODY_BYTES } from './heavy-work';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
+import { HEAVY_BODY_BYTES } from '../lib/heavy-work';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth';
 
-export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
+export { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth';
 
 declare module 'fastify' {
 	interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors/api-error';
-import { addRouteHook } from './route-hooks';
+import { addRouteHook } from '../lib/route-hooks';
 
 interface PropertySchema {
 	type?: string | string[];

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
-import { createContactFormClaimRepository } from '../db/contact-form-claims';
 import { tenantSecurity } from '../schemas/common';
 import { claimBody, claimResponses, releaseResponses } from '../schemas/contact-form-claims';
 
@@ -10,7 +9,7 @@ import { claimBody, claimResponses, releaseResponses } from '../schemas/contact-
  * several receiver processes share the load.
  */
 const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
-	const claims = createContactFormClaimRepository(app.site.store.db);
+	const claims = app.site.store.contactFormClaims;
 
 	app.post(
 		'/api/contact-form/claims',

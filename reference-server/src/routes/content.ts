@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HEAVY_BODY_BYTES, heavyWork } from '../plugins/heavy-work';
+import { HEAVY_BODY_BYTES, heavyWork } from '../lib/heavy-work';
 import { notFound } from '../errors/api-error';
 import { jsonFieldText } from '../plugins/json-body';
 import { tenantOf } from '../context';
@@ -33,7 +33,7 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 					jsonFieldText(request, 'templates', templates),
 					banner,
 				);
-			// Storing megabytes of templates is a long step: one at a time (plugins/heavy-work.ts).
+			// Storing megabytes of templates is a long step: one at a time (lib/heavy-work.ts).
 			const large = Number(request.headers['content-length']) >= HEAVY_BODY_BYTES;
 			const updated = large ? await heavyWork.run(update) : update();
 			if (!updated) throw notFound(`Page "${url}" not found.`);

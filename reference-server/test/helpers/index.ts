@@ -316,9 +316,12 @@ export interface Tenant {
 	api: AxiosInstance;
 }
 
-/** Issues a token for the tenant (throws on a non-200). */
+/**
+ * Issues a token for the tenant (throws on a non-200). Takes any site with an admin client: the
+ * root tests' harness (test/harness/reference-server.ts) uses it too.
+ */
 export async function issueToken(
-	h: Harness,
+	h: Pick<Harness, 'admin'>,
 	id: string,
 	extra: Record<string, unknown> = {},
 ): Promise<string> {
@@ -327,15 +330,16 @@ export async function issueToken(
 	return rememberSecret(body.token);
 }
 
-/** Creates a tenant and a token for it. */
+/** Creates a tenant and a token for it (`tokenOptions`: e.g. `expires_in`). */
 export async function createTenant(
-	h: Harness,
+	h: Pick<Harness, 'admin' | 'url'>,
 	id = uniqueId('tenant'),
 	fqdn?: string,
+	tokenOptions: Record<string, unknown> = {},
 ): Promise<Tenant> {
 	const res = await h.admin.post('/api/tenant', fqdn ? { id, fqdn } : { id });
 	expectOk(res);
-	const token = await issueToken(h, id);
+	const token = await issueToken(h, id, tokenOptions);
 	return { id, token, api: client(h.url, token) };
 }
 

@@ -1,12 +1,12 @@
 /**
  * Large bodies do not hold the event loop (issue 12, point 5): a JSON worker checks, parses and
  * hashes them and serialises the templates (json-workers/), their storage runs one step per turn of
- * the event loop, one body at a time (plugins/heavy-work.ts), and a content update answers with the
+ * the event loop, one body at a time (lib/heavy-work.ts), and a content update answers with the
  * templates it stored without reading them back. The answers are the same as for a small body.
  */
 import { randomUUID } from 'node:crypto';
 import { JsonWorkerPool } from '../../src/json-workers/pool';
-import { HEAVY_BODY_BYTES, HeavyWork } from '../../src/plugins/heavy-work';
+import { HEAVY_BODY_BYTES, HeavyWork } from '../../src/lib/heavy-work';
 import {
 	type Harness,
 	type RawResponse,

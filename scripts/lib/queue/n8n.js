@@ -11,7 +11,8 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const runtime = require('../runtime');
+const { n8nEnv, stagePackage, startN8n } = require('../n8n');
+const { freePort } = require('../process');
 const { startProxy } = require('./proxy');
 
 /** The environment every process of the stack shares (queue, database, key, public URLs). */
@@ -58,8 +59,8 @@ async function startQueueN8n({
 }) {
 	const encryptionKey = crypto.randomBytes(32).toString('hex');
 	// ports.main, ports.proxy: fixed ports (npm start); free ones otherwise.
-	const proxyPort = ports.proxy ?? (await runtime.freePort());
-	const mainPort = ports.main ?? (await runtime.freePort());
+	const proxyPort = ports.proxy ?? (await freePort());
+	const mainPort = ports.main ?? (await freePort());
 	const mainUrl = `http://127.0.0.1:${mainPort}`;
 	const shared = {
 		...queueEnv({
@@ -75,12 +76,12 @@ async function startQueueN8n({
 	const processEnv = async (name, { port, health } = {}) => {
 		const userFolder = path.join(dir, `n8n-${name}`);
 		fs.mkdirSync(userFolder, { recursive: true });
-		runtime.stagePackage(userFolder);
-		const ownPort = port ?? (await runtime.freePort());
-		const env = runtime.n8nEnv({
+		stagePackage(userFolder);
+		const ownPort = port ?? (await freePort());
+		const env = n8nEnv({
 			userFolder,
 			port: ownPort,
-			brokerPort: await runtime.freePort(),
+			brokerPort: await freePort(),
 			extra: {
 				...shared,
 				...(health
@@ -101,7 +102,7 @@ async function startQueueN8n({
 	const started = [];
 	const launch = async (spec, command, args = []) => {
 		const lines = [];
-		const handle = await runtime.startN8n({
+		const handle = await startN8n({
 			env: spec.env,
 			port: spec.port,
 			logFile: spec.logFile,
@@ -121,7 +122,7 @@ async function startQueueN8n({
 
 	const workerSpecs = [];
 	for (let i = 1; i <= workers; i += 1) {
-		const health = await runtime.freePort();
+		const health = await freePort();
 		workerSpecs.push({ ...(await processEnv(`worker-${i}`, { health, port: health })), health });
 	}
 	const webhookSpecs = [];

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { freePort, runCapture, sleep } = require('../runtime');
+const { freePort, runCapture, sleep } = require('../process');
 
 /** Sends one inline command to Redis and resolves with the first reply line ('' when unreachable). */
 function redisCommand(port, command) {

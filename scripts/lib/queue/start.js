@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../runtime');
+const { portInUse } = require('../process');
 const stack = require('../stack');
 const { startRedis, startPostgres } = require('./services');
 const { startQueueN8n } = require('./n8n');
@@ -21,7 +21,7 @@ const { startQueueN8n } = require('./n8n');
  */
 async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say }) {
 	const proxyPort = Number(process.env.SITE_QUEUE_PROXY_PORT || 5690);
-	if (await runtime.portInUse(proxyPort))
+	if (await portInUse(proxyPort))
 		throw new Error(`port ${proxyPort} for the webhook proxy (SITE_QUEUE_PROXY_PORT) is in use`);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-queue-start-'));
 	children.push({

@@ -45,7 +45,7 @@ const properties: INodeProperties[] = [
 			type: 'json',
 			default: '[]',
 			required: true,
-			description: `${TEMPLATES_HELP} Replaces all current blocks.`,
+			description: `${TEMPLATES_HELP} Replaces all current blocks`,
 		},
 		{
 			displayName: 'Templates',

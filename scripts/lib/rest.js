@@ -1,25 +1,64 @@
 'use strict';
 /**
- * n8n's REST API as the editor uses it, for a queue-mode stack: `n8n execute` does not use the queue
- * (it falls back to regular mode), so workflows are run with `POST /rest/workflows/:id/run` after the
- * owner has logged in; with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS the run goes to a worker.
+ * n8n's REST API as the editor uses it: the owner's set-up and login, and a logged-in client that
+ * creates, publishes and runs workflows. `n8n execute` does not use the queue in queue mode (it falls
+ * back to regular mode), so a queue-mode stack runs workflows with `POST /rest/workflows/:id/run`;
+ * with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS the run goes to a worker.
  */
 const path = require('node:path');
 
-const runtime = require('../runtime');
+const { RUNTIME_MODULES } = require('./runtime');
+const { sleep } = require('./process');
 
 // The cookie is bound to this browser id (n8n checks it on every /rest call).
 const BROWSER_ID = 'site-management-start';
 
+/**
+ * Sets up n8n's owner account through the REST API (n8n 2.x asks for one before anything else):
+ * `POST /rest/owner/setup`. Answers {created: true} or {created: false} when an owner already exists.
+ */
+async function setupOwner(baseUrl, owner) {
+	const response = await fetch(`${baseUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+		body: JSON.stringify(owner),
+	});
+	const text = await response.text();
+	if (response.ok) return { created: true };
+	if (response.status === 400 && /already/i.test(text)) return { created: false };
+	throw new Error(`owner setup failed: HTTP ${response.status} ${text.slice(0, 500)}`);
+}
+
+/** Logs in as the owner; resolves to the cookie header for /rest calls. */
+async function login(baseUrl, { email, password }) {
+	const response = await fetch(`${baseUrl}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+	});
+	if (!response.ok)
+		throw new Error(
+			`login failed: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`,
+		);
+	const cookies =
+		typeof response.headers.getSetCookie === 'function'
+			? response.headers.getSetCookie()
+			: [response.headers.get('set-cookie')];
+	return cookies
+		.filter(Boolean)
+		.map((cookie) => cookie.split(';')[0])
+		.join('; ');
+}
+
 function parseFlatted(text) {
-	const { parse } = require(path.join(runtime.RUNTIME_MODULES, 'flatted'));
+	const { parse } = require(path.join(RUNTIME_MODULES, 'flatted'));
 	return parse(text);
 }
 
 /** Sets up the owner (once) and logs in; returns a client bound to main's URL and the cookie. */
 async function restClient(mainUrl, owner) {
-	await runtime.setupOwner(mainUrl, owner);
-	const cookie = await runtime.login(mainUrl, owner);
+	await setupOwner(mainUrl, owner);
+	const cookie = await login(mainUrl, owner);
 	const call = async (method, urlPath, body) => {
 		const response = await fetch(`${mainUrl}/rest${urlPath}`, {
 			method,
@@ -58,7 +97,7 @@ async function restClient(mainUrl, owner) {
 					typeof execution.data === 'string' ? parseFlatted(execution.data) : execution.data;
 				return { id: String(execution.id), status: execution.status, run: { data } };
 			}
-			await runtime.sleep(250);
+			await sleep(250);
 		}
 		throw new Error(`execution ${executionId} did not end within ${timeoutMs} ms`);
 	};
@@ -87,4 +126,4 @@ async function restClient(mainUrl, owner) {
 	return { call, runWorkflow, waitForExecution, runAndWait, activateWorkflow };
 }
 
-module.exports = { restClient };
+module.exports = { setupOwner, login, restClient };

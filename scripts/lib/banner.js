@@ -1,0 +1,47 @@
+'use strict';
+/** What `npm start` prints once the stack is up: where everything is and how to sign in. */
+const { DEMO_TENANT } = require('./demo-site');
+const { CREDENTIALS } = require('./stack');
+
+function banner({
+	n8nUrl,
+	owner,
+	ownerNote,
+	queueLines,
+	serverUrl,
+	webhook,
+	aiUrl,
+	realAi,
+	queue,
+}) {
+	const lines = [
+		'',
+		'Site Management stack is running (127.0.0.1 only):',
+		'',
+		`  n8n               ${n8nUrl}`,
+		`    owner login     ${owner.email}  /  ${owner.password}   (${ownerNote})`,
+		...queueLines,
+		`  reference server  ${serverUrl}   (API document: ${serverUrl}/openapi.json)`,
+		`    admin token     in .data/stack.json and in the n8n credential "${CREDENTIALS.admin.name}"`,
+		`  demo site         tenant "${DEMO_TENANT}", pages / /about-us /contact; its token is in the credential "${CREDENTIALS.tenant.name}"`,
+		`  contact form      POST ${serverUrl}/forms/${DEMO_TENANT}/contact  ->  ${webhook ?? '(the trigger has not registered yet; see the n8n log)'}`,
+		`  AI endpoint       ${aiUrl}${realAi ? '' : '  (stand-in; set SITE_AI_URL and SITE_AI_KEY for a real one)'}`,
+		`    in n8n          the OpenAI credential "${CREDENTIALS.ai.name}" (Base URL above)`,
+		...(queue
+			? []
+			: [
+					`  MCP server        ${n8nUrl}/mcp/site-tools   (streamable HTTP; bearer token: mcpToken in .data/stack.json)`,
+				]),
+		'',
+		'  Workflows: "Site Management: tenant onboarding", "...: contact form to notification" (active),',
+		'             "...: AI content chain", "...: AI site editor (agent)", "...: site tools for MCP',
+		'             clients" (active). Try the contact form:',
+		`    curl -X POST ${serverUrl}/forms/${DEMO_TENANT}/contact -H 'content-type: application/json' \\`,
+		`      -d '{"name": "Ada", "email": "ada@example.com", "message": "Hello"}'`,
+		'',
+		'Press Ctrl-C to stop n8n and the reference server.',
+	];
+	return lines.join('\n');
+}
+
+module.exports = { banner };
