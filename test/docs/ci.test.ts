@@ -1,8 +1,8 @@
 /**
  * CI is described once, in docs/development.md's "CI" section, and fully: every npm script `.ci/run`
- * runs is named there, and the CI workflow GitHub runs on pull requests is there too.
+ * runs is named there, and so is every command of the CI workflow GitHub runs on pull requests.
  */
-import { existsSync, readFileSync } from 'fs';
+import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { ROOT } from './pages';
@@ -35,8 +35,14 @@ test('the CI section names every npm script .ci/run runs', () => {
 	expect(scripts.filter((name) => !section.includes(`\`${name}`))).toEqual([]);
 });
 
-test('the CI section names the workflow GitHub runs on pull requests, when there is one', () => {
+test('the CI section names the workflow GitHub runs on pull requests, and every command it runs', () => {
 	const workflow = '.github/workflows/ci.yml';
-	if (!existsSync(join(ROOT, workflow))) return;
 	expect(section).toContain(workflow);
+	const commands = [
+		...readFileSync(join(ROOT, workflow), 'utf8').matchAll(
+			/^\s*(?:-\s*)?run: (npm (?:ci|test|run [\w:-]+))/gm,
+		),
+	].map((m) => m[1]);
+	expect(commands).toEqual(expect.arrayContaining(['npm ci', 'npm test']));
+	expect(commands.filter((command) => !section.includes(`\`${command}`))).toEqual([]);
 });
