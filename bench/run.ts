@@ -31,6 +31,7 @@ import { pageRows } from './rows/page-create';
 import { pageTriggerRows } from './rows/page-trigger';
 import { serverRows } from './rows/server';
 import { serverPeerRows } from './rows/server-peers';
+import { triggerVsWebhookRows } from './rows/trigger-vs-webhook';
 import { startReadyRow } from './rows/start-ready';
 
 // ---------------------------------------------------------------------------------------------
@@ -73,6 +74,7 @@ const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = 
 	},
 	{ name: 'peer-n8n', run: () => peerN8nRows() },
 	{ name: 'contact-form', run: ({ site }) => contactFormRow(site) },
+	{ name: 'trigger-vs-webhook', run: () => triggerVsWebhookRows() },
 	{ name: 'page-trigger', run: ({ site }) => pageTriggerRows(site) },
 	{ name: 'server-peers', run: () => serverPeerRows() },
 	// Last user of the shared site: it ends with the site restarted without its listing cache.

@@ -4,6 +4,7 @@
  * temporary directory with this package staged as a community package; credentials and workflows
  * imported with the CLI; a workflow run with `n8n execute`, which prints the run with its data.
  */
+import { randomBytes } from 'crypto';
 import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
@@ -55,6 +56,14 @@ interface Runtime {
 		options: { env: NodeJS.ProcessEnv; timeoutMs?: number },
 	): Promise<ExecuteResult>;
 	nodeItems(run: WorkflowRun, nodeName: string): Array<Record<string, unknown>>;
+	n8nFolder(userFolder: string): string;
+	startN8n(options: {
+		env: NodeJS.ProcessEnv;
+		port: number;
+		logFile: string;
+	}): Promise<{ stop(graceMs?: number): Promise<unknown> }>;
+	setupOwner(baseUrl: string, owner: Record<string, string>): Promise<unknown>;
+	login(baseUrl: string, owner: { email: string; password: string }): Promise<string>;
 }
 
 /** A credential in n8n's import format: `data` in plain text, encrypted by `n8n import:credentials`. */
@@ -73,6 +82,7 @@ interface Stack {
 		credentials: ImportedCredential[],
 	): Promise<unknown>;
 	importWorkflows(env: NodeJS.ProcessEnv, userFolder: string, files: string[]): Promise<unknown>;
+	publishWorkflow(env: NodeJS.ProcessEnv, id: string): Promise<unknown>;
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -103,6 +113,20 @@ export interface RealN8n {
 		id: string,
 		timeoutMs: number,
 	): Promise<{ run: WorkflowRun; wallMs: number; cpu: CpuTime }>;
+	/** `n8n publish:workflow`: the workflow is active from the next start. */
+	publish(id: string): Promise<void>;
+	/** `n8n start` (production webhooks served), with extra environment; resolves once n8n answers. */
+	start(extraEnv?: Record<string, string>): Promise<StartedN8n>;
+	/** n8n's SQLite database file (open it read-only). */
+	databaseFile: string;
+}
+
+export interface StartedN8n {
+	/** http://127.0.0.1:<port> */
+	url: string;
+	/** A REST call as the editor makes it, logged in as the owner (set up on the first call). */
+	rest(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
+	stop(): Promise<void>;
 }
 
 /** CPU milliseconds the n8n process spent between two epoch times (lib/cpu-sampler.ts). */
@@ -130,16 +154,22 @@ function readCpuSamples(file: string): CpuTime {
 export async function prepareRealN8n(): Promise<RealN8n> {
 	const version = await runtime.ensureRuntime({ log });
 	const userFolder = tempDir('peer-n8n-user-');
+	const port = await runtime.freePort();
 	// Log level info: `n8n execute` prints the run through its logger at that level.
 	const env = runtime.n8nEnv({
 		userFolder,
-		port: await runtime.freePort(),
+		port,
 		brokerPort: await runtime.freePort(),
 		logLevel: 'info',
 	});
 	runtime.stagePackage(userFolder);
 	return {
 		version,
+		databaseFile: join(runtime.n8nFolder(userFolder), 'database.sqlite'),
+		async publish(id) {
+			await stack.publishWorkflow(env, id);
+		},
+		start: async (extraEnv = {}) => await startN8n({ ...env, ...extraEnv }, port, userFolder),
 		async importCredentials(credentials) {
 			await stack.importCredentials(env, userFolder, credentials);
 		},
@@ -172,6 +202,49 @@ export async function prepareRealN8n(): Promise<RealN8n> {
 				);
 			}
 			return { run: result.run, wallMs: ms, cpu: readCpuSamples(samples) };
+		},
+	};
+}
+
+async function startN8n(
+	env: NodeJS.ProcessEnv,
+	port: number,
+	userFolder: string,
+): Promise<StartedN8n> {
+	const url = `http://127.0.0.1:${port}`;
+	const n8n = await runtime.startN8n({
+		env,
+		port,
+		logFile: join(userFolder, 'n8n.log'),
+	});
+	let cookie: string | undefined;
+	const owner = {
+		email: 'owner@bench.example.com',
+		firstName: 'Bench',
+		lastName: 'Owner',
+		password: `Bench-1a${randomBytes(12).toString('base64url')}`,
+	};
+	return {
+		url,
+		async rest(method, path, body) {
+			if (cookie === undefined) {
+				await runtime.setupOwner(url, owner);
+				cookie = await runtime.login(url, owner);
+			}
+			const response = await fetch(`${url}/rest${path}`, {
+				method,
+				headers: {
+					'content-type': 'application/json',
+					cookie,
+					'browser-id': 'site-management-start',
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const text = await response.text();
+			return { status: response.status, json: text ? (JSON.parse(text) as unknown) : undefined };
+		},
+		async stop() {
+			await n8n.stop();
 		},
 	};
 }

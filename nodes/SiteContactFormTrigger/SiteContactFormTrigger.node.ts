@@ -129,7 +129,7 @@ export class SiteContactFormTrigger implements INodeType {
 			tenantAuthenticationProperty(),
 			{
 				displayName:
-					'The site delivers to one URL at a time. Activating the workflow registers the Production URL; "Listen for test event" registers the Test URL until listening stops, then puts back what was there before.',
+					'Publishing the workflow registers the Production URL with the site. Testing the trigger ("Execute step" here, or "Test this trigger") sends the test run a copy of the next submission; the published workflow still receives every submission, that one included.',
 				name: 'automaticNotice',
 				type: 'notice',
 				default: '',
@@ -137,7 +137,7 @@ export class SiteContactFormTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Register this node with the site yourself, once, with a Site Management Tenant node: Setting > Update, and under Update Fields set Contact Form Webhook URL to the Production URL above (the Test URL while testing) and add one Contact Form Webhook Headers entry: Name = the Header Name of this node's Contact Form Secret credential, Value = its Secret.",
+					'Register this node with the site yourself, once, with a Site Management Tenant node: Setting > Update, and under Update Fields set Contact Form Webhook URL to the Production URL above and add one Contact Form Webhook Headers entry: Name = the Header Name of this node\'s Contact Form Secret credential, Value = its Secret. To test ("Execute step" or "Test this trigger") put the Test URL there instead: until you put the Production URL back, live submissions go to the test run, not to the published workflow.',
 				name: 'manualNotice',
 				type: 'notice',
 				default: '',
@@ -158,7 +158,7 @@ export class SiteContactFormTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether a submission delivered again (same submission_id) is acknowledged without starting the workflow. The site delivers at least once, so repeats can happen. Automatic registration claims each submission on the site, which holds across n8n processes and restarts; manual registration remembers the last 1,000 per n8n process only (best effort).',
+					'Whether a submission delivered again (same submission_id) is acknowledged without starting the workflow. The site delivers at least once, so repeats can happen. Automatic registration claims each submission on the site, which holds across n8n processes and restarts; manual registration remembers the last 1,000 per n8n process only (best effort). Test runs check nothing.',
 			},
 			{
 				displayName: 'Options',
@@ -273,7 +273,14 @@ export class SiteContactFormTrigger implements INodeType {
 			return reject(this, 400, 'validation_failed', `${identity.problem}.`);
 		}
 
-		if (identity.kind === 'id' && (this.getNodeParameter('ignoreRepeats', true) as boolean)) {
+		// A test run takes no claim: with automatic registration it gets a copy of a submission that the
+		// published workflow receives too, and a claim would make that delivery look like a repeat.
+		const isTestRun = this.getMode() === 'manual';
+		if (
+			identity.kind === 'id' &&
+			!isTestRun &&
+			(this.getNodeParameter('ignoreRepeats', true) as boolean)
+		) {
 			let isNew: boolean;
 			try {
 				isNew = await claimSubmission(

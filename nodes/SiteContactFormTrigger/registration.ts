@@ -4,21 +4,26 @@
  *
  * The node's static data keeps one registration per webhook URL (production and, while the editor
  * listens, test), each with the hash of its secret (never the secret: static data goes into every
- * workflow export and backup). The site can deliver to one URL only, so registering the
- * test URL displaces whatever was configured before; that previous setting is remembered with the
- * test registration and put back when the editor stops listening.
+ * workflow export, backup and n8n's cache of test webhooks). Listening never displaces the live
+ * setting: the test URL is registered as a test webhook, which gets a copy of each submission while
+ * the live webhook keeps receiving them all. A service without test webhooks lets the test URL into
+ * the settings only when they hold no other URL, so there is never a setting to remember and put back.
  */
-import type { IDataObject, IHookFunctions, IWebhookFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { tenantCredentialType } from '../shared/authentication';
 import { headerValue, isPlainObject } from '../shared/json';
 import { siteApiRequest } from '../shared/transport';
+import { extensionRequest } from './extension';
 import { AUTOMATIC_SECRET_HEADER, generateSecret, hashSecret, secretMatchesHash } from './secret';
 
 export const SETTINGS_PATH = '/api/settings';
+export const TEST_WEBHOOKS_PATH = '/api/contact-form/test-webhooks';
+/** How long the site sends test copies: longer than n8n listens (10 minutes at most). */
+export const TEST_WEBHOOK_TTL_SECONDS = 660;
 
-/** What the site was configured with before a test registration displaced it. */
+/** Registrations of earlier versions only: the setting a test registration displaced. */
 export interface ReplacedSettings extends IDataObject {
 	url: string | null;
 	headers: IDataObject | null;
@@ -34,9 +39,16 @@ export interface Registration extends IDataObject {
 	registeredAt: string;
 	/** Made while the editor listens for a test event (activation mode "manual"). */
 	test: boolean;
-	/** Test registrations only: the setting it displaced, put back when listening stops. */
+	/**
+	 * Test registrations: "copies" when the site sends copies to a test webhook, "settings" when the
+	 * settings, empty before, point at the test URL.
+	 */
+	via?: TestRoute;
+	/** Only in test registrations of earlier versions (with the secret): read, never written. */
 	replaced?: ReplacedSettings;
 }
+
+export type TestRoute = 'copies' | 'settings';
 
 interface TriggerStaticData extends IDataObject {
 	registrations?: Record<string, Registration>;
@@ -95,30 +107,19 @@ export function webhookUrlOf(ctx: IHookFunctions): string {
 export async function readWebhookSettings(
 	ctx: IHookFunctions,
 ): Promise<WebhookSettings | undefined> {
-	let response: unknown;
-	try {
-		response = await siteApiRequest.call(
-			ctx,
-			tenantCredentialType(ctx),
-			{ method: 'GET', path: SETTINGS_PATH },
-			{ itemIndex: 0 },
+	const response = await extensionRequest(
+		ctx,
+		tenantCredentialType(ctx),
+		{ method: 'GET', path: SETTINGS_PATH },
+		{ itemIndex: 0 },
+	);
+	if (response === undefined) {
+		ctx.logger.warn(
+			'Site Management Contact Form Trigger: the service cannot report its settings (GET /api/settings); relying on the stored registration',
 		);
-	} catch (error) {
-		const httpCode = String((error as { httpCode?: unknown }).httpCode ?? '');
-		if (httpCode === '404' || httpCode === '405') {
-			ctx.logger.warn(
-				'Site Management Contact Form Trigger: the service cannot report its settings (GET /api/settings); relying on the stored registration',
-				{ httpCode },
-			);
-			return undefined;
-		}
-		// The transport throws NodeApiError (the server's message, no token): pass it on unchanged;
-		// anything else (not expected) is wrapped so the node still fails with a node error.
-		throw error instanceof NodeApiError
-			? error
-			: new NodeApiError(ctx.getNode(), error as JsonObject);
+		return undefined;
 	}
-	const body = isPlainObject(response) ? response : {};
+	const body = isPlainObject(response.body) ? response.body : {};
 	const settings = isPlainObject(body.settings) ? body.settings : body;
 	const url = settings.contact_form_webhook_url;
 	const headers = settings.contact_form_webhook_headers;
@@ -147,7 +148,7 @@ async function saveWebhookSettings(ctx: IHookFunctions, settings: WebhookSetting
 /**
  * Whether the site delivers to this node's URL with this node's secret: the static data holds a
  * registration for the URL, and the service's settings (when it can report them) still name that URL
- * and carry that secret. Anything else (settings changed elsewhere, static data lost, another URL)
+ * and carry that secret (for a test URL: the site still lists it as a test webhook). Anything else (settings changed elsewhere, static data lost, another URL)
  * answers false, and n8n calls create, which registers afresh.
  */
 export async function registrationExists(ctx: IHookFunctions): Promise<boolean> {
@@ -155,6 +156,7 @@ export async function registrationExists(ctx: IHookFunctions): Promise<boolean> 
 	const registration = staticData(ctx).registrations?.[url];
 	if (!registration) return false;
 	if (registration.secret !== undefined) forgetPlainSecrets(ctx);
+	if (registration.via === 'copies') return await testWebhookListed(ctx, url);
 	const current = await readWebhookSettings(ctx);
 	if (current === undefined) return true;
 	return (
@@ -164,6 +166,18 @@ export async function registrationExists(ctx: IHookFunctions): Promise<boolean> 
 			secretHashOf(registration),
 		)
 	);
+}
+
+/** Whether the site still sends copies to this test URL (it lists test webhooks without headers). */
+async function testWebhookListed(ctx: IHookFunctions, url: string): Promise<boolean> {
+	const response = await extensionRequest(
+		ctx,
+		tenantCredentialType(ctx),
+		{ method: 'GET', path: TEST_WEBHOOKS_PATH },
+		{ itemIndex: 0 },
+	);
+	const listed = isPlainObject(response?.body) ? response.body.data : undefined;
+	return Array.isArray(listed) && listed.some((entry) => isPlainObject(entry) && entry.url === url);
 }
 
 /** Replaces the secrets of registrations made before only hashes were kept by their hashes. */
@@ -180,16 +194,11 @@ function forgetPlainSecrets(ctx: IHookFunctions) {
 /** Registers this node's URL with a fresh secret and records it in the static data. */
 export async function register(ctx: IHookFunctions): Promise<void> {
 	const url = webhookUrlOf(ctx);
-	const isTest = ctx.getActivationMode() === 'manual';
-	let replaced: ReplacedSettings | undefined;
-	if (isTest) {
-		// Listening in the editor displaces the current setting (usually the production URL).
-		const current = await readWebhookSettings(ctx);
-		if (current && current.url !== url) replaced = { url: current.url, headers: current.headers };
-	}
-
 	const secret = generateSecret();
-	await saveWebhookSettings(ctx, { url, headers: { [AUTOMATIC_SECRET_HEADER]: secret } });
+	const headers = { [AUTOMATIC_SECRET_HEADER]: secret };
+	const isTest = ctx.getActivationMode() === 'manual';
+	const via = isTest ? await registerTestUrl(ctx, url, headers) : undefined;
+	if (!isTest) await saveWebhookSettings(ctx, { url, headers });
 
 	const registration: Registration = {
 		url,
@@ -197,30 +206,74 @@ export async function register(ctx: IHookFunctions): Promise<void> {
 		secretHash: hashSecret(secret),
 		registeredAt: new Date().toISOString(),
 		test: isTest,
-		...(replaced ? { replaced } : {}),
+		...(via ? { via } : {}),
 	};
 	storeRegistrations(ctx, { ...(staticData(ctx).registrations ?? {}), [url]: registration });
 }
 
 /**
- * Takes this node's URL off the site: when the service still delivers to it, the webhook URL and
- * headers are cleared, or, for a test registration, the setting it displaced is put back. A setting
- * someone changed in the meantime (another URL) is left alone. The registration leaves the static
- * data either way.
+ * The editor listens: the test URL becomes a test webhook (copies beside the live delivery), or, on
+ * a service without test webhooks, the setting, provided that displaces no other URL.
+ */
+async function registerTestUrl(
+	ctx: IHookFunctions,
+	url: string,
+	headers: IDataObject,
+): Promise<TestRoute> {
+	const copies = await extensionRequest(
+		ctx,
+		tenantCredentialType(ctx),
+		{
+			method: 'POST',
+			path: TEST_WEBHOOKS_PATH,
+			body: { url, headers, ttl_seconds: TEST_WEBHOOK_TTL_SECONDS },
+		},
+		{ itemIndex: 0 },
+	);
+	if (copies !== undefined) return 'copies';
+	const current = await readWebhookSettings(ctx);
+	if (current === undefined || (current.url !== null && current.url !== url)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The site cannot send test copies, and listening here would take its submissions away from the webhook it delivers to now',
+			{
+				description:
+					'The service has no test webhooks (POST /api/contact-form/test-webhooks), so a test would have to replace its contact-form webhook URL. Test with another tenant or with Manual registration, or clear the webhook URL (e.g. unpublish the workflow) first.',
+			},
+		);
+	}
+	await saveWebhookSettings(ctx, { url, headers });
+	return 'settings';
+}
+
+/**
+ * Takes this node's URL off the site: a test webhook is removed; a setting that still points here is
+ * cleared (or, for a test registration of an earlier version, the setting it displaced is put back).
+ * A setting someone changed in the meantime (another URL) is left alone. The registration leaves the
+ * static data either way.
  */
 export async function unregister(ctx: IHookFunctions): Promise<void> {
 	const url = webhookUrlOf(ctx);
 	const registrations = { ...(staticData(ctx).registrations ?? {}) };
 	const registration = registrations[url];
 
-	const current = await readWebhookSettings(ctx);
-	const pointsHere = current === undefined ? registration !== undefined : current.url === url;
-	if (pointsHere) {
-		const restore = registration?.replaced;
-		await saveWebhookSettings(ctx, {
-			url: restore?.url ?? null,
-			headers: restore?.url ? restore.headers : null,
-		});
+	if (registration?.via === 'copies') {
+		await extensionRequest(
+			ctx,
+			tenantCredentialType(ctx),
+			{ method: 'DELETE', path: TEST_WEBHOOKS_PATH, body: { url } },
+			{ itemIndex: 0 },
+		);
+	} else {
+		const current = await readWebhookSettings(ctx);
+		const pointsHere = current === undefined ? registration !== undefined : current.url === url;
+		if (pointsHere) {
+			const restore = registration?.replaced;
+			await saveWebhookSettings(ctx, {
+				url: restore?.url ?? null,
+				headers: restore?.url ? restore.headers : null,
+			});
+		}
 	}
 
 	delete registrations[url];

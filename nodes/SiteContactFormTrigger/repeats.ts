@@ -4,11 +4,10 @@
  * API credential) and a service without the claims endpoint fall back to this process's memory (best
  * effort: one process, until it restarts).
  */
-import type { IWebhookFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { siteApiRequestFull } from '../shared/transport';
 import type { SiteCredentialType } from '../shared/transport';
+import { extensionRequest } from './extension';
 
 /*
  * The claim on the site. Claims a submission on the site before the workflow starts (`POST /api/contact-form/claims`, an
@@ -23,7 +22,7 @@ const CLAIM_TIMEOUT_MS = 5_000;
 /** 'new': this request won the claim; 'repeat': an earlier one did; 'unsupported': no claims endpoint. */
 export type ClaimOutcome = 'new' | 'repeat' | 'unsupported';
 
-/** Who the claim is for: this workflow's trigger node (test and production runs share it). */
+/** Who the claim is for: this workflow's trigger node (production runs only; test runs do not claim). */
 export function consumerOf(ctx: IWebhookFunctions): string {
 	return `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
 }
@@ -33,23 +32,14 @@ export async function claimOnSite(
 	credentialType: SiteCredentialType,
 	key: string,
 ): Promise<ClaimOutcome> {
-	try {
-		const response = await siteApiRequestFull.call(
-			ctx,
-			credentialType,
-			{ method: 'POST', path: CLAIMS_PATH, body: { consumer: consumerOf(ctx), key } },
-			{ itemIndex: 0, timeout: CLAIM_TIMEOUT_MS },
-		);
-		return response.statusCode === 201 ? 'new' : 'repeat';
-	} catch (error) {
-		const httpCode = String((error as { httpCode?: unknown }).httpCode ?? '');
-		if (httpCode === '404' || httpCode === '405') return 'unsupported';
-		// The transport throws NodeApiError (no token): pass it on; anything else is wrapped (n8n's
-		// scanner reads no eslint-disable comments and wants no raw rethrow).
-		throw error instanceof NodeApiError
-			? error
-			: new NodeApiError(ctx.getNode(), error as JsonObject);
-	}
+	const response = await extensionRequest(
+		ctx,
+		credentialType,
+		{ method: 'POST', path: CLAIMS_PATH, body: { consumer: consumerOf(ctx), key } },
+		{ itemIndex: 0, timeout: CLAIM_TIMEOUT_MS },
+	);
+	if (response === undefined) return 'unsupported';
+	return response.statusCode === 201 ? 'new' : 'repeat';
 }
 
 /*

@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { openStore } from './db';
 import { parseCidrList, TargetPolicy } from './delivery/target-policy';
+import { TestCopySender } from './delivery/test-copies';
 import { DeliveryWorker } from './delivery/worker';
 import { AssetStore } from './storage/asset-store';
 import type { SiteContext } from './context';
@@ -35,6 +36,7 @@ import notificationRoutes from './routes/notifications';
 import variableRoutes from './routes/variables';
 import contactFormRoutes from './routes/contact-form';
 import contactFormClaimRoutes from './routes/contact-form-claims';
+import contactFormTestWebhookRoutes from './routes/contact-form-test-webhooks';
 import earlyAnswersPlugin from './plugins/early-answers';
 
 const MB = 1024 * 1024;
@@ -180,6 +182,11 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		store,
 		assets: new AssetStore(storage.assetsRoot),
 		worker,
+		testCopies: new TestCopySender({
+			targets,
+			logger: app.log,
+			timeoutMs: config.deliveryTimeoutMs,
+		}),
 		publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
 		listenPort: config.port,
 		targets,
@@ -250,6 +257,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(variableRoutes);
 	app.register(contactFormRoutes);
 	app.register(contactFormClaimRoutes);
+	app.register(contactFormTestWebhookRoutes);
 
 	// 8. Housekeeping: old contact-form submissions and deliveries go (--retention-days).
 	app.register(retentionPlugin);

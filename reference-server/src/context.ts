@@ -1,6 +1,7 @@
 import type { onRequestHookHandler } from 'fastify';
 import type { Store } from './db';
 import type { TargetPolicy } from './delivery/target-policy';
+import type { TestCopySender } from './delivery/test-copies';
 import type { DeliveryWorker } from './delivery/worker';
 import type { AssetStore } from './storage/asset-store';
 import type { ServerConfig } from './types';
@@ -11,6 +12,8 @@ export interface SiteContext {
 	store: Store;
 	assets: AssetStore;
 	worker: DeliveryWorker;
+	/** Copies of new submissions for test webhooks (delivery/test-copies.ts). */
+	testCopies: TestCopySender;
 	/** Base of absolute asset URLs; known only once the server listens (see server.ts). */
 	publicUrl: string;
 	/** The port listened on; known only once the server listens (0 before). */

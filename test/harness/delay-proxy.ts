@@ -9,6 +9,7 @@
  * - `dropOnce=<key>[:<METHOD>]`: forward the first request carrying this key (of that method), let
  *   the server answer, then close the client's connection without passing the answer on (work
  *   committed, answer lost).
+ * - `hide=<path>`: answer every request for exactly this path 404 (a service without that endpoint).
  *
  * The same directives may come as a path prefix `/_/<name>=<value>;<name>=<value>/` (so a credential's
  * base URL can carry them, e.g. `http://127.0.0.1:PORT/_/delayOnce=a:800`); the prefix is removed too.
@@ -69,6 +70,8 @@ export async function startDelayProxy(target: () => string): Promise<DelayProxy>
 				failure = { status: Number(status), retryAfter };
 			}
 		}
+		const hidden = url.searchParams.get('hide');
+		if (hidden && url.pathname === hidden) failure = { status: 404 };
 		let drop = false;
 		const dropOnce = url.searchParams.get('dropOnce');
 		if (dropOnce) {
@@ -82,6 +85,7 @@ export async function startDelayProxy(target: () => string): Promise<DelayProxy>
 		url.searchParams.delete('delayOnce');
 		url.searchParams.delete('failOnce');
 		url.searchParams.delete('dropOnce');
+		url.searchParams.delete('hide');
 		const path = `${url.pathname}${url.search}`;
 		const entry: ProxiedRequest = {
 			method: incoming.method ?? 'GET',

@@ -4,7 +4,7 @@
  * - Activation and deactivation build n8n-core's own HookContext (workflow, node, additionalData,
  *   mode, activation, webhookData) and call the node's `checkExists`, then `create` when it answers
  *   false, and `delete`, as n8n's WebhookService does for production webhooks (activation) and its
- *   TestWebhooks for the editor's "Listen for test event" (mode and activation "manual", isTest).
+ *   TestWebhooks for the editor's "Execute step" on a trigger (mode and activation "manual", isTest).
  * - A local HTTP server on 127.0.0.1 stands in for n8n's webhook server: `/webhook/...` for
  *   production, `/webhook-test/...` for test URLs. For a registered URL it reads and parses the body
  *   as n8n's body parser does, builds n8n-core's WebhookContext with the request and an express-like
@@ -397,10 +397,9 @@ export class TriggerWorkflow {
 
 	private workflowFor(isTest: boolean): Workflow {
 		if (!isTest) return this.workflow;
-		// n8n copies the workflow for the editor's test run; the saved static data is not shared.
-		this.testWorkflow ??= this.build(
-			JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject,
-		);
+		// n8n builds the editor's test run from the workflow's nodes with empty static data
+		// (TestWebhooks.toWorkflow): the saved static data is neither seen nor shared.
+		this.testWorkflow ??= this.build({});
 		return this.testWorkflow;
 	}
 
@@ -518,7 +517,7 @@ export class TriggerWorkflow {
 		return await this.methods().delete.call(this.hookContext(false, 'internal', 'update'));
 	}
 
-	/** "Listen for test event": registers the test webhook and opens the test URL. */
+	/** The editor's "Execute step" on the trigger: registers the test webhook and opens the test URL. */
 	async listen(): Promise<boolean> {
 		const created = await this.createIfNotExists(this.hookContext(true, 'manual', 'manual'));
 		this.harness.route(this.testUrl, { trigger: this, isTest: true });

@@ -89,15 +89,16 @@ export function createContactFormRepository(db: SqliteDatabase) {
 			tenantPk: number,
 			form: string,
 			fields: Record<string, unknown>,
-		): { submissionId: string; deliveryId: string | null } {
+		): { submissionId: string; submittedAt: string; deliveryId: string | null } {
 			return db.transaction(() => {
 				const now = nowIso();
 				const submissionId = randomUUID();
-				if (!webhookUrl.get(tenantPk)?.url) return { submissionId, deliveryId: null };
+				if (!webhookUrl.get(tenantPk)?.url)
+					return { submissionId, submittedAt: now, deliveryId: null };
 				insertSubmission.run(submissionId, tenantPk, form, JSON.stringify(fields), now);
 				const deliveryId = randomUUID();
 				insertDelivery.run(deliveryId, submissionId, tenantPk, now, now, now);
-				return { submissionId, deliveryId };
+				return { submissionId, submittedAt: now, deliveryId };
 			})();
 		},
 		list(

@@ -8,6 +8,10 @@ import { createVariableRepository, type VariableRepository } from './variables';
 import { createAssetRepository, type AssetRepository } from './assets';
 import { createContactFormRepository, type ContactFormRepository } from './contact-form';
 import {
+	createContactFormTestWebhookRepository,
+	type ContactFormTestWebhookRepository,
+} from './contact-form-test-webhooks';
+import {
 	createContactFormClaimRepository,
 	type ContactFormClaimRepository,
 } from './contact-form-claims';
@@ -31,6 +35,7 @@ export interface Store {
 	variables: VariableRepository;
 	assets: AssetRepository;
 	contactForm: ContactFormRepository;
+	contactFormTestWebhooks: ContactFormTestWebhookRepository;
 	contactFormClaims: ContactFormClaimRepository;
 	idempotency: IdempotencyRepository;
 }
@@ -49,6 +54,7 @@ function createStore(db: SqliteDatabase, listCacheBytes: number): Store {
 		variables: createVariableRepository(db),
 		assets: createAssetRepository(db),
 		contactForm: createContactFormRepository(db),
+		contactFormTestWebhooks: createContactFormTestWebhookRepository(db),
 		contactFormClaims: createContactFormClaimRepository(db),
 		idempotency: createIdempotencyRepository(db, commits, IDEMPOTENCY_TTL_MS),
 	};

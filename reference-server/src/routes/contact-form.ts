@@ -45,7 +45,7 @@ function formRateLimits(app: FastifyInstance): onRequestHookHandler[] {
 }
 
 const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
-	const { store, worker, config } = app.site;
+	const { store, worker, config, testCopies } = app.site;
 
 	app.post(
 		'/forms/:tenantId/contact',
@@ -56,7 +56,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			schema: {
 				summary: 'Submit a contact form (public, no token)',
 				description:
-					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is answered 202 and not stored (nothing could ever deliver or list it). Submissions and their finished deliveries are deleted after --retention-days (default 30). A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
+					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is answered 202 and not stored (nothing could ever deliver or list it). Each test webhook (POST /api/contact-form/test-webhooks) gets a copy, once, beside the delivery. Submissions and their finished deliveries are deleted after --retention-days (default 30). A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
 				tags: ['public'],
 				'x-extension': true,
 				params: formParams,
@@ -78,12 +78,21 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				? store.tenants.findById(tenantId)
 				: undefined;
 			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
-			const { submissionId, deliveryId } = store.contactForm.submit(
+			const { submissionId, submittedAt, deliveryId } = store.contactForm.submit(
 				tenant.pk,
 				'contact',
 				request.body,
 			);
 			if (deliveryId) worker.notify();
+			const testTargets = store.contactFormTestWebhooks.targets(tenant.pk);
+			if (testTargets.length > 0)
+				testCopies.send(testTargets, {
+					submission_id: submissionId,
+					tenant_id: tenant.id,
+					form: 'contact',
+					submitted_at: submittedAt,
+					fields: request.body,
+				});
 			return reply.code(202).send({ submission_id: submissionId });
 		},
 	);

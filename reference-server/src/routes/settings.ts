@@ -5,7 +5,7 @@ import { tenantOf } from '../context';
 import { tenantSecurity } from '../schemas/common';
 import { settingsBody, settingsResponses } from '../schemas/settings';
 
-function isHttpUrl(value: string): boolean {
+export function isHttpUrl(value: string): boolean {
 	try {
 		const url = new URL(value);
 		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -18,7 +18,7 @@ function isHttpUrl(value: string): boolean {
  * Header names differ only in case in JSON but are one header on the wire: each at most once. A user
  * and password in the webhook URL are sent as an Authorization header: not together with another one.
  */
-function headerProblems(
+export function headerProblems(
 	settings: Pick<Settings, 'contact_form_webhook_url' | 'contact_form_webhook_headers'>,
 ): FieldProblem[] {
 	const problems: FieldProblem[] = [];

@@ -83,6 +83,19 @@ export const ENDPOINTS: Endpoint[] = [
 		surface: 'tenant',
 		body: { consumer: 'probe', key: '"victim"' },
 	},
+	{
+		method: 'POST',
+		path: '/api/contact-form/test-webhooks',
+		surface: 'tenant',
+		body: { url: 'http://127.0.0.1:9/probe', headers: {} },
+	},
+	{ method: 'GET', path: '/api/contact-form/test-webhooks', surface: 'tenant' },
+	{
+		method: 'DELETE',
+		path: '/api/contact-form/test-webhooks',
+		surface: 'tenant',
+		body: { url: 'http://127.0.0.1:9/probe' },
+	},
 	// public
 	{ method: 'GET', path: '/health', surface: 'public' },
 	{ method: 'GET', path: '/openapi.json', surface: 'public' },

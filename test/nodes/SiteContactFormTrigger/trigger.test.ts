@@ -20,6 +20,7 @@ import {
 	writeSettings,
 	type TenantWithCredential,
 } from '../../harness/contact-form';
+import { startDelayProxy, type DelayProxy } from '../../harness/delay-proxy';
 import { managedCredentialData } from '../../harness/reference-server';
 import type { TriggerWorkflow, WebhookCall } from '../../harness/webhook-context';
 
@@ -660,81 +661,179 @@ describe('deactivation (delete)', () => {
 	});
 });
 
+/** The tenant's test webhooks as the site lists them (never with their headers). */
+async function testWebhooksOf(tenant: TenantWithCredential) {
+	const response = await tenant.client.get('/api/contact-form/test-webhooks');
+	expect(response.status).toBe(200);
+	return response.data.data as Array<{ url: string; expires_at: string }>;
+}
+
+/** Waits until the harness has seen a call for each given submission at the given URL kind. */
+async function waitForCalls(ids: string[], isTest: boolean, timeoutMs = 10_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const calls = ids.map((id) => ctx.harness.callsFor(id).filter((c) => c.isTest === isTest));
+		if (calls.every((found) => found.length > 0)) return calls.flat();
+		if (Date.now() > deadline)
+			throw new Error(`no ${isTest ? 'test' : 'live'} call for some of ${ids}`);
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+}
+
 describe('test URL (listening in the editor)', () => {
 	let tenant: TenantWithCredential;
 	let trigger: TriggerWorkflow;
 	let productionSecret: string;
+	let productionSettings: Awaited<ReturnType<typeof readSettings>>;
 
 	beforeAll(async () => {
 		({ tenant, trigger, secret: productionSecret } = await activeTrigger('listen'));
+		productionSettings = await readSettings(tenant);
 	});
 
-	test('listening registers the test URL with its own secret; the saved static data is untouched', async () => {
+	test('listening adds the test URL as a test webhook with its own secret; the live setting stays, and no secret is kept anywhere', async () => {
 		const savedBefore = JSON.stringify(trigger.staticData);
 		expect(await trigger.listen()).toBe(true);
-		const settings = await readSettings(tenant);
-		expect(settings.contact_form_webhook_url).toBe(trigger.testUrl);
-		const testSecret = settings.contact_form_webhook_headers?.['X-Site-Webhook-Secret'] as string;
-		expect(testSecret).toMatch(HEX_32_BYTES);
-		expect(testSecret).not.toBe(productionSecret);
+		expect(await readSettings(tenant)).toEqual(productionSettings);
+		const [testWebhook, ...others] = await testWebhooksOf(tenant);
+		expect(others).toEqual([]);
+		expect(testWebhook.url).toBe(trigger.testUrl);
+		// n8n listens for at most 10 minutes; the site stops copying on its own shortly after.
+		const ttl = Date.parse(testWebhook.expires_at) - Date.now();
+		expect(ttl).toBeGreaterThan(600_000);
+		expect(ttl).toBeLessThanOrEqual(660_000);
 		expect(JSON.stringify(trigger.staticData)).toBe(savedBefore);
-		expect(trigger.testStaticData?.registrations).toMatchObject({
-			[trigger.testUrl]: {
-				secretHash: createHash('sha256').update(testSecret).digest('hex'),
-				test: true,
-				replaced: {
-					url: trigger.productionUrl,
-					headers: { 'X-Site-Webhook-Secret': productionSecret },
-				},
-			},
+		const registration = (trigger.testStaticData?.registrations as IDataObject)[trigger.testUrl];
+		expect(registration).toEqual({
+			url: trigger.testUrl,
+			headerName: 'X-Site-Webhook-Secret',
+			secretHash: expect.stringMatching(HEX_32_BYTES),
+			registeredAt: expect.stringMatching(ISO),
+			test: true,
+			via: 'copies',
 		});
+		// The test copy of the static data (n8n caches it with the test webhook) holds no secret.
+		const kept = JSON.stringify(trigger.testStaticData);
+		expect(kept).not.toContain(productionSecret);
+		expect(kept).not.toContain('replaced');
 		expect(await trigger.checkExists(true)).toBe(true);
 	});
 
-	test('a submission goes to the test URL and starts the test run', async () => {
-		const { calls } = await submitAndWait(tenant, { message: 'test event' });
-		expect(calls).toHaveLength(1);
-		expect(calls[0].isTest).toBe(true);
+	test('a submission while listening starts the published workflow (claimed) and the test run (a copy, not claimed)', async () => {
+		const { submissionId, delivery } = await submitAndWait(tenant, { message: 'test event' });
+		expect(delivery.attempts).toBe(1);
+		const calls = await waitForCalls([submissionId], true);
+		const all = ctx.harness.callsFor(submissionId);
+		expect(all.map((call) => [call.isTest, call.status, started(call)]).sort()).toEqual([
+			[false, 200, true],
+			[true, 200, true],
+		]);
 		expect(calls[0].url).toBe(trigger.testUrl);
-		expect(calls[0].items?.[0].json.fields).toEqual({ message: 'test event' });
+		expect(calls[0].items?.[0].json).toMatchObject({
+			submission_id: submissionId,
+			fields: { message: 'test event' },
+		});
+		// The claim is the published workflow's: a repeat of the live delivery is still recognised.
+		const claim = await tenant.client.post('/api/contact-form/claims', {
+			consumer: `${trigger.workflow.id}/${trigger.node.id}`,
+			key: JSON.stringify(submissionId),
+		});
+		expect(claim.status).toBe(200);
+	});
+
+	test('10 submissions while listening: 10 executions of the published workflow, each delivered once', async () => {
+		const ids = await Promise.all(
+			Array.from({ length: 10 }, (_, i) => submit(ctx.site, tenant.id, { n: i })),
+		);
+		for (const id of ids) await waitForDelivery(tenant, id, 'delivered');
+		const live = await waitForCalls(ids, false);
+		expect(live.filter(started)).toHaveLength(10);
+		expect(live.map((call) => call.url)).toEqual(Array(10).fill(trigger.productionUrl));
+		// The test run got its copies too (one attempt each, nothing stored on the site for them).
+		expect(await waitForCalls(ids, true)).toHaveLength(10);
 	});
 
 	test("each URL takes only its own secret: production's does not open the test URL, nor the reverse", async () => {
-		const testSecret = (await readSettings(tenant)).contact_form_webhook_headers?.[
-			'X-Site-Webhook-Secret'
-		] as string;
 		const body = () => submissionBody(tenant.id, {});
 		expect(
 			(await postTo(trigger.testUrl, body(), { [SECRET_HEADER]: productionSecret })).status,
 		).toBe(401);
 		expect(
-			(await postTo(trigger.productionUrl, body(), { [SECRET_HEADER]: testSecret })).status,
+			(await postTo(trigger.productionUrl, body(), { [SECRET_HEADER]: 'b'.repeat(64) })).status,
 		).toBe(401);
 		expect(
 			(await postTo(trigger.productionUrl, body(), { [SECRET_HEADER]: productionSecret })).status,
 		).toBe(200);
 	});
 
-	test('when listening stops, the production registration is put back and works again', async () => {
+	test('when listening stops, the test webhook is removed; the live setting was never touched', async () => {
 		expect(await trigger.stopListening()).toBe(true);
-		expect(await readSettings(tenant)).toMatchObject({
-			contact_form_webhook_url: trigger.productionUrl,
-			contact_form_webhook_headers: { 'X-Site-Webhook-Secret': productionSecret },
-		});
+		expect(await testWebhooksOf(tenant)).toEqual([]);
+		expect(await readSettings(tenant)).toEqual(productionSettings);
 		expect(await trigger.checkExists()).toBe(true);
 		const { calls } = await submitAndWait(tenant, { message: 'production again' });
 		expect(calls.map((call) => [call.isTest, started(call)])).toEqual([[false, true]]);
 	});
 
-	test('listening on a workflow that is not active clears the settings when it stops', async () => {
+	test('listening on a workflow that is not published: copies only, the settings stay empty', async () => {
 		const inactiveTenant = await ctx.tenant('listen-inactive');
 		const inactive = ctx.trigger({}, inactiveTenant.credential);
 		expect(await inactive.listen()).toBe(true);
-		expect((await readSettings(inactiveTenant)).contact_form_webhook_url).toBe(inactive.testUrl);
-		const { calls } = await submitAndWait(inactiveTenant, { message: 'only test' });
+		expect((await readSettings(inactiveTenant)).contact_form_webhook_url).toBeNull();
+		const submissionId = await submit(ctx.site, inactiveTenant.id, { message: 'only test' });
+		const calls = await waitForCalls([submissionId], true);
 		expect(calls.map(started)).toEqual([true]);
 		await inactive.stopListening();
-		expect(await readSettings(inactiveTenant)).toMatchObject({
+		expect(await testWebhooksOf(inactiveTenant)).toEqual([]);
+	});
+});
+
+describe('test URL on a service without test webhooks', () => {
+	let proxy: DelayProxy;
+	const hidden = () =>
+		`${proxy.url}/_/hide=${encodeURIComponent('/api/contact-form/test-webhooks')}`;
+
+	beforeAll(async () => {
+		proxy = await startDelayProxy(() => ctx.site.url);
+	});
+	afterAll(async () => await proxy.close());
+
+	async function tenantBehindProxy(prefix: string) {
+		const tenant = await ctx.tenant(prefix);
+		const credential = ctx.harness.credentials.add('siteTenantApi', {
+			baseUrl: hidden(),
+			token: tenant.token,
+		});
+		return { ...tenant, credential };
+	}
+
+	test('listening refuses to displace the live setting: clear error, settings and static data unchanged', async () => {
+		const tenant = await tenantBehindProxy('no-copies');
+		const trigger = ctx.trigger({}, tenant.credential);
+		expect(await trigger.activate()).toBe(true);
+		const before = await readSettings(tenant);
+		await expect(trigger.listen()).rejects.toThrow(
+			/cannot send test copies.*take its submissions away/,
+		);
+		expect(await readSettings(tenant)).toEqual(before);
+		expect(trigger.testStaticData?.registrations).toBeUndefined();
+		const { calls } = await submitAndWait(tenant, { message: 'still live' });
+		expect(calls.map((call) => [call.isTest, started(call)])).toEqual([[false, true]]);
+	});
+
+	test('with no webhook set, listening takes the setting and clears it when it stops', async () => {
+		const tenant = await tenantBehindProxy('no-copies-empty');
+		const trigger = ctx.trigger({}, tenant.credential);
+		expect(await trigger.listen()).toBe(true);
+		expect((await readSettings(tenant)).contact_form_webhook_url).toBe(trigger.testUrl);
+		expect((trigger.testStaticData?.registrations as IDataObject)[trigger.testUrl]).toMatchObject({
+			test: true,
+			via: 'settings',
+		});
+		const { calls } = await submitAndWait(tenant, { message: 'only test' });
+		expect(calls.map((call) => [call.isTest, started(call)])).toEqual([[true, true]]);
+		await trigger.stopListening();
+		expect(await readSettings(tenant)).toMatchObject({
 			contact_form_webhook_url: null,
 			contact_form_webhook_headers: null,
 		});
@@ -774,4 +873,18 @@ test('the node describes itself as a trigger with one POST webhook, answered on 
 		default: 'onReceived',
 		options: [{ value: 'onReceived' }, { value: 'lastNode' }],
 	});
+});
+
+test("the notices name n8n's real buttons and say what happens to live submissions while testing", () => {
+	const { properties } = new SiteContactFormTrigger().description;
+	const notice = (name: string) => String(properties.find((p) => p.name === name)?.displayName);
+	for (const name of ['automaticNotice', 'manualNotice']) {
+		expect(notice(name)).toContain('"Execute step"');
+		expect(notice(name)).toContain('"Test this trigger"');
+		expect(notice(name)).not.toMatch(/listen for test event/i);
+	}
+	expect(notice('automaticNotice')).toMatch(/published workflow still receives every submission/);
+	expect(notice('manualNotice')).toMatch(
+		/live submissions go to the test run, not to the published workflow/,
+	);
 });

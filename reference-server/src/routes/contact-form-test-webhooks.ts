@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { tenantOf } from '../context';
+import { type FieldProblem, validationFailed } from '../errors/api-error';
+import { tenantSecurity } from '../schemas/common';
+import {
+	testWebhookBody,
+	testWebhookListResponses,
+	testWebhookRemoveBody,
+	testWebhookRemoveResponses,
+	testWebhookResponses,
+} from '../schemas/contact-form-test-webhooks';
+import { headerProblems, isHttpUrl } from './settings';
+
+/**
+ * Extension: a test webhook gets a copy of each new contact-form submission for a while, beside the
+ * configured webhook, which keeps receiving every submission. An n8n editor listening for a test
+ * event registers its Test URL here instead of displacing the live workflow's URL in the settings.
+ */
+const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
+	const { store, targets } = app.site;
+	const testWebhooks = store.contactFormTestWebhooks;
+
+	app.post(
+		'/api/contact-form/test-webhooks',
+		{
+			onRequest: app.requireTenant,
+			// The headers carry a secret: not stored for replay.
+			config: { idempotency: false },
+			schema: {
+				summary:
+					'Set (or renew) a test webhook: it gets a copy of each new submission until it expires or is removed',
+				tags: ['tenant'],
+				security: tenantSecurity,
+				'x-extension': true,
+				body: testWebhookBody,
+				response: testWebhookResponses,
+			},
+		},
+		async (request) => {
+			const { url, headers, ttl_seconds: ttlSeconds = 600 } = request.body;
+			const problems: FieldProblem[] = [];
+			if (!isHttpUrl(url)) problems.push({ field: 'url', problem: 'must be an http(s) URL' });
+			else {
+				const refused = await targets.refusalForUrlResolved(new URL(url));
+				if (refused !== undefined)
+					problems.push({ field: 'url', problem: `must not point to ${refused}` });
+			}
+			for (const problem of headerProblems({
+				contact_form_webhook_url: url,
+				contact_form_webhook_headers: headers ?? null,
+			}))
+				problems.push({ ...problem, field: problem.field.replace(/^contact_form_webhook_/, '') });
+			if (problems.length > 0) throw validationFailed(problems);
+			return testWebhooks.put(tenantOf(request).pk, url, headers ?? {}, ttlSeconds * 1000);
+		},
+	);
+
+	app.get(
+		'/api/contact-form/test-webhooks',
+		{
+			onRequest: app.requireTenant,
+			schema: {
+				summary: 'The test webhooks that have not expired (without their headers)',
+				tags: ['tenant'],
+				security: tenantSecurity,
+				'x-extension': true,
+				response: testWebhookListResponses,
+			},
+		},
+		async (request) => ({ data: testWebhooks.list(tenantOf(request).pk) }),
+	);
+
+	app.delete(
+		'/api/contact-form/test-webhooks',
+		{
+			onRequest: app.requireTenant,
+			schema: {
+				summary: 'Remove a test webhook; copies stop at once',
+				tags: ['tenant'],
+				security: tenantSecurity,
+				'x-extension': true,
+				body: testWebhookRemoveBody,
+				response: testWebhookRemoveResponses,
+			},
+		},
+		async (request) => ({ removed: testWebhooks.remove(tenantOf(request).pk, request.body.url) }),
+	);
+};
+
+export default contactFormTestWebhookRoutes;
