@@ -1,16 +1,42 @@
 /**
- * The baseline of the server rows: a bare node:http server that reads the request body and answers
+ * The baselines of the server rows: a bare node:http server that reads the request body and answers
  * fixed JSON: the very bytes the reference server answered to the same request (captured by the
  * parent), so both send the same amount. Responses come as JSON in BENCH_BARE_RESPONSES, keyed
  * "METHOD /path".
+ *
+ * With BENCH_BARE_DB=<file> it is the durable baseline: each POST's body is inserted into SQLite
+ * (better-sqlite3, the reference server's journal mode and synchronous setting), one insert per
+ * request, committed before the answer. Without it, it stores nothing.
  */
+import Database from 'better-sqlite3';
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
+
+import { DURABILITY_PRAGMAS } from '../reference-server/src/db/open';
 import { failChild } from './lib/children';
 
 interface FixedResponse {
 	status: number;
 	body: string;
+}
+
+/** SQLite's names for the values `PRAGMA synchronous` reads back. */
+const SYNCHRONOUS = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
+
+/** An insert per call, autocommitted (no transaction around it): durable when it returns. */
+function openStore(file: string) {
+	const db = new Database(file);
+	for (const pragma of DURABILITY_PRAGMAS) db.pragma(pragma);
+	db.exec('CREATE TABLE IF NOT EXISTS bodies (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+	const insert = db.prepare('INSERT INTO bodies (body) VALUES (?)');
+	return {
+		settings: {
+			journalMode: String(db.pragma('journal_mode', { simple: true })),
+			synchronous: SYNCHRONOUS[Number(db.pragma('synchronous', { simple: true }))] ?? 'unknown',
+		},
+		insert: (body: string) => insert.run(body),
+		close: () => db.close(),
+	};
 }
 
 function main() {
@@ -24,14 +50,19 @@ function main() {
 			{ status: response.status, body: Buffer.from(response.body) },
 		]),
 	);
+	const store = process.env.BENCH_BARE_DB ? openStore(process.env.BENCH_BARE_DB) : undefined;
 	const server = createServer((request, response) => {
 		const path = (request.url ?? '/').split('?')[0];
 		const answer = prepared.get(`${request.method} ${path}`) ?? {
 			status: 404,
 			body: Buffer.from('{"error":"not_found"}'),
 		};
-		request.resume();
+		const chunks: Buffer[] = [];
+		if (store && request.method === 'POST')
+			request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		else request.resume();
 		request.on('end', () => {
+			if (store && request.method === 'POST') store.insert(Buffer.concat(chunks).toString('utf8'));
 			response.writeHead(answer.status, {
 				'content-type': 'application/json; charset=utf-8',
 				'content-length': answer.body.length,
@@ -43,9 +74,18 @@ function main() {
 	server.keepAliveTimeout = 72_000;
 	server.listen(0, '127.0.0.1', () => {
 		const { port } = server.address() as AddressInfo;
-		process.send?.({ type: 'ready', url: `http://127.0.0.1:${port}`, pid: process.pid });
+		process.send?.({
+			type: 'ready',
+			url: `http://127.0.0.1:${port}`,
+			pid: process.pid,
+			store: store?.settings,
+		});
 	});
-	const stop = () => server.close(() => process.exit(0));
+	const stop = () =>
+		server.close(() => {
+			store?.close();
+			process.exit(0);
+		});
 	process.on('SIGTERM', stop);
 	process.on('disconnect', stop);
 }

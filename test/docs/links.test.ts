@@ -2,18 +2,10 @@
  * The README and the docs link only to files that exist in the repository, and to headings that exist
  * (a moved section must not leave a dead link behind).
  */
-import { existsSync, readdirSync, readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 
-const ROOT = join(__dirname, '..', '..');
-const PAGES = [
-	'README.md',
-	'CHANGELOG.md',
-	'reference-server/README.md',
-	...readdirSync(join(ROOT, 'docs'))
-		.filter((f) => f.endsWith('.md'))
-		.map((f) => `docs/${f}`),
-];
+import { PAGES, ROOT } from './pages';
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {

@@ -3,12 +3,16 @@ import { runMigrations } from './migrations';
 
 export type SqliteDatabase = Database.Database;
 
+/**
+ * How durable a commit is: WAL lets readers proceed while the single writer commits (irrelevant but
+ * harmless for :memory:). The bench's durable baseline server opens its store with the same settings.
+ */
+export const DURABILITY_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL'] as const;
+
 /** Opens (creating if needed) the store and brings its schema up to date. `file` may be ':memory:'. */
 export function openDatabase(file: string): SqliteDatabase {
 	const db = new Database(file);
-	// WAL lets readers proceed while the single writer commits; irrelevant but harmless for :memory:.
-	db.pragma('journal_mode = WAL');
-	db.pragma('synchronous = NORMAL');
+	for (const pragma of DURABILITY_PRAGMAS) db.pragma(pragma);
 	db.pragma('foreign_keys = ON');
 	// Another process (a second server on the same data dir, a sqlite3 shell) may hold the lock briefly.
 	db.pragma('busy_timeout = 5000');
