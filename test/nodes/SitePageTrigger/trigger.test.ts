@@ -250,6 +250,8 @@ describe('Site Management Trigger', () => {
 		await workflow.activate();
 		const stateBefore = JSON.stringify(workflow.staticData);
 		await seedPages(tenant.client, [{ url: '/a' }]);
+		// Two writes in one millisecond tie on updated_at (ties go by url): let the clock move on.
+		await new Promise((resolve) => setTimeout(resolve, 5));
 		await updateContent(tenant, '/');
 		const latest = await workflow.fetchTestEvent();
 		expect(lines(jsonOf(latest.items ?? []))).toEqual(['pageUpdated /']);
