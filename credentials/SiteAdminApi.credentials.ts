@@ -78,7 +78,7 @@ export class SiteAdminApi implements ICredentialType {
 			// Every status but a redirect comes back; a redirect throws and its rule below names it. n8n
 			// 1.x reads the object as `true`: the redirect's body then fails the body rules instead.
 			ignoreHttpStatusErrors: { ignore: true, except: REDIRECT_STATUSES },
-			// Following a redirect would send the admin token to the host it names (issue 22).
+			// Following a redirect would send the admin token to the host it names.
 			disableFollowRedirect: true,
 		},
 		// n8n's type wants rules of one kind, but its tester reads each rule by its type (status rules

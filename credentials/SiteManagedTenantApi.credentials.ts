@@ -47,7 +47,7 @@ interface Mint {
  * The last mint per credential in this process (in flight or done), keyed by a hash of what decides
  * the token (never the admin token itself), until the token expires.
  *
- * Why it outlives the mint (issue 22): n8n (packages/cli CredentialsHelper.preAuthentication) runs
+ * Why it outlives the mint: n8n (packages/cli CredentialsHelper.preAuthentication) runs
  * preAuthentication when the credential it read from the database has no token, then stores the
  * result. With many requests in flight, most read the credential before the first mint is stored:
  * they run preAuthentication after that mint has settled, and a cache that forgot settled mints
@@ -113,7 +113,7 @@ async function mintToken(
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			// A redirect would carry the admin token to another host (issue 22): it is an error below.
+			// A redirect would carry the admin token to another host: it is an error below.
 			disableFollowRedirect: true,
 			timeout: 30_000,
 		})) as IN8nHttpFullResponse;

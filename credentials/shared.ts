@@ -14,7 +14,7 @@ import type {
 export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
 /**
- * `responseCode` rules for a test request that does not follow redirects (issue 22: following one
+ * `responseCode` rules for a test request that does not follow redirects (following one
  * would send the token to the host the answer names). n8n's rules take a fixed message, so it can
  * name the status but not the Location; the nodes' own errors name both addresses.
  */

@@ -1,5 +1,5 @@
 /**
- * A webhook receiver that streams its reply without end (issue 12, point 1): the server reads at most
+ * A webhook receiver that streams its reply without end: the server reads at most
  * 64 KB of a reply and drops the connection. Measured on a server in a process of its own: its peak
  * resident set while a delivery meets a receiver streaming 1 GB grows less than 64 MB (reading the
  * whole reply grew it by more than the reply).

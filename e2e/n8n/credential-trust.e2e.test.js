@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Issue 22, items 1 to 4, in a real n8n (tools/n8n-runtime/, n8n 2.x): tokens never leave the credential.
+ * In a real n8n (tools/n8n-runtime/, n8n 2.x): tokens never leave the credential.
  *
  * - A loopback site answers every request with a 307 to `localhost:<other port>`: the Tenant node's
  *   Page > Get Many, Notification > Send and Custom API Call, the Admin node and the Managed Tenant
@@ -360,7 +360,7 @@ function failedItem(run, name) {
 	return items[0];
 }
 
-describe('issue 22 in a real n8n', () => {
+describe('tokens stay in their credentials, in a real n8n', () => {
 	test(`${PAGES} Page Creates at the default concurrency mint exactly 1 token; the next execution mints none`, async () => {
 		const first = await execute(WORKFLOWS.pages);
 		expect(n8nCommands.nodeItems(first, 'Create page')).toHaveLength(PAGES);

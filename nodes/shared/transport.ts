@@ -253,7 +253,7 @@ async function sendRequest(
 		if (requestOptions.qs === undefined) delete requestOptions.qs;
 		if (requestOptions.body === undefined) delete requestOptions.body;
 		// The service never redirects: following one would resend the token and the body to the host
-		// the Location names (issue 22). A 3xx throws and becomes redirectError below. (Not following
+		// the Location names. A 3xx throws and becomes redirectError below. (Not following
 		// also keeps n8n's client from holding a copy of a streamed body for a replay.)
 		requestOptions.disableFollowRedirect = true;
 

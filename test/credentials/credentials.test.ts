@@ -336,7 +336,7 @@ describe('managed tenant credential in workflows', () => {
 		expectNoSecrets(after.run, [firstToken, secondToken, ctx.site.adminToken]);
 	});
 
-	test('issue 22: a replacement is shared with the requests its rejected token failed, not a minute later', async () => {
+	test('a replacement is shared with the requests its rejected token failed, not a minute later', async () => {
 		await ctx.site.createTenant('managed-late');
 		const credentials = ctx.runner.credentials.add(
 			'siteManagedTenantApi',

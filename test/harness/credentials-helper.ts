@@ -37,7 +37,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	 * Models n8n's database (0: none): every read of a credential and every store of a minted token
 	 * waits its turn and takes this long, as n8n's queries do. n8n reads the credential for each
 	 * request and stores what preAuthentication returned only after it returned, so requests in
-	 * flight read the credential before the first mint is stored (issue 22).
+	 * flight read the credential before the first mint is stored.
 	 */
 	databaseLatencyMs = 0;
 	private database: Promise<void> = Promise.resolve();

@@ -1,5 +1,5 @@
 /**
- * A loopback site that answers every request with a redirect to another loopback port (issue 22),
+ * A loopback site that answers every request with a redirect to another loopback port,
  * and that other port, which records what reaches it. A client that follows the redirect sends its
  * request there, token and body included; the tests assert it never does.
  */

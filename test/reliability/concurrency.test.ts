@@ -352,7 +352,7 @@ test.each([
 	},
 );
 
-describe('issue 22: with a database between n8n and the credential', () => {
+describe('with a database between n8n and the credential', () => {
 	// Each credential read and store takes 3 ms, one at a time, as n8n's queries do: most requests
 	// read the credential before the first minted token is stored.
 	beforeEach(() => {

@@ -1,5 +1,5 @@
 /**
- * Issue 22, items 1 and 2: no request of the package follows a redirect. A loopback site answers
+ * No request of the package follows a redirect. A loopback site answers
  * every request with a redirect to `localhost:<other port>`; the operations, list search, the
  * credential tests, the trigger's registration and claims and the managed credential's mint each
  * fail with an error naming both addresses, and the other port receives nothing (no token, no body).

@@ -82,7 +82,7 @@ export function createContactFormRepository(db: SqliteDatabase) {
 		/**
 		 * Stores the submission and its outbox row in one transaction when the tenant has a webhook URL at
 		 * this moment. Without one nothing is stored: no call lists submissions and none is delivered
-		 * later, so a stored one could only pile up (issue 22). The id is still returned (the public
+		 * later, so a stored one could only pile up. The id is still returned (the public
 		 * form's answer does not tell visitors how the site is configured).
 		 */
 		submit(

@@ -38,7 +38,7 @@ export const messageBody = {
 /**
  * A pattern that runs only on a string within maxLength. ajv reports every bad keyword (allErrors), so
  * a plain `{ maxLength, pattern }` still runs the pattern over a megabyte string that maxLength has
- * already refused (issue 22: a 32,000-character webhook URL held the event loop for seconds). Under
+ * already refused (a 32,000-character webhook URL held the event loop for seconds). Under
  * `if`, an over-long string gets the maxLength error alone. Every pattern in schemas/ is also linear:
  * no quantified group can match the same text two ways (the fqdn's labels are bounded to 63 characters
  * and end at a dot), checked by test/security/adversarial-strings.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Memory that reads can claim (issue 12, point 4): every distinct filter value a client sends is a key
+ * Memory that reads can claim: every distinct filter value a client sends is a key
  * of the listing totals and of the rendered-listing cache. 300,000 distinct `?url=` reads through the
  * page repository (what GET /api/pages runs for each) keep the heap within 32 MB of where it started:
  * both caches are least-recently-used within a budget of bytes that counts their keys.

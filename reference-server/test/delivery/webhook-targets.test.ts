@@ -1,5 +1,5 @@
 /**
- * Where a webhook may point and what a delivery costs (issues 12 and 22): a reply is read up to a cap,
+ * Where a webhook may point and what a delivery costs: a reply is read up to a cap,
  * link-local, metadata and special-purpose addresses (in every spelling ipaddr.js classifies) and the
  * server itself are refused when set and again after DNS resolution at delivery time, loopback and
  * private addresses only with `--webhook-allow`, `--webhook-deny` refuses more, a delivery relayed back
@@ -119,7 +119,7 @@ describe('addresses refused when the webhook is set', () => {
 		['link-local IPv6', 'http://[fe80::1]/'],
 		['AWS IPv6 metadata', 'http://[fd00:ec2::254]/'],
 		['unspecified', 'http://0.0.0.0/'],
-		// Issue 22: notations the hand-written table missed.
+		// Notations the hand-written table missed.
 		['metadata, IPv4-mapped in a zero-prefixed form', 'http://[::ffff:0:a9fe:a9fe]/'],
 		['metadata, local-use NAT64 (RFC 8215)', 'http://[64:ff9b:1::a9fe:a9fe]/'],
 		['metadata, 6to4', 'http://[2002:a9fe:a9fe::1]/'],

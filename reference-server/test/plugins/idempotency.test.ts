@@ -162,7 +162,7 @@ function storedFor(tt: Tenant): { rows: number; bytes: number } {
 		.get(`tenant:${pk}`) as { rows: number; bytes: number };
 }
 
-describe('what is stored for replay (issue 22, item 10)', () => {
+describe('what is stored for replay', () => {
 	it('20 POST /api/sitemap with distinct keys store nothing; each repeat reads afresh', async () => {
 		const tt = await createTenant(h);
 		for (let i = 0; i < 50; i++) await createPage(tt, `/sitemap-${i}`);

@@ -1,5 +1,5 @@
 /**
- * Large bodies do not hold the event loop (issue 12, point 5): a JSON worker checks, parses and
+ * Large bodies do not hold the event loop: a JSON worker checks, parses and
  * hashes them and serialises the templates (json-workers/), their storage runs one step per turn of
  * the event loop, one body at a time (lib/heavy-work.ts), and a content update answers with the
  * templates it stored without reading them back. The answers are the same as for a small body.

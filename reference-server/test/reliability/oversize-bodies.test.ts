@@ -1,5 +1,5 @@
 /**
- * Over-limit JSON bodies (issue 12, point 6): the 413 arrives as an answer every time, never as a
+ * Over-limit JSON bodies: the 413 arrives as an answer every time, never as a
  * reset while the client is still sending. The client runs in a child process (Node's fetch, as a
  * caller would use it): with client and server on one event loop the race never shows.
  */

@@ -1,5 +1,5 @@
 /**
- * The public contact form (issue 12, point 5): a small body limit of its own, a bounded number and
+ * The public contact form: a small body limit of its own, a bounded number and
  * length of fields, and rate limits per client address and per tenant answered 429 with Retry-After,
  * all before anything is stored.
  */

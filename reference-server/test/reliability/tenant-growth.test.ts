@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 11: what one tenant can make the server keep is bounded. Variables by count and
+ * What one tenant can make the server keep is bounded. Variables by count and
  * total size (GET /api/variables is answered whole), uploads by a per-tenant quota, contact-form
  * submissions and deliveries by a retention period whose purge runs on its own, and a form without
  * a webhook stores nothing.

@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 8: one long string must not freeze the server. Every string field of every route
+ * One long string must not freeze the server. Every string field of every route
  * (body fields, header-value maps, query and path parameters), read from the OpenAPI document the
  * route schemas generate (so a new route is covered without editing this file), gets 64 KB values
  * built to make a backtracking pattern work hard. Each must be answered within 100 ms: lengths are

@@ -1,5 +1,5 @@
 /**
- * Input that used to get a 500 or be stored as something else (issue 12, points 7 and 8): a page
+ * Input that used to get a 500 or be stored as something else: a page
  * number past any listing, JSON nested thousands of levels deep, page urls that lead off the site or
  * hide characters, and JSON bodies that are not valid UTF-8. Each is a 400 with the error body.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 12: an upload's file name is cut and cleaned as the `name` part is; a tenant deleted
+ * An upload's file name is cut and cleaned as the `name` part is; a tenant deleted
  * while its upload streams gets a 404, not a 500; the form's per-address rate limit groups IPv6 by
  * /64 and believes X-Forwarded-For only from proxies named by --trust-proxy (off by default).
  */

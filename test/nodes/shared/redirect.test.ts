@@ -1,4 +1,4 @@
-/** The redirect error's text (issue 22): both addresses, shown without secrets. */
+/** The redirect error's text: both addresses, shown without secrets. */
 import { isRedirectStatus, redirectMessage, shownUrl } from '../../../nodes/shared/redirect';
 
 test('3xx statuses but 304 are redirects', () => {

@@ -24,7 +24,7 @@ function parsedPath(path: string): string | undefined {
 /** Returns the problem with a path, or undefined when it is a plain path under /api/. */
 export function apiPathProblem(path: string): string | undefined {
 	// URL parsing drops tabs and newlines: `/api/.\t./x` would pass the checks below as written and
-	// reach `/x` once parsed (issue 22). No control character has a place in a path.
+	// reach `/x` once parsed. No control character has a place in a path.
 	// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 	if (/[\u0000-\u001f\u007f]/.test(path)) {
 		return 'must not contain control characters (tabs, newlines...)';

@@ -22,7 +22,7 @@ test('apiPathProblem keeps the custom call under /api/', () => {
 	}
 });
 
-test('apiPathProblem judges the path as the URL parser will send it (issue 22)', () => {
+test('apiPathProblem judges the path as the URL parser will send it', () => {
 	// Control characters, which the parser drops (tabs, newlines) or which have no place in a path.
 	for (const bad of ['/api/.\t./.\t./.\t./x', '/api/.\n./x', '/api/\r/x', '/api/x\u0000'])
 		expect(apiPathProblem(bad)).toBe('must not contain control characters (tabs, newlines...)');

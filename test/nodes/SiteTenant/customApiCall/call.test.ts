@@ -106,7 +106,7 @@ describe('Custom API Call', () => {
 			expect(hits).toBe(before);
 		});
 
-		// Issue 22: URL parsing drops tabs and newlines, so `.\t.` became `..` after the `..` check and
+		// URL parsing drops tabs and newlines, so `.\t.` became `..` after the `..` check and
 		// the token went to `<base>/../x`. The base URL has a path of its own here (`/site`).
 		test.each([
 			['tabs', '/api/.\t./.\t./.\t./x'],
