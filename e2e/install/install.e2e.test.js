@@ -242,7 +242,6 @@ test('npm pack: the tarball holds dist/ (JavaScript, icons, codex files), packag
 		'nodes/A/A.node.ts',
 		'test/a.test.ts',
 		'reference-server/dist/index.js',
-		'index.js',
 		'dist/package.json',
 	];
 	expect(unexpectedFiles(forbidden)).toEqual(forbidden);

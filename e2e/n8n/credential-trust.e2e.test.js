@@ -461,7 +461,7 @@ describe('tokens stay in their credentials, in a real n8n', () => {
 		expect(admin).toEqual({
 			status: 'Error',
 			message: N8N_1
-				? expect.stringContaining('No Site Management central surface')
+				? expect.stringContaining('No Site Management Admin API')
 				: expect.stringContaining('answered with a redirect (HTTP 307)'),
 		});
 		// The managed credential mints first: its mint meets the redirect.

@@ -17,13 +17,20 @@ const BROWSER_ID = 'site-management-start';
  * Sets up n8n's owner account through the REST API (n8n 2.x asks for one before anything else):
  * `POST /rest/owner/setup`. Answers {created: true} or {created: false} when an owner already exists.
  */
-async function setupOwner(baseUrl, owner) {
-	const response = await fetch(`${baseUrl}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
-		body: JSON.stringify(owner),
-	});
-	const text = await response.text();
+async function setupOwner(baseUrl, owner, { waitMs = 30000 } = {}) {
+	const deadline = Date.now() + waitMs;
+	let response;
+	let text;
+	// n8n 1.x answers its health check before it has mounted /rest: a 404 there means "not yet".
+	do {
+		if (response) await sleep(250);
+		response = await fetch(`${baseUrl}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+			body: JSON.stringify(owner),
+		});
+		text = await response.text();
+	} while (response.status === 404 && Date.now() < deadline);
 	if (response.ok) return { created: true };
 	if (response.status === 400 && /already/i.test(text)) return { created: false };
 	throw new Error(`owner setup failed: HTTP ${response.status} ${text.slice(0, 500)}`);
