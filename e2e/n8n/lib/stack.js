@@ -107,6 +107,22 @@ async function importSiteCredentials(site, extra = {}) {
 	);
 }
 
+/**
+ * `n8n execute --id` that must succeed: resolves to the run; a failed execution throws with the
+ * node and message of its error and the end of n8n's output. `log`: told which workflow runs.
+ */
+async function executeOk(workflowId, { env, log }) {
+	log(`n8n execute --id=${workflowId}`);
+	const result = await n8nCommands.executeWorkflow(workflowId, { env });
+	if (result.failed) {
+		const error = result.run?.data?.resultData?.error;
+		throw new Error(
+			`workflow ${workflowId} failed: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+		);
+	}
+	return result.run;
+}
+
 /** Stops n8n and the server and removes the user folder (kept with SITE_E2E_KEEP set). */
 async function stopStack({ n8n, server, userFolder } = {}) {
 	if (n8n) await n8n.stop();
@@ -123,6 +139,7 @@ module.exports = {
 	writeWorkflowFiles,
 	startN8nIn,
 	ownerCookie,
+	executeOk,
 	stopStack,
 	importSiteCredentials,
 };
