@@ -238,17 +238,7 @@ function workflow(id, name, nodes, chain) {
 	return { id, name, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
 }
 
-async function execute(id) {
-	say(`n8n execute --id=${id}`);
-	const result = await n8nCommands.executeWorkflow(id, { env: ctx.env });
-	if (result.failed) {
-		const error = result.run?.data?.resultData?.error;
-		throw new Error(
-			`workflow ${id} failed: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
-		);
-	}
-	return result.run;
-}
+const execute = (workflowId) => e2eStack.executeOk(workflowId, { env: ctx.env, log: say });
 
 /** Tokens the reference server issued for a tenant so far. */
 function tokenCount(tenantId) {
