@@ -12,7 +12,6 @@
  * 5. 0.1.1 is published and installed with `npm update`; the workflows keep working.
  */
 const { spawnSync } = require('node:child_process');
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -22,11 +21,10 @@ const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
 const processes = require('../../scripts/lib/process');
 const stack = require('../../scripts/lib/stack');
+const e2eStack = require('../n8n/lib/stack');
 const { startRegistry } = require('./lib/registry');
 const { ensureTools } = require('./lib/tools');
 const { unexpectedFiles } = require('./lib/tarball');
-
-const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
 const PACKAGE = runtime.PACKAGE_NAME;
 const VERSION = require('../../package.json').version;
@@ -45,9 +43,7 @@ const TENANT_WORKFLOW = {
 };
 const DEMO_TENANT = 'demo';
 
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(`[install +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+const say = e2eStack.progressLog('install');
 
 const ctx = {};
 
@@ -69,17 +65,7 @@ async function npmOk(args, options) {
 	return result;
 }
 
-async function execute(workflowId) {
-	say(`n8n execute --id=${workflowId}`);
-	const result = await n8nCommands.executeWorkflow(workflowId, { env: ctx.env });
-	if (result.failed) {
-		const error = result.run?.data?.resultData?.error;
-		throw new Error(
-			`workflow ${workflowId} failed: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
-		);
-	}
-	return result.run;
-}
+const execute = (workflowId) => e2eStack.executeOk(workflowId, { env: ctx.env, log: say });
 
 const one = (run, node) => {
 	const items = n8nCommands.nodeItems(run, node);
@@ -186,20 +172,17 @@ beforeAll(
 			log: say,
 		});
 
-		ctx.server = await startServer({
-			port: 0,
-			memory: true,
+		ctx.server = await e2eStack.startReferenceServer({
 			enableVariables: true,
-			adminToken: `sat_install${crypto.randomBytes(24).toString('base64url')}`,
 			deliveryRetryBaseMs: 200,
 			// n8n runs beside the server on loopback, which webhooks reach only when allowed.
 			webhookAllow: 'loopback',
 		});
 		ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
 		ctx.public = stack.siteClient(ctx.server.url);
-		expect((await ctx.admin('POST', '/api/tenant', { id: DEMO_TENANT })).status).toBe(200);
-		ctx.demoToken = (await ctx.admin('POST', '/api/tenant/token', { id: DEMO_TENANT })).data.token;
-		ctx.demo = stack.siteClient(ctx.server.url, ctx.demoToken);
+		const demo = await e2eStack.addTenant(ctx.server, DEMO_TENANT);
+		ctx.demoToken = demo.token;
+		ctx.demo = demo.client;
 
 		ctx.userFolder = path.join(ctx.workDir, 'n8n-user');
 		ctx.nodesDir = path.join(n8nCommands.n8nFolder(ctx.userFolder), 'nodes');
@@ -333,15 +316,7 @@ test('npm install --legacy-peer-deps in <user folder>/.n8n/nodes installs the pa
 });
 
 test('n8n loads it: a workflow of each node runs (Admin and Tenant with n8n execute, the Contact Form Trigger active in n8n start)', async () => {
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		stack.credentialsFor({
-			serverUrl: ctx.server.url,
-			adminToken: ctx.server.adminToken,
-			tenantToken: ctx.demoToken,
-		}),
-	);
+	await e2eStack.importSiteCredentials(ctx);
 	await stack.importWorkflows(ctx.env, ctx.userFolder, [
 		ADMIN_WORKFLOW.file,
 		TENANT_WORKFLOW.file,

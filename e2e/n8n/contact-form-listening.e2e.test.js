@@ -9,26 +9,15 @@
  * Tenant API credential and one workflow (Contact Form Trigger -> No Op), published and served by
  * `n8n start`.
  */
-const crypto = require('node:crypto');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../../scripts/lib/runtime');
 const runtimeInstall = require('../../scripts/lib/install');
-const n8nCommands = require('../../scripts/lib/n8n');
 const processes = require('../../scripts/lib/process');
-const n8nRest = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 const { contactFormTriggerWorkflow } = require('../../scripts/lib/trigger-workflows');
+const e2eStack = require('./lib/stack');
 
-const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
-
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(
-		`[n8n listening e2e +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`,
-	);
+const say = e2eStack.progressLog('n8n listening e2e');
 
 const TENANT = 'listening';
 const WORKFLOW_ID = 'e2eListening0001';
@@ -37,13 +26,7 @@ const TRIGGER = 'Contact form';
 
 const ctx = {};
 
-function n8nDatabase() {
-	const Database = require('better-sqlite3');
-	return new Database(path.join(n8nCommands.n8nFolder(ctx.userFolder), 'database.sqlite'), {
-		readonly: true,
-		fileMustExist: true,
-	});
-}
+const n8nDatabase = () => stack.openN8nDatabase(ctx.userFolder);
 
 /** Executions of the workflow by mode ('webhook': the published workflow; 'manual': test runs). */
 function executions() {
@@ -119,52 +102,29 @@ async function waitForDelivered(ids) {
 
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
-	ctx.server = await startServer({
-		port: 0,
-		memory: true,
-		adminToken: `sat_e2e${crypto.randomBytes(24).toString('base64url')}`,
+	ctx.server = await e2eStack.startReferenceServer({
 		deliveryRetryBaseMs: 200,
 		// n8n runs beside the server: its webhook URLs are on loopback.
 		webhookAllow: 'loopback',
 	});
-	const admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
 	ctx.public = stack.siteClient(ctx.server.url);
-	expect((await admin('POST', '/api/tenant', { id: TENANT })).status).toBe(200);
-	const token = (await admin('POST', '/api/tenant/token', { id: TENANT })).data.token;
-	ctx.site = stack.siteClient(ctx.server.url, token);
+	const { token, client } = await e2eStack.addTenant(ctx.server, TENANT);
+	ctx.site = client;
 
-	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-listening-'));
-	ctx.port = await processes.freePort();
-	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
-	ctx.env = n8nCommands.n8nEnv({
-		userFolder: ctx.userFolder,
-		port: ctx.port,
-		brokerPort: await processes.freePort(),
-	});
-	n8nCommands.stagePackage(ctx.userFolder);
+	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-listening-'));
 	await stack.importCredentials(ctx.env, ctx.userFolder, [
 		{ ...CREDENTIAL, data: { baseUrl: ctx.server.url, token } },
 	]);
-	const file = path.join(ctx.userFolder, 'listening-workflow.json');
-	fs.writeFileSync(
-		file,
-		JSON.stringify(contactFormTriggerWorkflow({ id: WORKFLOW_ID, credential: CREDENTIAL })),
+	await stack.importWorkflows(
+		ctx.env,
+		ctx.userFolder,
+		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'listening-workflows'), [
+			contactFormTriggerWorkflow({ id: WORKFLOW_ID, credential: CREDENTIAL }),
+		]),
 	);
-	await stack.importWorkflows(ctx.env, ctx.userFolder, [file]);
 	await stack.publishWorkflow(ctx.env, WORKFLOW_ID);
-	ctx.n8n = await n8nCommands.startN8n({
-		env: ctx.env,
-		port: ctx.port,
-		logFile: path.join(ctx.userFolder, 'n8n.log'),
-	});
-	const owner = {
-		email: 'owner@listening.example.com',
-		firstName: 'E2E',
-		lastName: 'Owner',
-		password: `E2e-${crypto.randomBytes(12).toString('base64url')}`,
-	};
-	await n8nRest.setupOwner(ctx.n8nUrl, owner);
-	ctx.cookie = await n8nRest.login(ctx.n8nUrl, owner);
+	ctx.n8n = await e2eStack.startN8nIn(ctx);
+	ctx.cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'listening');
 	ctx.production = await stack.waitFor(
 		'the published trigger to register',
 		async () => {
@@ -177,12 +137,7 @@ beforeAll(async () => {
 	say(`n8n on ${ctx.n8nUrl}, published trigger registered`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
-afterAll(async () => {
-	if (ctx.n8n) await ctx.n8n.stop();
-	if (ctx.server) await ctx.server.close();
-	if (ctx.userFolder && !process.env.SITE_E2E_KEEP)
-		fs.rmSync(ctx.userFolder, { recursive: true, force: true });
-});
+afterAll(async () => await e2eStack.stopStack(ctx));
 
 describe('listening for a test event while the workflow is published', () => {
 	test('10 submissions while the editor listens: 10 executions of the published workflow, and the test run gets its event', async () => {

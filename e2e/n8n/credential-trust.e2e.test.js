@@ -14,23 +14,16 @@
  * run with `n8n execute --id`, the credential tests go through `n8n start`'s REST API.
  */
 const crypto = require('node:crypto');
-const fs = require('node:fs');
 const http = require('node:http');
-const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
 const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
-const processes = require('../../scripts/lib/process');
-const n8nRest = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
+const e2eStack = require('./lib/stack');
 
-const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
-
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(`[n8n trust +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+const say = e2eStack.progressLog('n8n trust');
 
 const PAGES = 60;
 const MINT_TENANT = 'mint-once';
@@ -245,17 +238,7 @@ function workflow(id, name, nodes, chain) {
 	return { id, name, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
 }
 
-async function execute(id) {
-	say(`n8n execute --id=${id}`);
-	const result = await n8nCommands.executeWorkflow(id, { env: ctx.env });
-	if (result.failed) {
-		const error = result.run?.data?.resultData?.error;
-		throw new Error(
-			`workflow ${id} failed: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
-		);
-	}
-	return result.run;
-}
+const execute = (workflowId) => e2eStack.executeOk(workflowId, { env: ctx.env, log: say });
 
 /** Tokens the reference server issued for a tenant so far. */
 function tokenCount(tenantId) {
@@ -268,17 +251,10 @@ function tokenCount(tenantId) {
 
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
-	ctx.server = await startServer({
-		port: 0,
-		memory: true,
-		adminToken: `sat_e2e${crypto.randomBytes(24).toString('base64url')}`,
-	});
+	ctx.server = await e2eStack.startReferenceServer();
 	ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
-	for (const id of [MINT_TENANT, REDIRECT_TENANT])
-		expect((await ctx.admin('POST', '/api/tenant', { id })).status).toBe(200);
-	ctx.tenantToken = (
-		await ctx.admin('POST', '/api/tenant/token', { id: REDIRECT_TENANT })
-	).data.token;
+	expect((await ctx.admin('POST', '/api/tenant', { id: MINT_TENANT })).status).toBe(200);
+	ctx.tenantToken = (await e2eStack.addTenant(ctx.server, REDIRECT_TENANT)).token;
 	ctx.mintTokensBefore = tokenCount(MINT_TENANT);
 
 	// The redirecting site and the other port; the trap takes the path check's would-be request.
@@ -299,15 +275,7 @@ beforeAll(async () => {
 	ctx.trapUrl = `http://127.0.0.1:${await listen(ctx.trap, 0, '127.0.0.1')}`;
 	say(`reference server ${ctx.server.url}; redirects ${ctx.redirectUrl} -> ${ctx.targetUrl}`);
 
-	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-trust-'));
-	ctx.port = await processes.freePort();
-	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
-	ctx.env = n8nCommands.n8nEnv({
-		userFolder: ctx.userFolder,
-		port: ctx.port,
-		brokerPort: await processes.freePort(),
-	});
-	n8nCommands.stagePackage(ctx.userFolder);
+	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-trust-'));
 	const managedData = (overrides) => ({
 		adminBaseUrl: ctx.server.url,
 		adminToken: ctx.server.adminToken,
@@ -332,25 +300,22 @@ beforeAll(async () => {
 			data: ctx.credentialData[key],
 		})),
 	);
-	const dir = path.join(ctx.userFolder, 'trust-workflows');
-	fs.mkdirSync(dir, { recursive: true });
-	const files = [pagesWorkflow(), redirectsWorkflow()].map((workflowData) => {
-		const file = path.join(dir, `${workflowData.id}.json`);
-		fs.writeFileSync(file, JSON.stringify(workflowData));
-		return file;
-	});
-	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
+	await stack.importWorkflows(
+		ctx.env,
+		ctx.userFolder,
+		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'trust-workflows'), [
+			pagesWorkflow(),
+			redirectsWorkflow(),
+		]),
+	);
 	say('credentials and workflows imported');
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
-	if (ctx.n8n) await ctx.n8n.stop();
 	await Promise.all(
 		[ctx.redirector, ctx.target4, ctx.target6, ctx.trap].map((server) => closeServer(server)),
 	);
-	if (ctx.server) await ctx.server.close();
-	if (ctx.userFolder && !process.env.SITE_E2E_KEEP)
-		fs.rmSync(ctx.userFolder, { recursive: true, force: true });
+	await e2eStack.stopStack(ctx);
 });
 
 /** The one item a continue-on-fail node put out, with its error. */
@@ -419,27 +384,8 @@ describe('tokens stay in their credentials, in a real n8n', () => {
 	});
 
 	test("credential tests (the editor's Test button) do not follow a redirect", async () => {
-		ctx.n8n = await n8nCommands.startN8n({
-			env: ctx.env,
-			port: ctx.port,
-			logFile: path.join(ctx.userFolder, 'n8n.log'),
-		});
-		const owner = {
-			email: 'owner@trust.example.com',
-			firstName: 'E2E',
-			lastName: 'Owner',
-			password: `E2e-${crypto.randomBytes(12).toString('base64url')}`,
-		};
-		// n8n 1.x reports ready before its REST routes exist: ask until the owner route answers.
-		await stack.waitFor(
-			"n8n's owner set-up",
-			async () => {
-				await n8nRest.setupOwner(ctx.n8nUrl, owner);
-				return true;
-			},
-			{ timeoutMs: 60000, everyMs: 500 },
-		);
-		const cookie = await n8nRest.login(ctx.n8nUrl, owner);
+		ctx.n8n = await e2eStack.startN8nIn(ctx);
+		const cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'trust');
 		const testCredential = async (key) =>
 			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, {
 				...CREDENTIALS[key],

@@ -6,24 +6,14 @@
  * credential whose secret is too short. One small stack of its own (server, n8n user folder, n8n).
  */
 const crypto = require('node:crypto');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
-const runtime = require('../../scripts/lib/runtime');
 const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
-const processes = require('../../scripts/lib/process');
-const n8nRest = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
+const e2eStack = require('./lib/stack');
 
-const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
-
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(
-		`[n8n defaults +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`,
-	);
+const say = e2eStack.progressLog('n8n defaults');
 
 const TENANT = 'defaults';
 const PAGE = '/about-us';
@@ -101,28 +91,14 @@ async function execute(workflow) {
 
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
-	ctx.server = await startServer({
-		port: 0,
-		memory: true,
-		adminToken: `sat_defaults${crypto.randomBytes(24).toString('base64url')}`,
-	});
-	const admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
-	expect((await admin('POST', '/api/tenant', { id: TENANT })).status).toBe(200);
-	const tenantToken = (await admin('POST', '/api/tenant/token', { id: TENANT })).data.token;
-	ctx.site = stack.siteClient(ctx.server.url, tenantToken);
+	ctx.server = await e2eStack.startReferenceServer();
+	const { token: tenantToken, client } = await e2eStack.addTenant(ctx.server, TENANT);
+	ctx.site = client;
 	expect(
 		(await ctx.site('POST', '/api/page', { name: 'About us', url: PAGE, locale: 'en' })).status,
 	).toBe(201);
 
-	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-defaults-'));
-	ctx.port = await processes.freePort();
-	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
-	ctx.env = n8nCommands.n8nEnv({
-		userFolder: ctx.userFolder,
-		port: ctx.port,
-		brokerPort: await processes.freePort(),
-	});
-	n8nCommands.stagePackage(ctx.userFolder);
+	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-defaults-'));
 	await stack.importCredentials(
 		ctx.env,
 		ctx.userFolder,
@@ -135,22 +111,15 @@ beforeAll(async () => {
 			})
 			.filter((credential) => credential.type === 'siteTenantApi'),
 	);
-	const dir = path.join(ctx.userFolder, 'workflows');
-	fs.mkdirSync(dir, { recursive: true });
-	const files = Object.values(WORKFLOWS).map((workflow) => {
-		const file = path.join(dir, `${workflow.id}.json`);
-		fs.writeFileSync(file, JSON.stringify(workflow));
-		return file;
-	});
-	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
+	await stack.importWorkflows(
+		ctx.env,
+		ctx.userFolder,
+		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'workflows'), Object.values(WORKFLOWS)),
+	);
 	say(`stack ready: server ${ctx.server.url}, n8n user folder ${ctx.userFolder}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
-afterAll(async () => {
-	if (ctx.n8n) await ctx.n8n.stop();
-	if (ctx.server) await ctx.server.close();
-	if (ctx.userFolder) fs.rmSync(ctx.userFolder, { recursive: true, force: true });
-});
+afterAll(async () => await e2eStack.stopStack(ctx));
 
 describe('Content > Update as it comes wipes nothing (node version 4)', () => {
 	test('Templates left empty: n8n does not run the node, the page keeps its blocks', async () => {
@@ -196,31 +165,8 @@ describe('Content > Update as it comes wipes nothing (node version 4)', () => {
 
 describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the editor saves it)', () => {
 	test('a secret under 16 characters is refused when the credential is created; a long one is saved', async () => {
-		ctx.n8n = await n8nCommands.startN8n({
-			env: ctx.env,
-			port: ctx.port,
-			logFile: path.join(ctx.userFolder, 'n8n.log'),
-		});
-		const owner = {
-			email: 'owner@defaults.example.com',
-			firstName: 'Defaults',
-			lastName: 'Owner',
-			password: `Def-9a${crypto.randomBytes(12).toString('base64url')}`,
-		};
-		// n8n 1.x answers its readiness check a moment before its REST routes exist (404 until then).
-		await stack.waitFor(
-			"n8n's owner setup route",
-			async () => {
-				try {
-					return await n8nRest.setupOwner(ctx.n8nUrl, owner);
-				} catch (error) {
-					if (/HTTP 404/.test(error.message)) return undefined;
-					throw error;
-				}
-			},
-			{ timeoutMs: 60000, everyMs: 1000 },
-		);
-		const cookie = await n8nRest.login(ctx.n8nUrl, owner);
+		ctx.n8n = await e2eStack.startN8nIn(ctx);
+		const cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'defaults');
 		const create = async (secret) => {
 			const response = await fetch(`${ctx.n8nUrl}/rest/credentials`, {
 				method: 'POST',

@@ -15,11 +15,10 @@ const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
 const stack = require('../../scripts/lib/stack');
 const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
-const { exampleFiles, importSiteCredentials, startSiteAndFolder } = require('./lib/stock-stack');
+const { importSiteCredentials, progressLog, stopStack } = require('./lib/stack');
+const { exampleFiles, startSiteAndFolder } = require('./lib/stock-stack');
 
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(`[examples +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+const say = progressLog('examples');
 
 const AI_API_KEY = 'ai-stand-in-key-stock';
 const EXAMPLES = exampleFiles();
@@ -46,9 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await ctx.ai?.close();
-	await ctx.site?.server.close();
-	if (ctx.site?.userFolder && !process.env.SITE_E2E_KEEP)
-		fs.rmSync(ctx.site.userFolder, { recursive: true, force: true });
+	await stopStack(ctx.site);
 });
 
 test('the n8n runs with n8n defaults: no setting that unblocks $env, tools or packages', () => {

@@ -14,13 +14,11 @@ const {
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
 const runtimeInstall = require('../../scripts/lib/install');
-const n8nCommands = require('../../scripts/lib/n8n');
 const stack = require('../../scripts/lib/stack');
-const { ABOUT_US, importSiteCredentials, startSiteAndFolder } = require('./lib/stock-stack');
+const { importSiteCredentials, progressLog, startN8nIn, stopStack } = require('./lib/stack');
+const { ABOUT_US, startSiteAndFolder } = require('./lib/stock-stack');
 
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(`[mcp e2e +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+const say = progressLog('mcp e2e');
 
 const EXAMPLE = stack.WORKFLOWS.mcp;
 const TOOLS = ['apply_proposal', 'get_page_context', 'list_pages', 'send_notification'];
@@ -61,11 +59,7 @@ beforeAll(async () => {
 	await stack.importWorkflows(env, userFolder, [path.join(stack.EXAMPLES_DIR, EXAMPLE.file)]);
 	await stack.publishWorkflow(env, EXAMPLE.id);
 	say('example imported and published; starting n8n');
-	ctx.n8n = await n8nCommands.startN8n({
-		env,
-		port: ctx.site.port,
-		logFile: path.join(userFolder, 'n8n.log'),
-	});
+	ctx.n8n = await startN8nIn(ctx.site);
 	const trigger = JSON.parse(
 		fs.readFileSync(path.join(stack.EXAMPLES_DIR, EXAMPLE.file), 'utf8'),
 	).nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
@@ -82,10 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	for (const client of ctx.clients) await client.close().catch(() => {});
-	if (ctx.n8n) await ctx.n8n.stop();
-	if (ctx.site?.server) await ctx.site.server.close();
-	if (ctx.site?.userFolder && !process.env.SITE_E2E_KEEP)
-		fs.rmSync(ctx.site.userFolder, { recursive: true, force: true });
+	await stopStack({ ...ctx.site, n8n: ctx.n8n });
 });
 
 test("lists the four Tenant tools with the example's descriptions and the $fromAI arguments as input schemas", async () => {

@@ -10,22 +10,17 @@
  * credential works on, the last ones read everything n8n stored).
  */
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
 const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
 const processes = require('../../scripts/lib/process');
-const n8nRest = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 const { startAiStandIn, proposalFor } = require('../../scripts/lib/ai-stand-in');
+const e2eStack = require('./lib/stack');
 
-const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
-
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(`[n8n e2e +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+const say = e2eStack.progressLog('n8n e2e');
 
 const TOKEN_PATTERN = /\b(?:sat|stt)_[A-Za-z0-9_-]{20,}/g;
 const TEST_WORKFLOWS = {
@@ -147,11 +142,8 @@ beforeAll(async () => {
 	say('checking the n8n runtime (tools/n8n-runtime/node_modules)');
 	await runtimeInstall.ensureRuntime({ log: say });
 
-	ctx.server = await startServer({
-		port: 0,
-		memory: true,
+	ctx.server = await e2eStack.startReferenceServer({
 		enableVariables: true,
-		adminToken: `sat_e2e${require('node:crypto').randomBytes(24).toString('base64url')}`,
 		deliveryRetryBaseMs: 200,
 		// n8n runs beside the server on loopback, which webhooks reach only when allowed.
 		webhookAllow: 'loopback',
@@ -165,39 +157,19 @@ beforeAll(async () => {
 	say(`AI stand-in on ${ctx.ai.chatCompletionsUrl}`);
 
 	// The site the Tenant API credential works on, with the page the AI example improves.
-	expect((await ctx.admin('POST', '/api/tenant', { id: DEMO_TENANT })).status).toBe(200);
-	const issued = await ctx.admin('POST', '/api/tenant/token', { id: DEMO_TENANT });
-	ctx.demoToken = remember(issued.data.token);
-	ctx.demo = stack.siteClient(ctx.server.url, ctx.demoToken);
+	const demo = await e2eStack.addTenant(ctx.server, DEMO_TENANT);
+	ctx.demoToken = remember(demo.token);
+	ctx.demo = demo.client;
 	expect(
 		(await ctx.demo('POST', '/api/page', { name: 'About us', url: '/about-us', locale: 'en' }))
 			.status,
 	).toBe(201);
 	expect((await ctx.demo('PUT', '/api/content', ABOUT_US)).status).toBe(200);
 
-	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-e2e-'));
-	ctx.port = await processes.freePort();
-	ctx.brokerPort = await processes.freePort();
-	ctx.n8nUrl = `http://127.0.0.1:${ctx.port}`;
-	ctx.env = n8nCommands.n8nEnv({
-		userFolder: ctx.userFolder,
-		port: ctx.port,
-		brokerPort: ctx.brokerPort,
-	});
-	n8nCommands.stagePackage(ctx.userFolder);
+	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-e2e-'));
 	say(`n8n user folder ${ctx.userFolder}; package staged as a community package`);
 
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		stack.credentialsFor({
-			serverUrl: ctx.server.url,
-			adminToken: ctx.server.adminToken,
-			tenantToken: ctx.demoToken,
-			aiUrl: ctx.ai.baseUrl,
-			aiApiKey: AI_API_KEY,
-		}),
-	);
+	await e2eStack.importSiteCredentials(ctx, { aiUrl: ctx.ai.baseUrl, aiApiKey: AI_API_KEY });
 	say('credentials imported (n8n import:credentials)');
 	const files = [
 		...Object.values(stack.WORKFLOWS).map((workflow) =>
@@ -583,11 +555,7 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 	test("published workflow registers itself: the site delivers to n8n's production URL with a secret header", async () => {
 		await stack.publishWorkflow(ctx.env, stack.WORKFLOWS.contactForm.id);
 		say('contact-form workflow published; starting n8n');
-		ctx.n8n = await n8nCommands.startN8n({
-			env: ctx.env,
-			port: ctx.port,
-			logFile: path.join(ctx.userFolder, 'n8n.log'),
-		});
+		ctx.n8n = await e2eStack.startN8nIn(ctx);
 		say(`n8n ready on ${ctx.n8nUrl}; waiting for the trigger to register with the site`);
 
 		const settings = await stack.waitFor(
@@ -679,14 +647,7 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 
 describe("credential test in n8n (the editor's Test button: POST /rest/credentials/test)", () => {
 	test('Admin API credential: passes with the admin token, fails with a wrong token, a tenant token or a URL that is not the service', async () => {
-		const owner = {
-			email: 'owner@e2e.example.com',
-			firstName: 'E2E',
-			lastName: 'Owner',
-			password: `E2e-${require('node:crypto').randomBytes(12).toString('base64url')}`,
-		};
-		await n8nRest.setupOwner(ctx.n8nUrl, owner);
-		const cookie = await n8nRest.login(ctx.n8nUrl, owner);
+		const cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'e2e');
 		const testAdmin = async (data) =>
 			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, { ...stack.CREDENTIALS.admin, data });
 

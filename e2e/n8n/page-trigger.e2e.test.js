@@ -10,23 +10,13 @@
  * through instead of polling: Fetch Test Event is tested in n8n's engine, test/nodes/SitePageTrigger.)
  */
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const crypto = require('node:crypto');
 
-const runtime = require('../../scripts/lib/runtime');
 const runtimeInstall = require('../../scripts/lib/install');
-const n8nCommands = require('../../scripts/lib/n8n');
-const processes = require('../../scripts/lib/process');
 const stack = require('../../scripts/lib/stack');
+const e2eStack = require('./lib/stack');
 
-const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
-
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(
-		`[n8n page trigger +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`,
-	);
+const say = e2eStack.progressLog('n8n page trigger');
 
 const DEMO = 'demo';
 const BIG = 'big';
@@ -73,12 +63,7 @@ function deriveWorkflows(dir) {
 	notify.parameters.notificationId = '={{ $json.event }} {{ $json.url }}';
 	notify.parameters.message = '={{ $json.event }} {{ $json.url }} at {{ $json.updated_at }}';
 
-	fs.mkdirSync(dir, { recursive: true });
-	return [published, big].map((workflow) => {
-		const file = path.join(dir, `${workflow.id}.json`);
-		fs.writeFileSync(file, JSON.stringify(workflow));
-		return file;
-	});
+	return e2eStack.writeWorkflowFiles(dir, [published, big]);
 }
 
 const executionCount = (workflowId) => stack.executionCount(ctx.userFolder, workflowId);
@@ -99,29 +84,15 @@ function memoryOf(pid) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startN8n() {
-	ctx.n8n = await n8nCommands.startN8n({
-		env: ctx.env,
-		port: ctx.port,
-		logFile: path.join(ctx.userFolder, 'n8n.log'),
-	});
+	ctx.n8n = await e2eStack.startN8nIn(ctx);
 	say(`n8n ready on port ${ctx.port}`);
 }
 
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
-	ctx.server = await startServer({
-		port: 0,
-		memory: true,
-		adminToken: `sat_e2e${crypto.randomBytes(24).toString('base64url')}`,
-	});
-	ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
-	const tenant = async (id) => {
-		expect((await ctx.admin('POST', '/api/tenant', { id })).status).toBe(200);
-		const token = (await ctx.admin('POST', '/api/tenant/token', { id })).data.token;
-		return { token, client: stack.siteClient(ctx.server.url, token) };
-	};
-	ctx.demo = await tenant(DEMO);
-	ctx.big = await tenant(BIG);
+	ctx.server = await e2eStack.startReferenceServer();
+	ctx.demo = await e2eStack.addTenant(ctx.server, DEMO);
+	ctx.big = await e2eStack.addTenant(ctx.server, BIG);
 	expect(
 		(await ctx.demo.client('POST', '/api/page', { name: 'Home', url: '/', locale: 'en' })).status,
 	).toBe(201);
@@ -144,14 +115,7 @@ beforeAll(async () => {
 	})();
 	say(`${BIG_PAGES} pages seeded in ${Date.now() - seeding} ms`);
 
-	ctx.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-n8n-trigger-'));
-	ctx.port = await processes.freePort();
-	ctx.env = n8nCommands.n8nEnv({
-		userFolder: ctx.userFolder,
-		port: ctx.port,
-		brokerPort: await processes.freePort(),
-	});
-	n8nCommands.stagePackage(ctx.userFolder);
+	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-trigger-'));
 	await stack.importCredentials(ctx.env, ctx.userFolder, [
 		...stack.credentialsFor({
 			serverUrl: ctx.server.url,
@@ -169,11 +133,7 @@ beforeAll(async () => {
 	say('workflows imported and published');
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
-afterAll(async () => {
-	if (ctx.n8n) await ctx.n8n.stop();
-	if (ctx.server) await ctx.server.close();
-	if (ctx.userFolder) fs.rmSync(ctx.userFolder, { recursive: true, force: true });
-});
+afterAll(async () => await e2eStack.stopStack(ctx));
 
 describe('Site Management Trigger in a real n8n', () => {
 	test('activation remembers where the sites stand and starts nothing', async () => {

@@ -5,17 +5,13 @@
  * (only where n8n listens, that it sends nothing out, and the n8n 1.x runtime's expression engine are
  * set). Shared by the test files that import the examples as they are.
  */
-const crypto = require('node:crypto');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const runtime = require('../../../scripts/lib/runtime');
 const n8nCommands = require('../../../scripts/lib/n8n');
-const processes = require('../../../scripts/lib/process');
 const stack = require('../../../scripts/lib/stack');
-
-const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
+const { addTenant, prepareN8nFolder, startReferenceServer } = require('./stack');
 
 const DEMO_TENANT = 'demo';
 const ABOUT_US = {
@@ -64,17 +60,9 @@ function stockEnv(options) {
  * with content; an n8n user folder with the package staged and a stock environment.
  */
 async function startSiteAndFolder(prefix) {
-	const server = await startServer({
-		port: 0,
-		memory: true,
-		enableVariables: true,
-		adminToken: `sat_${crypto.randomBytes(24).toString('base64url')}`,
-	});
+	const server = await startReferenceServer({ enableVariables: true });
 	const admin = stack.siteClient(server.url, server.adminToken);
-	const created = await admin('POST', '/api/tenant', { id: DEMO_TENANT });
-	if (created.status !== 200) throw new Error(`demo tenant: HTTP ${created.status}`);
-	const demoToken = (await admin('POST', '/api/tenant/token', { id: DEMO_TENANT })).data.token;
-	const demo = stack.siteClient(server.url, demoToken);
+	const { token: demoToken, client: demo } = await addTenant(server, DEMO_TENANT);
 	await demo('POST', '/api/page', {
 		name: 'About us',
 		url: '/about-us',
@@ -83,37 +71,13 @@ async function startSiteAndFolder(prefix) {
 	});
 	await demo('PUT', '/api/content', ABOUT_US);
 
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-	const port = await processes.freePort();
-	const env = stockEnv({ userFolder, port, brokerPort: await processes.freePort() });
-	n8nCommands.stagePackage(userFolder);
 	return {
 		server,
 		admin,
 		demo,
 		demoToken,
-		userFolder,
-		port,
-		env,
-		n8nUrl: `http://127.0.0.1:${port}`,
+		...(await prepareN8nFolder(prefix, { envOf: stockEnv })),
 	};
-}
-
-/**
- * Imports the credentials the examples name into the site's n8n folder: the site's (admin, demo
- * tenant, managed) and, from `extra`, the AI endpoint (aiUrl, aiApiKey) and the MCP token (mcpToken).
- */
-async function importSiteCredentials(site, extra = {}) {
-	return await stack.importCredentials(
-		site.env,
-		site.userFolder,
-		stack.credentialsFor({
-			serverUrl: site.server.url,
-			adminToken: site.server.adminToken,
-			tenantToken: site.demoToken,
-			...extra,
-		}),
-	);
 }
 
 /** The example workflows in examples/, read from the folder: [{file, workflow}]. */
@@ -134,6 +98,5 @@ module.exports = {
 	PLUMBING,
 	stockEnv,
 	startSiteAndFolder,
-	importSiteCredentials,
 	exampleFiles,
 };

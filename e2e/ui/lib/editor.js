@@ -32,8 +32,8 @@ async function fillCredentialField(page, name, value) {
 	await field.fill(value);
 }
 
-/** A new workflow with the node panel searched for `search`, the node chosen and one of its actions picked. */
-async function addNodeAction(page, { search, node, action }) {
+/** Opens the node panel, searches it for `search` and picks the item `node`; resolves to its items. */
+async function pickFromNodePanel(page, { search, node }) {
 	await page
 		.getByTestId('canvas-add-button')
 		.or(page.getByTestId('node-creator-plus-button'))
@@ -42,6 +42,12 @@ async function addNodeAction(page, { search, node, action }) {
 	await page.getByTestId('node-creator-search-bar').fill(search);
 	const items = page.getByTestId('node-creator').getByTestId('item-iterator-item');
 	await items.filter({ hasText: node }).first().click();
+	return items;
+}
+
+/** A new workflow with the node panel searched for `search`, the node chosen and one of its actions picked. */
+async function addNodeAction(page, { search, node, action }) {
+	const items = await pickFromNodePanel(page, { search, node });
 	await items.filter({ hasText: action }).first().click();
 	await page.getByTestId('ndv').waitFor();
 }
@@ -59,18 +65,7 @@ async function searchResourceLocator(page, name, search) {
 
 /** Adds a trigger node (one with no action list) from the node panel and opens it. */
 async function addTrigger(page, { search, node }) {
-	await page
-		.getByTestId('canvas-add-button')
-		.or(page.getByTestId('node-creator-plus-button'))
-		.first()
-		.click();
-	await page.getByTestId('node-creator-search-bar').fill(search);
-	await page
-		.getByTestId('node-creator')
-		.getByTestId('item-iterator-item')
-		.filter({ hasText: node })
-		.first()
-		.click();
+	await pickFromNodePanel(page, { search, node });
 	const add = page.getByRole('button', { name: 'Add to workflow' });
 	if (await add.isVisible().catch(() => false)) await add.click();
 	await page.getByTestId('ndv').waitFor();

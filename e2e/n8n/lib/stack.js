@@ -1,0 +1,145 @@
+'use strict';
+/**
+ * The steps the real-n8n test files share when they build a stack of their own: a progress log, a
+ * reference server (in memory, ephemeral port) and its tenants, an n8n user folder with the package
+ * staged, workflows written to files for `n8n import:workflow`, `n8n start` with a logged-in owner,
+ * and the clean-up.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const runtime = require('../../../scripts/lib/runtime');
+const n8nCommands = require('../../../scripts/lib/n8n');
+const processes = require('../../../scripts/lib/process');
+const n8nRest = require('../../../scripts/lib/rest');
+const stack = require('../../../scripts/lib/stack');
+
+const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
+
+/** A `say(message)` that writes `[label +Ns] message` to stderr, N counted from now. */
+function progressLog(label) {
+	const started = Date.now();
+	return (message) =>
+		process.stderr.write(`[${label} +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+}
+
+/** The reference server in memory on an ephemeral port, with a fresh admin token; `options` add to it. */
+async function startReferenceServer(options = {}) {
+	return await startServer({
+		port: 0,
+		memory: true,
+		adminToken: `sat_e2e${crypto.randomBytes(24).toString('base64url')}`,
+		...options,
+	});
+}
+
+/** Creates a tenant on the server and issues it a token: `{ token, client }` (a siteClient). */
+async function addTenant(server, id) {
+	const admin = stack.siteClient(server.url, server.adminToken);
+	expect((await admin('POST', '/api/tenant', { id })).status).toBe(200);
+	const token = (await admin('POST', '/api/tenant/token', { id })).data.token;
+	return { token, client: stack.siteClient(server.url, token) };
+}
+
+/**
+ * A temporary n8n user folder with the package staged, two free ports and n8n's environment for it
+ * (`envOf`: n8nCommands.n8nEnv unless given): `{ userFolder, port, n8nUrl, env }`.
+ */
+async function prepareN8nFolder(prefix, { envOf = n8nCommands.n8nEnv } = {}) {
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	const port = await processes.freePort();
+	const env = envOf({ userFolder, port, brokerPort: await processes.freePort() });
+	n8nCommands.stagePackage(userFolder);
+	return { userFolder, port, n8nUrl: `http://127.0.0.1:${port}`, env };
+}
+
+/** Each workflow as `<dir>/<id>.json` (dir created); resolves to the files, for importWorkflows. */
+function writeWorkflowFiles(dir, workflows) {
+	fs.mkdirSync(dir, { recursive: true });
+	return workflows.map((workflow) => {
+		const file = path.join(dir, `${workflow.id}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflow));
+		return file;
+	});
+}
+
+/** `n8n start` on a folder from prepareN8nFolder, its log in the folder's n8n.log. */
+async function startN8nIn({ env, port, userFolder }) {
+	return await n8nCommands.startN8n({ env, port, logFile: path.join(userFolder, 'n8n.log') });
+}
+
+/**
+ * Sets up n8n's owner (owner@<name>.example.com, a fresh password) and logs in: resolves to the
+ * cookie for /rest calls. n8n 1.x answers its readiness check a moment before its REST routes exist
+ * (404 until then): the set-up is asked until it answers.
+ */
+async function ownerCookie(n8nUrl, name) {
+	const owner = {
+		email: `owner@${name}.example.com`,
+		firstName: 'E2E',
+		lastName: 'Owner',
+		password: `E2e-${crypto.randomBytes(12).toString('base64url')}`,
+	};
+	await stack.waitFor("n8n's owner set-up", async () => await n8nRest.setupOwner(n8nUrl, owner), {
+		timeoutMs: 60000,
+		everyMs: 500,
+	});
+	return await n8nRest.login(n8nUrl, owner);
+}
+
+/**
+ * Imports the credentials the examples name into a stack's n8n folder (`site`: { server, demoToken,
+ * env, userFolder }): the site's (admin, demo tenant, managed) and, from `extra`, the AI endpoint
+ * (aiUrl, aiApiKey) and the MCP token (mcpToken).
+ */
+async function importSiteCredentials(site, extra = {}) {
+	return await stack.importCredentials(
+		site.env,
+		site.userFolder,
+		stack.credentialsFor({
+			serverUrl: site.server.url,
+			adminToken: site.server.adminToken,
+			tenantToken: site.demoToken,
+			...extra,
+		}),
+	);
+}
+
+/**
+ * `n8n execute --id` that must succeed: resolves to the run; a failed execution throws with the
+ * node and message of its error and the end of n8n's output. `log`: told which workflow runs.
+ */
+async function executeOk(workflowId, { env, log }) {
+	log(`n8n execute --id=${workflowId}`);
+	const result = await n8nCommands.executeWorkflow(workflowId, { env });
+	if (result.failed) {
+		const error = result.run?.data?.resultData?.error;
+		throw new Error(
+			`workflow ${workflowId} failed: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+		);
+	}
+	return result.run;
+}
+
+/** Stops n8n and the server and removes the user folder (kept with SITE_E2E_KEEP set). */
+async function stopStack({ n8n, server, userFolder } = {}) {
+	if (n8n) await n8n.stop();
+	if (server) await server.close();
+	if (userFolder && !process.env.SITE_E2E_KEEP)
+		fs.rmSync(userFolder, { recursive: true, force: true });
+}
+
+module.exports = {
+	progressLog,
+	startReferenceServer,
+	addTenant,
+	prepareN8nFolder,
+	writeWorkflowFiles,
+	startN8nIn,
+	ownerCookie,
+	executeOk,
+	stopStack,
+	importSiteCredentials,
+};
