@@ -23,6 +23,7 @@ const TENANT = 'listening';
 const WORKFLOW_ID = 'e2eListening0001';
 const CREDENTIAL = { id: 'e2eListenTenant1', name: 'Tenant (listening)', type: 'siteTenantApi' };
 const TRIGGER = 'Contact form';
+const N8N_1 = path.basename(require('../../scripts/lib/runtime').RUNTIME_DIR) === 'n8n1-runtime';
 
 const ctx = {};
 
@@ -70,7 +71,12 @@ async function rest(method, urlPath, body) {
 
 /** "Execute step" on the trigger: n8n registers the test webhook and waits for an event. */
 async function listen() {
+	// n8n 1.x runs the workflow the editor sends (workflowData); n8n 2.x reads the stored one.
+	const workflowData = N8N_1
+		? (await rest('GET', `/workflows/${WORKFLOW_ID}`)).data.data
+		: undefined;
 	const answer = await rest('POST', `/workflows/${WORKFLOW_ID}/run`, {
+		...(workflowData ? { workflowData } : {}),
 		triggerToStartFrom: { name: TRIGGER },
 	});
 	expect(answer.status).toBe(200);
