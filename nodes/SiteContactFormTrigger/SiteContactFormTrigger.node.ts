@@ -12,6 +12,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { acknowledgeOption, acknowledgeResponseMode } from './acknowledge';
+import { withNativeFields } from '../shared/nativeWebhookFields';
 import {
 	MANAGED_TENANT,
 	TENANT_TOKEN,
@@ -55,7 +56,10 @@ export class SiteContactFormTrigger implements INodeType {
 		name: 'siteContactFormTrigger',
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2 changes nothing the user sees: n8n evaluates an expression on every request to a
+		// version 1 webhook node (its Webhook node v1's Binary Data option), which v2 is spared.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle:
 			'={{$parameter["registration"] === "manual" ? "Manual registration" : "Automatic registration"}}',
 		description:
@@ -86,19 +90,22 @@ export class SiteContactFormTrigger implements INodeType {
 			},
 		],
 		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
+			withNativeFields(
+				{
+					name: 'default',
+					httpMethod: 'POST',
+					// The site needs a 2xx, nothing more: an empty one. (Left out, n8n sends its default,
+					// the literal text "firstEntryJson".) Repeats get the node's small JSON acknowledgement.
+					responseData: 'noData',
+					// n8n puts the node's random webhook id in front (isFullPath false); an empty Path falls
+					// back to the node's own random id, so neither part of the URL can be guessed. (An
+					// expression n8n evaluates per request: no parameter holds the node's id.)
+					path: '={{$parameter["path"] || $nodeId || "contact-form"}}',
+					isFullPath: false,
+				},
 				// On receipt (default) or when the workflow has finished: the Acknowledge Delivery option.
-				responseMode: acknowledgeResponseMode,
-				// The site needs a 2xx, nothing more: an empty one. (Left out, n8n sends its default,
-				// the literal text "firstEntryJson".) Repeats get the node's small JSON acknowledgement.
-				responseData: 'noData',
-				// n8n puts the node's random webhook id in front (isFullPath false); an empty Path falls
-				// back to the node's own random id, so neither part of the URL can be guessed.
-				path: '={{$parameter["path"] || $nodeId || "contact-form"}}',
-				isFullPath: false,
-			},
+				{ responseMode: acknowledgeResponseMode },
+			),
 		],
 		properties: [
 			{

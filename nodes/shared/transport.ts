@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'crypto';
 import type {
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -41,6 +42,7 @@ import {
 	MAX_RETRY_AFTER_MS,
 	parseRetryAfter,
 } from './retry';
+import { forgetHeldCredentials, heldCredentials } from './heldCredentials';
 import { joinUrl } from './url';
 import { readConcurrency, runWindow, throwFirstFailure } from './window';
 
@@ -138,36 +140,60 @@ interface ResolvedSettings {
 	url: (path: string) => string;
 	timeout: number;
 	maxRetries: number;
+	/** Handed to httpRequestWithAuthentication, so that it does not read the credential again. */
+	credentials: ICredentialsDecrypted;
 }
 
 /**
- * The credential's base URL, read once per node run (per execution context) and credential type.
- * Each getCredentials costs n8n a database read and a decryption, and httpRequestWithAuthentication
- * reads the credential again for every request anyway (for the token, which may be refreshed), so a
- * read per item for the base URL doubled that cost: with many items in flight it was the largest
- * part of the node's own cost in n8n (docs/performance.md, `peer-n8n-*`).
+ * The credential, read once per node run (per execution context) and credential type, and handed to
+ * every request of that run (httpRequestWithAuthentication's `credentialsDecrypted`).
+ * Each getCredentials costs n8n a database read and a decryption, and outside an execution (a
+ * trigger's webhook, hook or poll context) a fresh expression isolate too, which made a second read
+ * per request the largest part of the Contact Form Trigger's claim (docs/performance.md,
+ * `trigger-vs-webhook-node`). n8n writes a refreshed token (preAuthentication) into this same object,
+ * so later requests of the run send the refreshed one.
  */
-const baseUrls = new WeakMap<SiteRequestContext, Map<SiteCredentialType, Promise<string>>>();
-async function credentialBaseUrl(
+const credentialReads = new WeakMap<
+	SiteRequestContext,
+	Map<SiteCredentialType, Promise<ICredentialsDecrypted>>
+>();
+async function readCredentials(
 	ctx: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	itemIndex: number,
-): Promise<string> {
-	let byType = baseUrls.get(ctx);
+): Promise<ICredentialsDecrypted> {
+	let byType = credentialReads.get(ctx);
 	if (!byType) {
 		byType = new Map();
-		baseUrls.set(ctx, byType);
+		credentialReads.set(ctx, byType);
 	}
-	let baseUrl = byType.get(credentialType);
-	if (!baseUrl) {
-		baseUrl = ctx
-			.getCredentials(credentialType, itemIndex)
-			.then((credentials) => String(credentials.baseUrl ?? ''));
-		byType.set(credentialType, baseUrl);
+	let read = byType.get(credentialType);
+	if (!read) {
+		const reference = ctx.getNode().credentials?.[credentialType];
+		const fromN8n = async () => ({
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: credentialType,
+			data: await ctx.getCredentials(credentialType, itemIndex),
+		});
+		const heldKey = webhookHeldKey(ctx, credentialType);
+		read = heldKey === undefined ? fromN8n() : heldCredentials(heldKey, fromN8n);
+		byType.set(credentialType, read);
 		// A failed read is not kept: the next item asks again (and fails with its own index).
-		baseUrl.catch(() => byType.delete(credentialType));
+		read.catch(() => byType.delete(credentialType));
 	}
-	return await baseUrl;
+	return await read;
+}
+
+/** Where a webhook context's credential is held (heldCredentials.ts); undefined elsewhere. */
+function webhookHeldKey(
+	ctx: SiteRequestContext,
+	credentialType: SiteCredentialType,
+): string | undefined {
+	if (!('getRequestObject' in ctx)) return undefined;
+	const credentialId = ctx.getNode().credentials?.[credentialType]?.id;
+	if (!credentialId) return undefined;
+	return [ctx.getWorkflow().id ?? '', ctx.getNode().id, credentialType, credentialId].join('/');
 }
 
 /**
@@ -181,8 +207,10 @@ async function resolveSettings(
 	options: SiteRequestOptions,
 ): Promise<ResolvedSettings> {
 	const { itemIndex } = options;
-	const baseUrl = await credentialBaseUrl(ctx, credentialType, itemIndex);
+	const credentials = await readCredentials(ctx, credentialType, itemIndex);
+	const baseUrl = String(credentials.data?.baseUrl ?? '');
 	return {
+		credentials,
 		baseUrl,
 		url: (path) => joinUrl(baseUrl, path),
 		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),
@@ -201,7 +229,17 @@ export async function siteApiRequestFull(
 	options: SiteRequestOptions,
 ): Promise<SiteResponse> {
 	const settings = await resolveSettings(this, credentialType, options);
-	return await sendRequest(this, credentialType, request, options, settings);
+	let answered = false;
+	try {
+		const response = await sendRequest(this, credentialType, request, options, settings);
+		answered = true;
+		return response;
+	} finally {
+		// A held credential (webhook contexts) may be what failed, e.g. a rotated token: read it
+		// again next time.
+		const heldKey = answered ? undefined : webhookHeldKey(this, credentialType);
+		if (heldKey !== undefined) forgetHeldCredentials(heldKey);
+	}
 }
 
 async function sendRequest(
@@ -209,7 +247,7 @@ async function sendRequest(
 	credentialType: SiteCredentialType,
 	request: SiteRequest,
 	options: SiteRequestOptions,
-	{ baseUrl, url: urlFor, timeout, maxRetries }: ResolvedSettings,
+	{ baseUrl, url: urlFor, timeout, maxRetries, credentials }: ResolvedSettings,
 ): Promise<SiteResponse> {
 	const { itemIndex } = options;
 	const node = ctx.getNode();
@@ -266,6 +304,7 @@ async function sendRequest(
 				ctx,
 				credentialType,
 				requestOptions,
+				{ credentialsDecrypted: credentials },
 			)) as IN8nHttpFullResponse;
 			status = response.statusCode;
 			responseHeaders = response.headers ?? {};

@@ -392,7 +392,7 @@ describe('with a database between n8n and the credential', () => {
 	});
 });
 
-test('the credential is read once per request (by n8n, for the token), not once more per item for the base URL', async () => {
+test('the credential is read once per node run and handed to each request (not once more per request by n8n)', async () => {
 	const credentials = ctx.runner.credentials.add('siteTenantApi', {
 		baseUrl: ctx.site.url,
 		token: tenant.token,
@@ -409,6 +409,6 @@ test('the credential is read once per request (by n8n, for the token), not once 
 	expect(result.items.map((item) => item.json.url)).toEqual(
 		Array.from({ length: 20 }, (_, i) => `/w${i}`),
 	);
-	// 20 requests: 20 reads by httpRequestWithAuthentication, and one for the base URL of the run.
-	expect(ctx.runner.credentials.reads.get(id)).toBe(21);
+	// 20 requests, one read: httpRequestWithAuthentication gets the run's read (credentialsDecrypted).
+	expect(ctx.runner.credentials.reads.get(id)).toBe(1);
 });

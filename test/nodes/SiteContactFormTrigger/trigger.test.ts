@@ -416,6 +416,47 @@ describe('repeats (at-least-once delivery)', () => {
 		);
 	});
 
+	test('a burst of deliveries reads the tenant credential once: the trigger holds it for a few seconds', async () => {
+		const { tenant, trigger, secret } = await activeTrigger('held-credential');
+		const id = Object.values(tenant.credential)[0]!.id!;
+		const readsBefore = ctx.harness.credentials.reads.get(id) ?? 0;
+		const bodies = Array.from({ length: 20 }, (_, i) =>
+			submissionBody(tenant.id, { message: `burst ${i}` }),
+		);
+		const answers = await Promise.all(
+			bodies.map((body) => postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })),
+		);
+		expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+		for (const body of bodies)
+			expect(ctx.harness.callsFor(body.submission_id).filter(started)).toHaveLength(1);
+		expect((ctx.harness.credentials.reads.get(id) ?? 0) - readsBefore).toBe(1);
+	});
+
+	test('a rotated token: the held one is refused, that delivery gets 503 and starts nothing, the next reads the credential again', async () => {
+		const { tenant, trigger, secret } = await activeTrigger('rotated-token');
+		const id = Object.values(tenant.credential)[0]!.id!;
+		const first = submissionBody(tenant.id, { message: 'before rotation' });
+		expect((await postTo(trigger.productionUrl, first, { [SECRET_HEADER]: secret })).status).toBe(
+			200,
+		);
+		const rotated = await ctx.site.admin.post('/api/tenant/token', {
+			id: tenant.id,
+			revoke_previous: true,
+		});
+		ctx.harness.credentials.update(id, { token: rotated.data.token as string });
+
+		const during = submissionBody(tenant.id, { message: 'held token refused' });
+		const refused = await postTo(trigger.productionUrl, during, { [SECRET_HEADER]: secret });
+		expect(refused.status).toBe(503);
+		expect(ctx.harness.callsFor(during.submission_id).filter(started)).toHaveLength(0);
+		expect(JSON.stringify(refused.data)).not.toContain(tenant.token);
+
+		// The site delivers it again: now with the credential's new token.
+		const again = await postTo(trigger.productionUrl, during, { [SECRET_HEADER]: secret });
+		expect(again.status).toBe(200);
+		expect(ctx.harness.callsFor(during.submission_id).filter(started)).toHaveLength(1);
+	});
+
 	test('1 and "1" are different submissions; a repeat of either is recognised', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('typed-ids');
 		const post = (id: unknown) =>
