@@ -113,7 +113,11 @@ export function startChild(script: string, env: NodeJS.ProcessEnv = {}): Child {
 
 /** In a child: report a failure to the parent and exit non-zero. */
 export function failChild(error: unknown): never {
-	const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+	// n8n's run data may hold an error that is not an Error instance: keep its message.
+	const message =
+		error instanceof Error
+			? (error.stack ?? error.message)
+			: String((error as { message?: unknown } | null)?.message ?? JSON.stringify(error));
 	process.send?.({ type: 'error', message });
 	process.stderr.write(`${message}\n`);
 	// Let the IPC message go out before exiting.

@@ -34,7 +34,8 @@ export interface UploadMemory {
 /** Uploads an `mb` MB file; each call has a server and an n8n process of its own, started for it. */
 export async function measureUpload(mb: number): Promise<UploadMemory> {
 	// Fresh processes, so that their memory is not that of earlier work.
-	const site = await startSite({ maxUploadMb: mb + 1 });
+	// The largest upload is over the default per-tenant quota (1 GB): the quota follows the file.
+	const site = await startSite({ maxUploadMb: mb + 1, uploadQuotaMb: mb + 1 });
 	const uploaderFolder = tempDir('n8n-bench-user-');
 	const uploader = trackedChild('asset-child', { BENCH_N8N_USER_FOLDER: uploaderFolder });
 	const fileDir = tempDir('bench-file-');
