@@ -276,9 +276,11 @@ describe('checkpoint thread under writes that never pause', () => {
 		const bounded = await largestWal(limitFrames, groups);
 		const passiveOnly = await largestWal(2 ** 29, groups);
 		// The writer outruns the 20 ms check interval, so the bounded WAL ends some intervals past its
-		// limit, whatever the amount written; passive checkpoints alone let it grow with the amount.
-		const allowed = 32 * 1024 * 1024;
+		// limit (13-18 MB on an idle machine, 35 MB once seen with the machine's two cores busy, when
+		// the checkpoint thread gets less time), whatever the amount written; passive checkpoints alone
+		// let it grow with the amount (about 190 MB here).
+		const allowed = 64 * 1024 * 1024;
 		expect(bounded).toBeLessThan(allowed);
-		expect(passiveOnly).toBeGreaterThan(5 * allowed);
+		expect(passiveOnly).toBeGreaterThan(2.5 * allowed);
 	});
 });
