@@ -34,15 +34,11 @@ export async function heldCredentials(
 	if (held.size >= MAX_HELD) held.delete(held.keys().next().value as string);
 	const fresh: Held = { read: read(), until: now + HOLD_MS };
 	held.set(key, fresh);
-	fresh.read.catch(() => forget(key, fresh));
+	fresh.read.catch(() => forgetHeldCredentials(key, fresh));
 	return await fresh.read;
 }
 
-/** Drops the key's held read (e.g. its token was refused). */
-export function forgetHeldCredentials(key: string): void {
-	held.delete(key);
-}
-
-function forget(key: string, entry: Held): void {
-	if (held.get(key) === entry) held.delete(key);
+/** Drops the key's held read (e.g. its token was refused); with `entry`, only if still that one. */
+export function forgetHeldCredentials(key: string, entry?: Held): void {
+	if (entry === undefined || held.get(key) === entry) held.delete(key);
 }

@@ -142,6 +142,8 @@ interface ResolvedSettings {
 	maxRetries: number;
 	/** Handed to httpRequestWithAuthentication, so that it does not read the credential again. */
 	credentials: ICredentialsDecrypted;
+	/** Where a webhook context holds the credential (heldCredentials.ts); undefined elsewhere. */
+	heldKey: string | undefined;
 }
 
 /**
@@ -161,6 +163,7 @@ async function readCredentials(
 	ctx: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	itemIndex: number,
+	heldKey: string | undefined,
 ): Promise<ICredentialsDecrypted> {
 	let byType = credentialReads.get(ctx);
 	if (!byType) {
@@ -176,7 +179,6 @@ async function readCredentials(
 			type: credentialType,
 			data: await ctx.getCredentials(credentialType, itemIndex),
 		});
-		const heldKey = webhookHeldKey(ctx, credentialType);
 		read = heldKey === undefined ? fromN8n() : heldCredentials(heldKey, fromN8n);
 		byType.set(credentialType, read);
 		// A failed read is not kept: the next item asks again (and fails with its own index).
@@ -207,10 +209,12 @@ async function resolveSettings(
 	options: SiteRequestOptions,
 ): Promise<ResolvedSettings> {
 	const { itemIndex } = options;
-	const credentials = await readCredentials(ctx, credentialType, itemIndex);
+	const heldKey = webhookHeldKey(ctx, credentialType);
+	const credentials = await readCredentials(ctx, credentialType, itemIndex, heldKey);
 	const baseUrl = String(credentials.data?.baseUrl ?? '');
 	return {
 		credentials,
+		heldKey,
 		baseUrl,
 		url: (path) => joinUrl(baseUrl, path),
 		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),
@@ -237,8 +241,7 @@ export async function siteApiRequestFull(
 	} finally {
 		// A held credential (webhook contexts) may be what failed, e.g. a rotated token: read it
 		// again next time.
-		const heldKey = answered ? undefined : webhookHeldKey(this, credentialType);
-		if (heldKey !== undefined) forgetHeldCredentials(heldKey);
+		if (!answered && settings.heldKey !== undefined) forgetHeldCredentials(settings.heldKey);
 	}
 }
 
