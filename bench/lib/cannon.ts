@@ -59,7 +59,8 @@ export interface DuelResult {
  */
 export async function duel<K extends string>(
 	kind: string,
-	contestants: Record<K, { label: string; url: string }>,
+	/** `options` of a contestant replace the duel's (the same server asked other requests). */
+	contestants: Record<K, { label: string; url: string; options?: Partial<autocannon.Options> }>,
 	options: Partial<autocannon.Options>,
 ) {
 	const names = Object.keys(contestants) as K[];
@@ -74,7 +75,7 @@ export async function duel<K extends string>(
 				await measure(
 					`${contestants[name].label} ${kind}`,
 					contestants[name].url,
-					options,
+					contestants[name].options ?? options,
 					r === 0,
 				),
 			);

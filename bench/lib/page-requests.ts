@@ -7,8 +7,11 @@ export type PageMethod = 'POST /api/page' | 'GET /api/pages';
 // Shared by every spec made here, so that no two requests of a run create the same url (a 409).
 let counter = 0;
 
-/** A new page per request (a repeated url is a 409) and a fresh Idempotency-Key, like the node sends. */
-function createPageRequests(token: string): autocannon.RequestSpec[] {
+/**
+ * A new page per request (a repeated url is a 409) and a fresh Idempotency-Key, like the node sends;
+ * without the key when `idempotencyKey` is false (what the server's stored answers cost, a figure).
+ */
+function createPageRequests(token: string, idempotencyKey: boolean): autocannon.RequestSpec[] {
 	return [
 		{
 			method: 'POST',
@@ -21,7 +24,7 @@ function createPageRequests(token: string): autocannon.RequestSpec[] {
 						authorization: `Bearer ${token}`,
 						accept: 'application/json',
 						'content-type': 'application/json',
-						'idempotency-key': randomUUID(),
+						...(idempotencyKey ? { 'idempotency-key': randomUUID() } : {}),
 					},
 					body: JSON.stringify({ name: `Cannon ${i}`, url: `/cannon/${i}`, locale: 'en' }),
 				};
@@ -41,8 +44,15 @@ function listPagesRequests(token: string): autocannon.RequestSpec[] {
 	];
 }
 
-export function pageRequests(method: PageMethod, token: string): Partial<autocannon.Options> {
+export function pageRequests(
+	method: PageMethod,
+	token: string,
+	{ idempotencyKey = true } = {},
+): Partial<autocannon.Options> {
 	return {
-		requests: method === 'POST /api/page' ? createPageRequests(token) : listPagesRequests(token),
+		requests:
+			method === 'POST /api/page'
+				? createPageRequests(token, idempotencyKey)
+				: listPagesRequests(token),
 	};
 }

@@ -73,12 +73,20 @@ export async function serverRows(site: Site, listToken: string) {
 		);
 		for (const kind of ['POST /api/page', 'GET /api/pages'] as const) {
 			const post = kind === 'POST /api/page';
-			const contestants: Record<string, { label: string; url: string }> = {
+			const contestants: Record<string, Parameters<typeof duel>[1][string]> = {
 				reference: { label: 'reference server', url: site.url },
 				bare: { label: 'bare node:http', url: bareUrl },
 			};
 			// Only a POST writes; the durable server would answer a GET as the bare one does.
-			if (post) contestants.durable = { label: 'node:http + SQLite insert', url: durableReady.url };
+			if (post) {
+				contestants.durable = { label: 'node:http + SQLite insert', url: durableReady.url };
+				// The same server without Idempotency-Key: what storing each answer for replay costs.
+				contestants.referenceNoKey = {
+					label: 'reference server, no Idempotency-Key',
+					url: site.url,
+					options: pageRequests(kind, token, { idempotencyKey: false }),
+				};
+			}
 			const results = await duel(kind, contestants, pageRequests(kind, post ? token : listToken));
 			const { reference, bare: baseline } = results;
 			const ratio = reference.best.rps / baseline.best.rps;
@@ -113,6 +121,8 @@ export async function serverRows(site: Site, listToken: string) {
 						seconds: SIZES.cannonSeconds,
 						...cannonFigures('reference', reference),
 						...cannonFigures('durable', results.durable),
+						...cannonFigures('referenceNoKey', results.referenceNoKey),
+						noKeyRatio: round(results.referenceNoKey.best.rps / results.durable.best.rps, 2),
 						journalMode,
 						synchronous,
 					},
