@@ -551,6 +551,12 @@ describe("AI: n8n's own AI nodes on an OpenAI credential pointed at the stand-in
 	});
 });
 
+/**
+ * Waits on a delivery through the site's worker and n8n: they return at once when it lands, and on a
+ * busy machine the first one (n8n's first webhook execution) has taken more than the default 30 s.
+ */
+const DELIVERY_WAIT = { timeoutMs: 90000 };
+
 describe('contact form trigger in an active workflow, served by n8n start', () => {
 	test("published workflow registers itself: the site delivers to n8n's production URL with a secret header", async () => {
 		await stack.publishWorkflow(ctx.env, stack.WORKFLOWS.contactForm.id);
@@ -586,8 +592,13 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 		const id = submitted.data.submission_id;
 		ctx.submissionId = id;
 
-		const notification = await stack.waitFor('the contact-form notification', async () =>
-			(await ctx.demo('GET', '/api/notifications')).data.data.find((n) => n.id === `contact-${id}`),
+		const notification = await stack.waitFor(
+			'the contact-form notification',
+			async () =>
+				(await ctx.demo('GET', '/api/notifications')).data.data.find(
+					(n) => n.id === `contact-${id}`,
+				),
+			DELIVERY_WAIT,
 		);
 		expect(notification.message).toBe(
 			'New contact-form message from Ada Lovelace <ada@example.com>: Please call me back about the analytical engine.',
@@ -693,7 +704,11 @@ describe('repeated deliveries in a real n8n (the site holds the claim; webhook()
 	const webhookExecutions = () => executionCount(stack.WORKFLOWS.contactForm.id);
 
 	test('the delivered submission posted again 3 times one after the other, then 30 at once: still 1 execution', async () => {
-		await stack.waitFor('the first execution to be stored', async () => webhookExecutions() >= 1);
+		await stack.waitFor(
+			'the first execution to be stored',
+			async () => webhookExecutions() >= 1,
+			DELIVERY_WAIT,
+		);
 		const before = webhookExecutions();
 		expect(before).toBe(1);
 		const body = delivery(ctx.submissionId, {
@@ -737,10 +752,13 @@ describe('repeated deliveries in a real n8n (the site holds the claim; webhook()
 			});
 		expect(texts.join('')).not.toContain('firstEntryJson');
 
-		await stack.waitFor('the contact-form notification of the new submission', async () =>
-			(await ctx.demo('GET', '/api/notifications')).data.data.find(
-				(n) => n.id === `contact-${submissionId}`,
-			),
+		await stack.waitFor(
+			'the contact-form notification of the new submission',
+			async () =>
+				(await ctx.demo('GET', '/api/notifications')).data.data.find(
+					(n) => n.id === `contact-${submissionId}`,
+				),
+			DELIVERY_WAIT,
 		);
 		await stack.waitFor(
 			'its execution to be stored',
