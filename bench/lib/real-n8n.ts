@@ -164,13 +164,20 @@ export async function prepareRealN8n(): Promise<RealN8n> {
 		logLevel: 'info',
 	});
 	runtime.stagePackage(userFolder);
+	const owner: Owner = {
+		email: 'owner@bench.example.com',
+		firstName: 'Bench',
+		lastName: 'Owner',
+		password: `Bench-1a${randomBytes(12).toString('base64url')}`,
+	};
 	return {
 		version,
 		databaseFile: join(runtime.n8nFolder(userFolder), 'database.sqlite'),
 		async publish(id) {
 			await stack.publishWorkflow(env, id);
 		},
-		start: async (extraEnv = {}) => await startN8n({ ...env, ...extraEnv }, port, userFolder),
+		start: async (extraEnv = {}) =>
+			await startN8n({ ...env, ...extraEnv }, port, userFolder, owner),
 		async importCredentials(credentials) {
 			await stack.importCredentials(env, userFolder, credentials);
 		},
@@ -207,10 +214,20 @@ export async function prepareRealN8n(): Promise<RealN8n> {
 	};
 }
 
+// A type, not an interface: the runtime's owner parameter is a string record.
+type Owner = {
+	email: string;
+	firstName: string;
+	lastName: string;
+	password: string;
+};
+
 async function startN8n(
 	env: NodeJS.ProcessEnv,
 	port: number,
 	userFolder: string,
+	/** The user folder's owner: set up on the first start, logged in on every later one. */
+	owner: Owner,
 ): Promise<StartedN8n> {
 	const url = `http://127.0.0.1:${port}`;
 	const n8n = await runtime.startN8n({
@@ -219,12 +236,6 @@ async function startN8n(
 		logFile: join(userFolder, 'n8n.log'),
 	});
 	let cookie: string | undefined;
-	const owner = {
-		email: 'owner@bench.example.com',
-		firstName: 'Bench',
-		lastName: 'Owner',
-		password: `Bench-1a${randomBytes(12).toString('base64url')}`,
-	};
 	return {
 		url,
 		async rest(method, path, body) {

@@ -15,7 +15,7 @@
 import Database from 'better-sqlite3';
 
 import { createTenant, log, quick, rows, startSite, stopChild } from '../lib/context';
-import { prepareRealN8n, type StartedN8n } from '../lib/real-n8n';
+import { prepareRealN8n } from '../lib/real-n8n';
 import { percentile, pool, round } from '../lib/stats';
 import { join } from 'path';
 
@@ -202,14 +202,17 @@ async function deliver(
 	};
 }
 
-async function contestants(): Promise<{
-	n8n: StartedN8n;
+interface Contestants {
 	version: string;
 	databaseFile: string;
 	trigger: Contestant;
 	webhookNode: Contestant;
+	/** Starts n8n again with extra environment; the contestants then point at that n8n. */
+	restart: (extraEnv: Record<string, string>) => Promise<void>;
 	stop: () => Promise<void>;
-}> {
+}
+
+async function contestants(): Promise<Contestants> {
 	// n8n runs beside the server: the trigger registers a loopback URL.
 	const site = await startSite({ webhookAllow: 'loopback' });
 	const token = await createTenant(site, 'bench-trigger');
@@ -234,42 +237,64 @@ async function contestants(): Promise<{
 	]);
 	await real.publish(triggerId);
 	await real.publish(webhookId);
+
+	/** n8n started, the trigger registered, and the Webhook node's Header Auth given its secret. */
+	const startN8n = async (extraEnv: Record<string, string>) => {
+		const n8n = await real.start(extraEnv);
+		try {
+			const settings = await waitForRegistration(site.url, token);
+			const patched = await n8n.rest('PATCH', `/credentials/${headerCredential.id}`, {
+				name: headerCredential.name,
+				type: 'httpHeaderAuth',
+				data: { name: SECRET_HEADER, value: settings.secret },
+			});
+			if (patched.status !== 200)
+				throw new Error(`could not set the Header Auth secret: HTTP ${patched.status}`);
+			return { n8n, settings };
+		} catch (error) {
+			await n8n.stop();
+			throw error;
+		}
+	};
 	// An experiment's knob, not a setting of the row: e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}.
-	const n8n = await real.start(
+	let started = await startN8n(
 		JSON.parse(process.env.BENCH_TRIGGER_N8N_ENV ?? '{}') as Record<string, string>,
 	);
-	const settings = await waitForRegistration(site.url, token);
-	const secret = settings.headers[SECRET_HEADER];
-	const patched = await n8n.rest('PATCH', `/credentials/${headerCredential.id}`, {
-		name: headerCredential.name,
-		type: 'httpHeaderAuth',
-		data: { name: SECRET_HEADER, value: secret },
-	});
-	if (patched.status !== 200)
-		throw new Error(`could not set the Header Auth secret: HTTP ${patched.status}`);
-	return {
-		n8n,
+	const result: Contestants = {
 		version: real.version.n8n,
 		databaseFile: real.databaseFile,
 		trigger: {
 			kind: 'trigger',
 			label: 'Contact Form Trigger',
 			workflowId: triggerId,
-			url: settings.url,
-			secret,
+			url: '',
+			secret: '',
 		},
 		webhookNode: {
 			kind: 'webhookNode',
 			label: 'Webhook node',
 			workflowId: webhookId,
-			url: `${n8n.url}/webhook/${WEBHOOK_PATH}`,
-			secret,
+			url: '',
+			secret: '',
+		},
+		restart: async (extraEnv) => {
+			await started.n8n.stop();
+			started = await startN8n(extraEnv);
+			point();
 		},
 		stop: async () => {
-			await n8n.stop();
+			await started.n8n.stop();
 			await stopChild(site.child);
 		},
 	};
+	const point = () => {
+		result.trigger.url = started.settings.url;
+		result.trigger.secret = started.settings.secret;
+		result.webhookNode.url = `${started.n8n.url}/webhook/${WEBHOOK_PATH}`;
+		result.webhookNode.secret = started.settings.secret;
+	};
+	point();
+	return result;
 }
 
 async function waitForRegistration(siteUrl: string, token: string) {
@@ -282,7 +307,7 @@ async function waitForRegistration(siteUrl: string, token: string) {
 		if (typeof settings.contact_form_webhook_url === 'string')
 			return {
 				url: settings.contact_form_webhook_url,
-				headers: settings.contact_form_webhook_headers as Record<string, string>,
+				secret: (settings.contact_form_webhook_headers as Record<string, string>)[SECRET_HEADER],
 			};
 		if (Date.now() > deadline) throw new Error('the trigger never registered with the site');
 		await new Promise((resolve) => setTimeout(resolve, 500));
@@ -355,6 +380,40 @@ function pushRow(
 	);
 }
 
+/**
+ * n8n acquires an expression isolate for the webhook phase of every webhook node but its own Webhook
+ * node (`N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP`, on by default, applies to that node
+ * type only), and with one isolate in its pool the execution then waits for a new one. Figures of
+ * trigger-vs-webhook-node: the same deliveries with that skip off, both nodes on equal terms.
+ */
+async function isolateSkipOffFigures(c: Contestants): Promise<void> {
+	log(
+		'trigger-vs-webhook-node: n8n again with N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP=false',
+	);
+	await c.restart({ N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP: 'false' });
+	const measured = {} as Record<Kind, { rate: Run; alone: Run }>;
+	for (const contestant of [c.trigger, c.webhookNode]) {
+		await deliver(c.databaseFile, contestant, WARM_DELIVERIES, 1);
+		measured[contestant.kind] = {
+			rate: await deliver(c.databaseFile, contestant, DELIVERIES, 1),
+			alone: await deliver(c.databaseFile, contestant, ALONE_DELIVERIES, 1, 1),
+		};
+	}
+	const row = rows.find((r) => r.id === 'trigger-vs-webhook-node');
+	if (!row) throw new Error('trigger-vs-webhook-node: no row to add the figures to');
+	const { trigger, webhookNode } = measured;
+	Object.assign(row.figures, {
+		skipOffTriggerRate: round(trigger.rate.rate, 1),
+		skipOffWebhookNodeRate: round(webhookNode.rate.rate, 1),
+		skipOffRatio: round(trigger.rate.rate / webhookNode.rate.rate, 2),
+		skipOffTriggerAloneP50Ms: round(trigger.alone.p50, 1),
+		skipOffWebhookNodeAloneP50Ms: round(webhookNode.alone.p50, 1),
+	});
+	log(
+		`trigger-vs-webhook-node, isolate skip off: trigger ${round(trigger.rate.rate, 1)} submissions/s, Webhook node ${round(webhookNode.rate.rate, 1)} (ratio ${round(trigger.rate.rate / webhookNode.rate.rate, 2)}); one at a time p50 trigger ${round(trigger.alone.p50, 1)} ms, Webhook node ${round(webhookNode.alone.p50, 1)} ms`,
+	);
+}
+
 export async function triggerVsWebhookRows(): Promise<void> {
 	const c = await contestants();
 	try {
@@ -383,6 +442,7 @@ export async function triggerVsWebhookRows(): Promise<void> {
 			}
 			pushRow(id, copies, runs, c.version, alone);
 		}
+		await isolateSkipOffFigures(c);
 	} finally {
 		await c.stop();
 	}
