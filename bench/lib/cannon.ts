@@ -57,10 +57,16 @@ export interface DuelResult {
  * The contestants (label -> base URL) over SIZES.repeats rounds, forwards in even rounds and
  * backwards in odd ones (A B C, C B A); only the first round warms up. Each keeps its best round.
  */
+/** A server of a duel; its `options` replace the duel's (the same server asked other requests). */
+export interface CannonContestant {
+	label: string;
+	url: string;
+	options?: Partial<autocannon.Options>;
+}
+
 export async function duel<K extends string>(
 	kind: string,
-	/** `options` of a contestant replace the duel's (the same server asked other requests). */
-	contestants: Record<K, { label: string; url: string; options?: Partial<autocannon.Options> }>,
+	contestants: Record<K, CannonContestant>,
 	options: Partial<autocannon.Options>,
 ) {
 	const names = Object.keys(contestants) as K[];

@@ -17,7 +17,13 @@ import {
 	trackedChild,
 	type Site,
 } from '../lib/context';
-import { CANNON_CONNECTIONS, duel, measure, type DuelResult } from '../lib/cannon';
+import {
+	CANNON_CONNECTIONS,
+	duel,
+	measure,
+	type CannonContestant,
+	type DuelResult,
+} from '../lib/cannon';
 import { pageRequests, type PageMethod } from '../lib/page-requests';
 import { round } from '../lib/stats';
 
@@ -73,7 +79,7 @@ export async function serverRows(site: Site, listToken: string) {
 		);
 		for (const kind of ['POST /api/page', 'GET /api/pages'] as const) {
 			const post = kind === 'POST /api/page';
-			const contestants: Record<string, Parameters<typeof duel>[1][string]> = {
+			const contestants: Record<string, CannonContestant> = {
 				reference: { label: 'reference server', url: site.url },
 				bare: { label: 'bare node:http', url: bareUrl },
 			};

@@ -264,40 +264,36 @@ async function contestants(): Promise<Contestants> {
 	let started = await startN8n(
 		JSON.parse(process.env.BENCH_TRIGGER_N8N_ENV ?? '{}') as Record<string, string>,
 	);
-	const result: Contestants = {
-		version: real.version.n8n,
-		databaseFile: real.databaseFile,
+	const pointedAt = ({ n8n, settings }: typeof started) => ({
 		trigger: {
 			kind: 'trigger',
 			label: 'Contact Form Trigger',
 			workflowId: triggerId,
-			url: '',
-			secret: '',
-		},
+			url: settings.url,
+			secret: settings.secret,
+		} satisfies Contestant,
 		webhookNode: {
 			kind: 'webhookNode',
 			label: 'Webhook node',
 			workflowId: webhookId,
-			url: '',
-			secret: '',
-		},
+			url: `${n8n.url}/webhook/${WEBHOOK_PATH}`,
+			secret: settings.secret,
+		} satisfies Contestant,
+	});
+	const result: Contestants = {
+		version: real.version.n8n,
+		databaseFile: real.databaseFile,
+		...pointedAt(started),
 		restart: async (extraEnv) => {
 			await started.n8n.stop();
 			started = await startN8n(extraEnv);
-			point();
+			Object.assign(result, pointedAt(started));
 		},
 		stop: async () => {
 			await started.n8n.stop();
 			await stopChild(site.child);
 		},
 	};
-	const point = () => {
-		result.trigger.url = started.settings.url;
-		result.trigger.secret = started.settings.secret;
-		result.webhookNode.url = `${started.n8n.url}/webhook/${WEBHOOK_PATH}`;
-		result.webhookNode.secret = started.settings.secret;
-	};
-	point();
 	return result;
 }
 
@@ -406,15 +402,16 @@ async function isolateSkipOffFigures(c: Contestants): Promise<void> {
 	const row = rows.find((r) => r.id === 'trigger-vs-webhook-node');
 	if (!row) throw new Error('trigger-vs-webhook-node: no row to add the figures to');
 	const { trigger, webhookNode } = measured;
-	Object.assign(row.figures, {
+	const figures = {
 		skipOffTriggerRate: round(trigger.rate.rate, 1),
 		skipOffWebhookNodeRate: round(webhookNode.rate.rate, 1),
 		skipOffRatio: round(trigger.rate.rate / webhookNode.rate.rate, 2),
 		skipOffTriggerAloneP50Ms: round(trigger.alone.p50, 1),
 		skipOffWebhookNodeAloneP50Ms: round(webhookNode.alone.p50, 1),
-	});
+	};
+	Object.assign(row.figures, figures);
 	log(
-		`trigger-vs-webhook-node, isolate skip off: trigger ${round(trigger.rate.rate, 1)} submissions/s, Webhook node ${round(webhookNode.rate.rate, 1)} (ratio ${round(trigger.rate.rate / webhookNode.rate.rate, 2)}); one at a time p50 trigger ${round(trigger.alone.p50, 1)} ms, Webhook node ${round(webhookNode.alone.p50, 1)} ms`,
+		`trigger-vs-webhook-node, isolate skip off: trigger ${figures.skipOffTriggerRate} submissions/s, Webhook node ${figures.skipOffWebhookNodeRate} (ratio ${figures.skipOffRatio}); one at a time p50 trigger ${figures.skipOffTriggerAloneP50Ms} ms, Webhook node ${figures.skipOffWebhookNodeAloneP50Ms} ms`,
 	);
 }
 
