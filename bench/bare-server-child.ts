@@ -7,6 +7,11 @@
  * With BENCH_BARE_DB=<file> it is the durable baseline: each POST's body is inserted into SQLite
  * (better-sqlite3, the reference server's journal mode and synchronous setting), one insert per
  * request, committed before the answer. Without it, it stores nothing.
+ *
+ * With BENCH_BARE_KEYED=1 as well, it is the durable baseline of a POST that carries an
+ * Idempotency-Key: the answer is also stored under that key (a random key, as the Tenant node sends),
+ * in the same transaction, so the request still commits once. These are the two records the reference
+ * server keeps for such a POST (the page and the answer kept for replay), with nothing else around them.
  */
 import Database from 'better-sqlite3';
 import { createServer } from 'http';
@@ -23,18 +28,30 @@ interface FixedResponse {
 /** SQLite's names for the values `PRAGMA synchronous` reads back. */
 const SYNCHRONOUS = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
 
-/** An insert per call, autocommitted (no transaction around it): durable when it returns. */
+/**
+ * One commit per call, durable when it returns: the body's insert, autocommitted, or with a key the
+ * body and the answer in one transaction (a repeated key replaces its answer, as on the reference server).
+ */
 function openStore(file: string) {
 	const db = new Database(file);
 	for (const pragma of DURABILITY_PRAGMAS) db.pragma(pragma);
 	db.exec('CREATE TABLE IF NOT EXISTS bodies (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-	const insert = db.prepare('INSERT INTO bodies (body) VALUES (?)');
+	db.exec('CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, body TEXT NOT NULL)');
+	const insertBody = db.prepare('INSERT INTO bodies (body) VALUES (?)');
+	const storeAnswer = db.prepare('INSERT OR REPLACE INTO answers (key, body) VALUES (?, ?)');
+	const insertWithAnswer = db.transaction((body: string, key: string, answer: string) => {
+		insertBody.run(body);
+		storeAnswer.run(key, answer);
+	});
 	return {
 		settings: {
 			journalMode: String(db.pragma('journal_mode', { simple: true })),
 			synchronous: SYNCHRONOUS[Number(db.pragma('synchronous', { simple: true }))] ?? 'unknown',
 		},
-		insert: (body: string) => insert.run(body),
+		insert(body: string, kept?: { key: string; answer: string }) {
+			if (kept) insertWithAnswer(body, kept.key, kept.answer);
+			else insertBody.run(body);
+		},
 		close: () => db.close(),
 	};
 }
@@ -50,10 +67,12 @@ function main() {
 			{ status: response.status, body: Buffer.from(response.body) },
 		]),
 	);
+	const keyed = process.env.BENCH_BARE_KEYED === '1';
 	const store = process.env.BENCH_BARE_DB ? openStore(process.env.BENCH_BARE_DB) : undefined;
 	const server = createServer((request, response) => {
 		const path = (request.url ?? '/').split('?')[0];
-		const answer = prepared.get(`${request.method} ${path}`) ?? {
+		const route = `${request.method} ${path}`;
+		const answer = prepared.get(route) ?? {
 			status: 404,
 			body: Buffer.from('{"error":"not_found"}'),
 		};
@@ -62,7 +81,14 @@ function main() {
 			request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		else request.resume();
 		request.on('end', () => {
-			if (store && request.method === 'POST') store.insert(Buffer.concat(chunks).toString('utf8'));
+			if (store && request.method === 'POST') {
+				const key = keyed ? request.headers['idempotency-key'] : undefined;
+				const kept = fixed[route];
+				store.insert(
+					Buffer.concat(chunks).toString('utf8'),
+					typeof key === 'string' && kept ? { key, answer: kept.body } : undefined,
+				);
+			}
 			response.writeHead(answer.status, {
 				'content-type': 'application/json; charset=utf-8',
 				'content-length': answer.body.length,

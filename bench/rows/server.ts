@@ -1,7 +1,9 @@
 /**
  * The reference server under autocannon against bare node:http servers giving the same answers: one
  * that stores nothing (the ceiling of any server on this machine, figures only) and, for POST, one
- * that inserts each body into SQLite before answering (the limit of a durable server: judged).
+ * that inserts each body into SQLite before answering (the limit of a durable server: judged), and one
+ * that also stores each answer under the request's Idempotency-Key (the limit for the POSTs the Tenant
+ * node sends: a figure).
  */
 import { join } from 'path';
 
@@ -39,12 +41,22 @@ interface StoreSettings {
 	synchronous: string;
 }
 
-function startBare(responses: Record<string, { status: number; body: string }>, dbFile?: string) {
+function startBare(
+	responses: Record<string, { status: number; body: string }>,
+	store?: { dbFile: string; keyed: boolean },
+) {
 	return trackedChild('bare-server-child', {
 		BENCH_BARE_RESPONSES: JSON.stringify(responses),
-		...(dbFile ? { BENCH_BARE_DB: dbFile } : {}),
+		...(store
+			? { BENCH_BARE_DB: store.dbFile, ...(store.keyed ? { BENCH_BARE_KEYED: '1' } : {}) }
+			: {}),
 	});
 }
+
+const startDurable = (
+	responses: Record<string, { status: number; body: string }>,
+	keyed: boolean,
+) => startBare(responses, { dbFile: join(tempDir('bare-durable-'), 'bodies.db'), keyed });
 
 const cannonFigures = (prefix: string, result: DuelResult) => ({
 	[`${prefix}Rps`]: round(result.best.rps, 0),
@@ -70,13 +82,15 @@ export async function serverRows(site: Site, listToken: string) {
 		'GET /api/pages': { status: 200, body: listed.text },
 	};
 	const bare = startBare(responses);
-	const durable = startBare(responses, join(tempDir('bare-durable-'), 'bodies.db'));
+	const durable = startDurable(responses, false);
+	const durableKeyed = startDurable(responses, true);
 
 	try {
 		const bareUrl = (await bare.next<{ type: string; url: string }>('ready')).url;
 		const durableReady = await durable.next<{ type: string; url: string; store: StoreSettings }>(
 			'ready',
 		);
+		const durableKeyedUrl = (await durableKeyed.next<{ type: string; url: string }>('ready')).url;
 		for (const kind of ['POST /api/page', 'GET /api/pages'] as const) {
 			const post = kind === 'POST /api/page';
 			const contestants: Record<string, CannonContestant> = {
@@ -86,6 +100,12 @@ export async function serverRows(site: Site, listToken: string) {
 			// Only a POST writes; the durable server would answer a GET as the bare one does.
 			if (post) {
 				contestants.durable = { label: 'node:http + SQLite insert', url: durableReady.url };
+				// The same requests, Idempotency-Key included, to a bare server that stores what the
+				// reference server must: the body and the answer under its key, committed together.
+				contestants.durableKeyed = {
+					label: 'node:http + SQLite insert + answer under its key',
+					url: durableKeyedUrl,
+				};
 				// The same server without Idempotency-Key: what storing each answer for replay costs.
 				contestants.referenceNoKey = {
 					label: 'reference server, no Idempotency-Key',
@@ -114,11 +134,12 @@ export async function serverRows(site: Site, listToken: string) {
 			});
 			if (post) {
 				const durableRatio = reference.best.rps / results.durable.best.rps;
+				const keyedRatio = round(reference.best.rps / results.durableKeyed.best.rps, 2);
 				const { journalMode, synchronous } = durableReady.store;
 				rows.push({
 					id: 'server-vs-durable-post',
 					row: `Reference server POST /api/page vs node:http inserting each body into SQLite (journal ${journalMode}, synchronous ${synchronous}), autocannon, ${CANNON_CONNECTIONS} connections`,
-					measured: `${round(reference.best.rps, 0)} req/s, p99 ${reference.best.p99} ms`,
+					measured: `${round(reference.best.rps, 0)} req/s, p99 ${reference.best.p99} ms; ratio ${keyedRatio} against node:http storing the same two records (body and answer under its key, ${round(results.durableKeyed.best.rps, 0)} req/s)`,
 					baseline: `node:http + SQLite ${round(results.durable.best.rps, 0)} req/s, p99 ${results.durable.best.p99} ms`,
 					ratio: round(durableRatio, 2),
 					goal: `>= ${DURABLE_POST_GOAL}`,
@@ -129,6 +150,8 @@ export async function serverRows(site: Site, listToken: string) {
 						...cannonFigures('durable', results.durable),
 						...cannonFigures('referenceNoKey', results.referenceNoKey),
 						noKeyRatio: round(results.referenceNoKey.best.rps / results.durable.best.rps, 2),
+						...cannonFigures('durableKeyed', results.durableKeyed),
+						keyedRatio,
 						journalMode,
 						synchronous,
 					},
@@ -155,6 +178,6 @@ export async function serverRows(site: Site, listToken: string) {
 		}
 		await stopChild(uncached.child);
 	} finally {
-		await Promise.all([stopChild(bare), stopChild(durable)]);
+		await Promise.all([stopChild(bare), stopChild(durable), stopChild(durableKeyed)]);
 	}
 }
