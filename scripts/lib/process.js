@@ -69,17 +69,56 @@ function runCapture(
 	});
 }
 
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-	return new Promise((resolve, reject) => {
+/**
+ * Ports handed out below the kernel's range for outgoing connections. A port taken from that range
+ * (listen on 0) is free when chosen but not when n8n binds it later: any outgoing connection may get
+ * it as its local port meanwhile (the bench once lost a run to "Task Broker's port ... is already in
+ * use" that way). Below the range only a server can take it, and the ports handed out are remembered
+ * so two callers never get the same one.
+ */
+const LOWEST_PORT = 20000;
+const handedOut = new Set();
+
+/** The first local port the kernel gives outgoing connections (Linux); below it stays ours to pick. */
+function ephemeralLow() {
+	try {
+		const low = Number(
+			fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
+		);
+		if (Number.isInteger(low) && low > 0) return low;
+	} catch {
+		// Not Linux: 32768 is below the default range of Linux, macOS and Windows alike.
+	}
+	return 32768;
+}
+
+/** Resolves the port if a server can listen on 127.0.0.1:port now, else undefined. */
+function tryListen(port) {
+	return new Promise((resolve) => {
 		const server = net.createServer();
 		server.unref();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
+		server.once('error', () => resolve(undefined));
+		server.listen(port, '127.0.0.1', () => {
+			const { port: bound } = server.address();
+			server.close(() => resolve(bound));
 		});
 	});
+}
+
+/** A free TCP port on 127.0.0.1, outside the range of outgoing connections when there is room. */
+async function freePort() {
+	const high = Math.min(ephemeralLow(), 65536);
+	for (let attempt = 0; high - LOWEST_PORT >= 1000 && attempt < 50; attempt++) {
+		const port = crypto.randomInt(LOWEST_PORT, high);
+		if (handedOut.has(port)) continue;
+		if ((await tryListen(port)) !== undefined) {
+			handedOut.add(port);
+			return port;
+		}
+	}
+	const port = await tryListen(0);
+	if (port === undefined) throw new Error('No free TCP port on 127.0.0.1');
+	return port;
 }
 
 /** True when something accepts connections on 127.0.0.1:port. */
@@ -159,6 +198,7 @@ module.exports = {
 	formatSeconds,
 	runCapture,
 	freePort,
+	ephemeralLow,
 	portInUse,
 	httpGet,
 	watchExit,
