@@ -53,10 +53,6 @@ export interface DuelResult {
 	runs: string;
 }
 
-/**
- * The contestants (label -> base URL) over SIZES.repeats rounds, forwards in even rounds and
- * backwards in odd ones (A B C, C B A); only the first round warms up. Each keeps its best round.
- */
 /** A server of a duel; its `options` replace the duel's (the same server asked other requests). */
 export interface CannonContestant {
 	label: string;
@@ -64,6 +60,10 @@ export interface CannonContestant {
 	options?: Partial<autocannon.Options>;
 }
 
+/**
+ * The contestants (label -> base URL) over SIZES.repeats rounds, forwards in even rounds and
+ * backwards in odd ones (A B C, C B A); only the first round warms up. Each keeps its best round.
+ */
 export async function duel<K extends string>(
 	kind: string,
 	contestants: Record<K, CannonContestant>,

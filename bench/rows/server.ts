@@ -41,22 +41,17 @@ interface StoreSettings {
 	synchronous: string;
 }
 
+/** `durable`: a store of its own (bare-server-child.ts), `keyed` to keep answers under their key. */
 function startBare(
 	responses: Record<string, { status: number; body: string }>,
-	store?: { dbFile: string; keyed: boolean },
+	durable?: { keyed: boolean },
 ) {
 	return trackedChild('bare-server-child', {
 		BENCH_BARE_RESPONSES: JSON.stringify(responses),
-		...(store
-			? { BENCH_BARE_DB: store.dbFile, ...(store.keyed ? { BENCH_BARE_KEYED: '1' } : {}) }
-			: {}),
+		...(durable ? { BENCH_BARE_DB: join(tempDir('bare-durable-'), 'bodies.db') } : {}),
+		...(durable?.keyed ? { BENCH_BARE_KEYED: '1' } : {}),
 	});
 }
-
-const startDurable = (
-	responses: Record<string, { status: number; body: string }>,
-	keyed: boolean,
-) => startBare(responses, { dbFile: join(tempDir('bare-durable-'), 'bodies.db'), keyed });
 
 const cannonFigures = (prefix: string, result: DuelResult) => ({
 	[`${prefix}Rps`]: round(result.best.rps, 0),
@@ -82,8 +77,8 @@ export async function serverRows(site: Site, listToken: string) {
 		'GET /api/pages': { status: 200, body: listed.text },
 	};
 	const bare = startBare(responses);
-	const durable = startDurable(responses, false);
-	const durableKeyed = startDurable(responses, true);
+	const durable = startBare(responses, { keyed: false });
+	const durableKeyed = startBare(responses, { keyed: true });
 
 	try {
 		const bareUrl = (await bare.next<{ type: string; url: string }>('ready')).url;
