@@ -24,6 +24,12 @@ function trigger(tenant: TenantContext, parameters: INodeParameters = {}) {
 	});
 }
 
+/**
+ * Two writes in one millisecond tie on updated_at (ties go by url); a test that needs one change to be
+ * the latest lets the clock move on first.
+ */
+const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 5));
+
 async function updateContent(tenant: TenantContext, url: string, body = 'changed') {
 	const response = await tenant.client.put('/api/content', {
 		url,
@@ -238,6 +244,7 @@ describe('Site Management Trigger', () => {
 	test('Fetch Test Event shows the latest change, or the newest page, and keeps the state as it was', async () => {
 		const tenant = await ctx.tenant('trigger-manual');
 		await seedPages(tenant.client, [{ url: '/' }, { url: '/newest' }]);
+		await nextMillisecond();
 		await updateContent(tenant, '/newest');
 		const workflow = trigger(tenant);
 
@@ -250,8 +257,7 @@ describe('Site Management Trigger', () => {
 		await workflow.activate();
 		const stateBefore = JSON.stringify(workflow.staticData);
 		await seedPages(tenant.client, [{ url: '/a' }]);
-		// Two writes in one millisecond tie on updated_at (ties go by url): let the clock move on.
-		await new Promise((resolve) => setTimeout(resolve, 5));
+		await nextMillisecond();
 		await updateContent(tenant, '/');
 		const latest = await workflow.fetchTestEvent();
 		expect(lines(jsonOf(latest.items ?? []))).toEqual(['pageUpdated /']);
