@@ -3,7 +3,6 @@
  * package.json; n8n only loads the *.credentials.js files.
  */
 import type {
-	IAuthenticate,
 	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
@@ -34,7 +33,12 @@ export function redirectRules(field: string): IAuthenticateRuleResponseCode[] {
  * cost about a fifth of the client's CPU per request (see docs/performance.md). n8n
  * calls either form the same way, for nodes, credential tests and the HTTP Request node.
  */
-export function bearerTokenAuth(tokenField: string): IAuthenticate {
+export function bearerTokenAuth(
+	tokenField: string,
+): (
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+) => Promise<IHttpRequestOptions> {
 	return async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,

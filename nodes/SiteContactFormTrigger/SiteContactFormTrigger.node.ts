@@ -136,7 +136,7 @@ export class SiteContactFormTrigger implements INodeType {
 			tenantAuthenticationProperty(),
 			{
 				displayName:
-					'Publishing the workflow registers the Production URL with the site. Testing the trigger ("Execute step" here, or "Test this trigger") sends the test run a copy of the next submission; the published workflow still receives every submission, that one included.',
+					'Publishing the workflow registers the Production URL with one site: the tenant the credential names (a Managed Tenant credential needs its Tenant ID), and each item carries its tenant_id. Testing the trigger ("Execute step" here, or "Test this trigger") sends the test run a copy of the next submission; the published workflow still receives every submission, that one included.',
 				name: 'automaticNotice',
 				type: 'notice',
 				default: '',

@@ -15,6 +15,7 @@ import {
 import { detectChanges, type PageChange, type PageEvent } from './changes';
 import { withContent } from './content';
 import { listAllPages, readSnapshot, type Snapshot } from './snapshot';
+import { watchedSite } from './site';
 import { readState, stateOf, timeOf, writeState } from './state';
 
 const EVENTS: Array<{ name: string; value: PageEvent; description: string }> = [
@@ -87,8 +88,9 @@ async function pollOnce(
 	// Every request happens before the state is written: a failed poll keeps the old state, and the
 	// next poll sees everything since it.
 	const snapshot = await readSnapshot.call(this, includeDrafts);
+	const site = await watchedSite(this, snapshot.tenantId);
 	const state = readState(staticData);
-	const known = state !== undefined && state.drafts === includeDrafts;
+	const known = state !== undefined && state.drafts === includeDrafts && state.site === site.key;
 	const detected = known
 		? await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts))
 		: undefined;
@@ -98,12 +100,17 @@ async function pollOnce(
 		// Fetch Test Event shows a sample and leaves the state as it was.
 		changes = changes.length > 0 ? changes.slice(-1) : sampleOf(snapshot, events);
 	}
-	const output = (includeContent
-		? await withContent.call(this, changes)
-		: changes) as unknown as IDataObject[];
+	const withPages = includeContent ? await withContent.call(this, changes) : changes;
+	// Every item says which site it came from.
+	const output = withPages.map((change) => ({
+		...change,
+		tenant_id: site.tenant_id,
+		site: site.site,
+	})) as unknown as IDataObject[];
 
-	// The first activation (or another Include Drafts) only remembers where the site stands.
-	if (!manual) writeState(staticData, stateOf(snapshot.pages, includeDrafts, detected?.digest));
+	// The first activation (another Include Drafts, another site) only remembers where the site stands.
+	if (!manual)
+		writeState(staticData, stateOf(snapshot.pages, includeDrafts, site.key, detected?.digest));
 	if (output.length === 0) return null;
 	return [this.helpers.returnJsonArray(output)];
 }
@@ -139,6 +146,13 @@ export class SitePageTrigger implements INodeType {
 		],
 		properties: [
 			tenantAuthenticationProperty(),
+			{
+				displayName:
+					'Watches one site: the tenant the credential names (a Managed Tenant credential needs its Tenant ID). Each item carries tenant_id and site.',
+				name: 'siteNotice',
+				type: 'notice',
+				default: '',
+			},
 			{
 				displayName: 'Events',
 				name: 'events',

@@ -22,6 +22,8 @@ export interface Snapshot {
 	pages: WatchedPage[];
 	/** When the service made the sitemap (its clock); the time a removal was seen. */
 	generatedAt: string;
+	/** The tenant the sitemap says it is of, where the service says (a reference-server extension). */
+	tenantId?: string;
 }
 
 const LIST_PAGE_SIZE = 100;
@@ -68,6 +70,7 @@ async function readSitemap(this: IPollFunctions): Promise<Snapshot> {
 	return {
 		pages: answer.pages.map((page: unknown) => watchedPage(this, page, false, 'sitemap')),
 		generatedAt,
+		...(typeof answer.tenant_id === 'string' ? { tenantId: answer.tenant_id } : {}),
 	};
 }
 

@@ -24,6 +24,8 @@ export interface TriggerState {
 	version: number;
 	/** Whether drafts were watched: another choice starts afresh. */
 	drafts: boolean;
+	/** The site watched (site.ts): another site starts afresh. */
+	site: string;
 	/** The latest updated_at seen (ms since the epoch), or null for an empty site. */
 	watermark: number | null;
 	/** Short hashes of the urls whose updated_at was exactly the watermark. */
@@ -44,7 +46,12 @@ export function timeOf(value: string): number {
 }
 
 /** The state of these pages; `digest` when it was already made of them (with DIGEST_CELLS cells). */
-export function stateOf(pages: WatchedPage[], drafts: boolean, digest?: PageDigest): TriggerState {
+export function stateOf(
+	pages: WatchedPage[],
+	drafts: boolean,
+	site: string,
+	digest?: PageDigest,
+): TriggerState {
 	let watermark: number | null = null;
 	for (const page of pages) watermark = Math.max(watermark ?? 0, timeOf(page.updated_at));
 	const ties = pages
@@ -53,6 +60,7 @@ export function stateOf(pages: WatchedPage[], drafts: boolean, digest?: PageDige
 	return {
 		version: STATE_VERSION,
 		drafts,
+		site,
 		watermark,
 		ties: ties.length <= MAX_TIES ? ties : [],
 		pages: pages.length,

@@ -20,10 +20,12 @@ import * as page from './actions/page';
 import * as settings from './actions/settings';
 import * as sitemap from './actions/sitemap';
 import * as variable from './actions/variable';
+import { tenantProperty } from './helpers/tenant';
 import { listSearch } from './methods';
 
 const properties: INodeProperties[] = [
 	tenantAuthenticationProperty(),
+	tenantProperty,
 	{
 		displayName: 'Resource',
 		name: 'resource',

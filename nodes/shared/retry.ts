@@ -4,12 +4,7 @@
  * The contract says: retry 429 and 5xx (transient) and network failures with exponential backoff and
  * jitter, honour `Retry-After`, never retry any other 4xx as it is.
  */
-/**
- * Error code the transport treats as transient, set by the managed tenant credential: minting failed
- * because the central surface was unreachable or answered 429/5xx, so sending the request again
- * (which mints again) may succeed.
- */
-export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
+import { TOKEN_MINT_UNAVAILABLE } from '../../credentials/tenantTokenMint';
 
 export const RETRY_BASE_DELAY_MS = 250;
 export const RETRY_MAX_DELAY_MS = 10_000;
@@ -31,8 +26,8 @@ const RETRYABLE_NETWORK_CODES = new Set([
 	'EHOSTUNREACH',
 	'ENETUNREACH',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
-	// Set by the managed tenant credential when minting a token failed transiently (central surface
-	// unreachable, 429 or 5xx): sending the request again mints again.
+	// A mint of a tenant token that failed transiently (central surface unreachable, 429 or 5xx):
+	// sending the request again mints again.
 	TOKEN_MINT_UNAVAILABLE,
 ]);
 

@@ -1,7 +1,11 @@
 /**
  * The one way the nodes talk to the Site Management Service.
  *
- * - The credential adds the token (httpRequestWithAuthentication); the base URL comes from it too.
+ * - Every request reads the credential as n8n resolves it for its item (getCredentials(type, item)):
+ *   expressions in credential fields are per item, and an edited credential acts from the next
+ *   request on. The Tenant Token and Admin credentials add their token through n8n
+ *   (httpRequestWithAuthentication); a Managed Tenant credential's requests carry the run's token for
+ *   the tenant the item names (managedTenant.ts). The base URL comes from the credential too.
  * - POST, PUT and DELETE carry an Idempotency-Key made once per call and reused by every retry of
  *   that call, so a retry after a lost answer never doubles anything.
  * - 429, 5xx and network failures are retried with exponential backoff and full jitter, honouring
@@ -10,7 +14,7 @@
  */
 import { randomUUID } from 'crypto';
 import type {
-	ICredentialsDecrypted,
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -21,7 +25,7 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { headerValue, isPlainObject } from './json';
 import type { FieldLabels } from './errors';
@@ -42,7 +46,10 @@ import {
 	MAX_RETRY_AFTER_MS,
 	parseRetryAfter,
 } from './retry';
-import { forgetHeldCredentials, heldCredentials } from './heldCredentials';
+import { credentialTenant } from '../../credentials/tenantTokenMint';
+import type { CancelSignal } from './cancel';
+import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
+import { managedTenantToken } from './managedTenant';
 import { joinUrl } from './url';
 import { readConcurrency, runWindow, throwFirstFailure } from './window';
 
@@ -87,6 +94,11 @@ export interface SiteRequestOptions {
 	idempotencyKey?: string;
 	/** The service's field names as the editor shows them, for the field details of an error. */
 	fieldLabels?: FieldLabels;
+	/**
+	 * The tenant a Managed Tenant credential acts on, when the node names one (the Tenant node's Tenant
+	 * parameter); else the credential's Tenant ID. Ignored by the other credentials.
+	 */
+	tenantId?: string;
 }
 
 /** A response read whole: status, headers and the parsed body. */
@@ -134,74 +146,78 @@ function configuredMaxRetries(ctx: SiteRequestContext, itemIndex: number): numbe
 	}
 }
 
+/** How one call reaches the service with its item's credential. */
+interface SiteAuth {
+	baseUrl: string;
+	/** Sends one attempt with the credential's token. */
+	send(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse>;
+	/** After a 401: gets a fresh token for one more attempt; false when there is none to get. */
+	renew(): Promise<boolean>;
+}
+
 /** What a request needs from the credential and the node's options, read once per call or per walk. */
 interface ResolvedSettings {
+	auth: SiteAuth;
 	baseUrl: string;
 	url: (path: string) => string;
 	timeout: number;
 	maxRetries: number;
-	/** Handed to httpRequestWithAuthentication, so that it does not read the credential again. */
-	credentials: ICredentialsDecrypted;
-	/** Where a webhook context holds the credential (heldCredentials.ts); undefined elsewhere. */
-	heldKey: string | undefined;
+	signal: CancelSignal | undefined;
+}
+
+/** Sends with n8n's authentication of the credential (Tenant Token, Admin): the data read for the item. */
+function n8nAuth(
+	ctx: SiteRequestContext,
+	credentialType: SiteCredentialType,
+	data: ICredentialDataDecryptedObject,
+): SiteAuth {
+	const reference = ctx.getNode().credentials?.[credentialType];
+	return {
+		baseUrl: String(data.baseUrl ?? ''),
+		send: async (options) =>
+			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, options, {
+				credentialsDecrypted: {
+					id: reference?.id ?? '',
+					name: reference?.name ?? '',
+					type: credentialType,
+					data,
+				},
+			})) as IN8nHttpFullResponse,
+		renew: async () => false,
+	};
+}
+
+/** Sends with the run's token for the tenant (managedTenant.ts); a refused token is replaced once. */
+function managedAuth(
+	ctx: SiteRequestContext,
+	data: ICredentialDataDecryptedObject,
+	tenantId: string,
+	signal: CancelSignal | undefined,
+): SiteAuth {
+	let token: string | undefined;
+	let renewed = false;
+	return {
+		baseUrl: String(data.baseUrl ?? ''),
+		send: async (options) => {
+			token ??= await managedTenantToken(ctx, data, tenantId, signal);
+			return (await ctx.helpers.httpRequest({
+				...options,
+				headers: { ...options.headers, Authorization: `Bearer ${token}` },
+			})) as IN8nHttpFullResponse;
+		},
+		renew: async () => {
+			if (renewed || token === undefined) return false;
+			renewed = true;
+			token = await managedTenantToken(ctx, data, tenantId, signal, token);
+			return true;
+		},
+	};
 }
 
 /**
- * The credential, read once per node run (per execution context) and credential type, and handed to
- * every request of that run (httpRequestWithAuthentication's `credentialsDecrypted`).
- * Each getCredentials costs n8n a database read and a decryption, and outside an execution (a
- * trigger's webhook, hook or poll context) a fresh expression isolate too, which made a second read
- * per request the largest part of the Contact Form Trigger's claim (docs/performance.md,
- * `trigger-vs-webhook-node`). n8n writes a refreshed token (preAuthentication) into this same object,
- * so later requests of the run send the refreshed one.
- */
-const credentialReads = new WeakMap<
-	SiteRequestContext,
-	Map<SiteCredentialType, Promise<ICredentialsDecrypted>>
->();
-async function readCredentials(
-	ctx: SiteRequestContext,
-	credentialType: SiteCredentialType,
-	itemIndex: number,
-	heldKey: string | undefined,
-): Promise<ICredentialsDecrypted> {
-	let byType = credentialReads.get(ctx);
-	if (!byType) {
-		byType = new Map();
-		credentialReads.set(ctx, byType);
-	}
-	let read = byType.get(credentialType);
-	if (!read) {
-		const reference = ctx.getNode().credentials?.[credentialType];
-		const fromN8n = async () => ({
-			id: reference?.id ?? '',
-			name: reference?.name ?? '',
-			type: credentialType,
-			data: await ctx.getCredentials(credentialType, itemIndex),
-		});
-		read = heldKey === undefined ? fromN8n() : heldCredentials(heldKey, fromN8n);
-		byType.set(credentialType, read);
-		// A failed read is not kept: the next item asks again (and fails with its own index).
-		read.catch(() => byType.delete(credentialType));
-	}
-	return await read;
-}
-
-/** Where a webhook context's credential is held (heldCredentials.ts); undefined elsewhere. */
-function webhookHeldKey(
-	ctx: SiteRequestContext,
-	credentialType: SiteCredentialType,
-): string | undefined {
-	if (!('getRequestObject' in ctx)) return undefined;
-	const credentialId = ctx.getNode().credentials?.[credentialType]?.id;
-	if (!credentialId) return undefined;
-	return [ctx.getWorkflow().id ?? '', ctx.getNode().id, credentialType, credentialId].join('/');
-}
-
-/**
- * Reads the credential's base URL and the node's Options > Timeout and Max Retries for this item.
- * Each read costs n8n a credential decryption or an expression evaluation, so a walk over many pages
- * (siteApiRequestAllItems) does it once, not once per page.
+ * Reads the item's credential and the node's Options > Timeout and Max Retries for this item. Each
+ * read costs n8n a credential decryption or an expression evaluation, so a walk over many pages
+ * (siteApiRequestAllItems) does it once per item, not once per page.
  */
 async function resolveSettings(
 	ctx: SiteRequestContext,
@@ -209,16 +225,33 @@ async function resolveSettings(
 	options: SiteRequestOptions,
 ): Promise<ResolvedSettings> {
 	const { itemIndex } = options;
-	const heldKey = webhookHeldKey(ctx, credentialType);
-	const credentials = await readCredentials(ctx, credentialType, itemIndex, heldKey);
-	const baseUrl = String(credentials.data?.baseUrl ?? '');
+	const data = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType, itemIndex);
+	const signal = cancelSignalOf(ctx);
+	let auth: SiteAuth;
+	if (credentialType === 'siteManagedTenantApi') {
+		const tenantId = String(options.tenantId ?? '').trim() || credentialTenant(data);
+		if (!tenantId) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				"No tenant named: the Managed Tenant credential's Tenant ID is empty and the node names no tenant",
+				{
+					itemIndex,
+					description:
+						"The Site Management Tenant node takes the tenant in its Tenant parameter (By ID or From List); the triggers watch one site and need the credential's Tenant ID.",
+				},
+			);
+		}
+		auth = managedAuth(ctx, data, tenantId, signal);
+	} else {
+		auth = n8nAuth(ctx, credentialType, data);
+	}
 	return {
-		credentials,
-		heldKey,
-		baseUrl,
-		url: (path) => joinUrl(baseUrl, path),
+		auth,
+		baseUrl: auth.baseUrl,
+		url: (path) => joinUrl(auth.baseUrl, path),
 		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),
 		maxRetries: configuredMaxRetries(ctx, itemIndex),
+		signal,
 	};
 }
 
@@ -233,24 +266,14 @@ export async function siteApiRequestFull(
 	options: SiteRequestOptions,
 ): Promise<SiteResponse> {
 	const settings = await resolveSettings(this, credentialType, options);
-	let answered = false;
-	try {
-		const response = await sendRequest(this, credentialType, request, options, settings);
-		answered = true;
-		return response;
-	} finally {
-		// A held credential (webhook contexts) may be what failed, e.g. a rotated token: read it
-		// again next time.
-		if (!answered && settings.heldKey !== undefined) forgetHeldCredentials(settings.heldKey);
-	}
+	return await sendRequest(this, request, options, settings);
 }
 
 async function sendRequest(
 	ctx: SiteRequestContext,
-	credentialType: SiteCredentialType,
 	request: SiteRequest,
 	options: SiteRequestOptions,
-	{ baseUrl, url: urlFor, timeout, maxRetries, credentials }: ResolvedSettings,
+	{ auth, baseUrl, url: urlFor, timeout, maxRetries, signal }: ResolvedSettings,
 ): Promise<SiteResponse> {
 	const { itemIndex } = options;
 	const node = ctx.getNode();
@@ -266,8 +289,8 @@ async function sendRequest(
 	}
 
 	let attempt = 0;
-	let reauthenticated = false;
 	for (;;) {
+		if (signal?.aborted) throw cancelledError(ctx, itemIndex);
 		let body = request.createBody ? await request.createBody() : request.body;
 		if (isPlainObject(body) && Object.keys(body).length === 0 && request.method !== 'GET') {
 			// n8n's HTTP layer silently drops an empty object body; send the JSON text `{}` instead.
@@ -291,6 +314,7 @@ async function sendRequest(
 			// once; the object form `{ ignore: true, except: [401] }` would do it on n8n 2.x, but n8n 1.x
 			// reads any object as `true` and then never refreshes the token.
 		};
+		if (signal) requestOptions.abortSignal = signal;
 		if (requestOptions.qs === undefined) delete requestOptions.qs;
 		if (requestOptions.body === undefined) delete requestOptions.body;
 		// The service never redirects: following one would resend the token and the body to the host
@@ -303,22 +327,18 @@ async function sendRequest(
 		let responseHeaders: IDataObject | undefined = {};
 		let responseBody: unknown;
 		try {
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				credentialType,
-				requestOptions,
-				{ credentialsDecrypted: credentials },
-			)) as IN8nHttpFullResponse;
+			const response = await auth.send(requestOptions);
 			status = response.statusCode;
 			responseHeaders = response.headers ?? {};
 			responseBody = response.body;
 		} catch (error) {
+			if (signal?.aborted) throw cancelledError(ctx, itemIndex);
 			const failure = readThrownRequestError(error);
 			if (failure.status === undefined) {
-				// No answer at all: a network failure (or a cancelled execution, which is not retried).
+				// No answer at all: a network failure (or a failed mint of a managed token).
 				const transient = isRetryableNetworkError(failure.code, failure.message);
 				if (canRetry && transient) {
-					await sleep(backoffDelay(attempt));
+					await wait(ctx, backoffDelay(attempt), signal, itemIndex);
 					attempt++;
 					continue;
 				}
@@ -326,15 +346,13 @@ async function sendRequest(
 					? networkError(node, failure.code, failure.message, itemIndex, attempt + 1, errorContext)
 					: requestFailedError(node, failure.message, itemIndex);
 			}
+			// A managed token the service refused (expired, revoked): once more with a fresh one. A
+			// stream given directly cannot be sent again.
 			if (
 				failure.status === 401 &&
-				credentialType === 'siteManagedTenantApi' &&
-				request.createBody !== undefined &&
-				!reauthenticated
+				(request.createBody !== undefined || !isStream(body)) &&
+				(await auth.renew())
 			) {
-				// n8n refreshed the managed token but could not resend a consumed stream body; a fresh
-				// body can go once more with the new token.
-				reauthenticated = true;
 				continue;
 			}
 			status = failure.status;
@@ -351,12 +369,31 @@ async function sendRequest(
 		if (canRetry && isRetryableStatus(status)) {
 			const retryAfter = parseRetryAfter(headerValue(responseHeaders, 'retry-after'));
 			if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
-				await sleep(retryAfter ?? backoffDelay(attempt));
+				await wait(ctx, retryAfter ?? backoffDelay(attempt), signal, itemIndex);
 				attempt++;
 				continue;
 			}
 		}
 		throw serverError(node, status, responseBody, itemIndex, errorContext);
+	}
+}
+
+function cancelledError(ctx: SiteRequestContext, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), new ExecutionCancelledError(), { itemIndex });
+}
+
+/** A backoff or Retry-After wait that ends when the execution is cancelled. */
+async function wait(
+	ctx: SiteRequestContext,
+	ms: number,
+	signal: CancelSignal | undefined,
+	itemIndex: number,
+): Promise<void> {
+	try {
+		await pause(ms, signal);
+	} catch (error) {
+		if (error instanceof ExecutionCancelledError) throw cancelledError(ctx, itemIndex);
+		throw error;
 	}
 }
 
@@ -413,7 +450,6 @@ export async function siteApiRequestAllItems(
 		(
 			await sendRequest(
 				this,
-				credentialType,
 				{ method: 'GET', path, qs: { ...qs, page, per_page: perPage } },
 				options,
 				settings,

@@ -2,13 +2,17 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	ICredentials,
+	ICredentialsExpressionResolveValues,
+	IExecuteData,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeCredentialsDetails,
+	INodeParameters,
 	INodeProperties,
 	IRequestOptionsSimplified,
 	Workflow,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { ICredentialsHelper, isExpression } from 'n8n-workflow';
 
@@ -141,8 +145,14 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 			// n8n reads the stored credential, then writes it with the new token.
 			await this.databaseTurn();
 			await this.databaseTurn();
+			// n8n 2.x never overwrites a field stored as an expression with what it resolved to.
 			const stored = this.getStored(reference);
-			stored.data = { ...stored.data, ...output };
+			const persisted = Object.fromEntries(
+				Object.entries(output).filter(
+					([key]) => key === expirable.name || !isExpression(stored.data[key]),
+				),
+			);
+			stored.data = { ...stored.data, ...persisted };
 			this.preAuthenticationCalls.set(
 				reference.id,
 				(this.preAuthenticationCalls.get(reference.id) ?? 0) + 1,
@@ -182,17 +192,40 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		} as unknown as ICredentials;
 	}
 
+	/**
+	 * The stored data with its expressions resolved for the item, as packages/cli does
+	 * (applyDefaultsAndOverwrites): `{{ $json.tenant }}` in a credential field is per item.
+	 */
 	async getDecrypted(
 		_additionalData: unknown,
 		nodeCredentials: INodeCredentialsDetails,
 		type: string,
+		mode?: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		_raw?: boolean,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
 		await this.databaseTurn();
 		const stored = this.getStored(nodeCredentials);
 		if (stored.type !== type)
 			throw new Error(`Credential ${stored.id} is a ${stored.type}, not a ${type}`);
 		this.reads.set(stored.id, (this.reads.get(stored.id) ?? 0) + 1);
-		return { ...stored.data };
+		const data = { ...stored.data };
+		if (!expressionResolveValues) return data;
+		const values = expressionResolveValues;
+		return values.workflow.expression.getParameterValue(
+			data as INodeParameters,
+			values.runExecutionData,
+			values.runIndex,
+			values.itemIndex,
+			values.node.name,
+			values.connectionInputData,
+			mode ?? 'manual',
+			{},
+			executeData,
+			false,
+			data,
+		) as ICredentialDataDecryptedObject;
 	}
 
 	async updateCredentials(

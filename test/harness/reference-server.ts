@@ -20,6 +20,8 @@ export interface TestSite {
 	createTenant(id: string, options?: { expiresIn?: number }): Promise<TestTenant>;
 	/** Restarts the server on the same data directory with other options (e.g. fault rates). */
 	restart(options?: Partial<ServerOptions>): Promise<void>;
+	/** How many tokens the tenant was ever issued (each mint of a managed credential is one). */
+	tokensIssued(tenantId: string): number;
 }
 
 export interface TestTenant {
@@ -70,6 +72,14 @@ export async function startTestSite(options: Partial<ServerOptions> = {}): Promi
 				expiresIn ? { expires_in: expiresIn } : {},
 			);
 			return { id, token: tenant.token, client: tenant.api };
+		},
+		tokensIssued(tenantId) {
+			const row = server.app.site.store.db
+				.prepare(
+					'SELECT COUNT(*) AS issued FROM tokens JOIN tenants ON tokens.tenant_pk = tenants.pk WHERE tenants.id = ?',
+				)
+				.get(tenantId) as { issued: number };
+			return row.issued;
 		},
 		async restart(next = {}) {
 			const port = server.port;

@@ -17,14 +17,6 @@ import * as ts from 'typescript';
 const ROOT = path.resolve(__dirname, '..', '..');
 
 const EXCEPTIONS: Record<string, { name: string; why: string }> = {
-	'credentials/SiteManagedTenantApi.credentials.ts': {
-		name: 'mints',
-		why: 'the last minted token per credential until it expires, so requests that read the credential before n8n stored the first mint share it (one mint per execution); it only saves mints, a rejected token is replaced, and another process finds the stored token',
-	},
-	'nodes/shared/heldCredentials.ts': {
-		name: 'held',
-		why: "a trigger's webhook holds its credential read for a few seconds (n8n reads a credential outside an execution with a fresh expression isolate); per workflow, node and credential, dropped when the site refuses it, so an edit of the credential reaches the trigger within seconds",
-	},
 	'nodes/SitePageTrigger/SitePageTrigger.node.ts': {
 		name: 'pollsInFlight',
 		why: 'the polls of one trigger running right now, emptied when each poll ends: polls of active workflows all run in the main process, and an overlapping poll would report the same changes twice',

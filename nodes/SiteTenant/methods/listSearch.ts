@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../transport';
+import { listTenants } from '../../shared/tenantList';
 import { unwrapList } from '../../shared/transport';
 
 /** Pages per list page: the editor asks for the next one as the user scrolls. */
@@ -70,4 +71,17 @@ export async function searchVariables(
 				description: String(variable.value ?? ''),
 			})),
 	};
+}
+
+/**
+ * Tenants whose id contains `filter`, through the Managed Tenant credential's Admin API. Listing
+ * tenants is a reference-server extension (`GET /api/tenants`); against a service without it the
+ * error says to use By ID.
+ */
+export async function searchTenants(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await listTenants(this, 'siteManagedTenantApi', filter, paginationToken);
 }

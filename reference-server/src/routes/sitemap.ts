@@ -27,6 +27,7 @@ const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request) => ({
 			generated_at: nowIso(),
+			tenant_id: tenantOf(request).id,
 			pages: store.pages.sitemap(tenantOf(request).pk, request.body.locale),
 		}),
 	);

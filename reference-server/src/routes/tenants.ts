@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { conflict } from '../errors/api-error';
 import { centralSchema } from '../schemas/central';
+import { adminSecurity, pagination, paginationMetaFor } from '../schemas/common';
 import {
 	createTenantBody,
 	deleteTenantBody,
+	listTenantsQuery,
+	listTenantsResponses,
 	tenantOkResponses as okResponses,
 	updateTenantBody,
 } from '../schemas/tenants';
@@ -12,6 +15,28 @@ import { existingTenant } from './central';
 /** Central surface: tenant lifecycle. Renames keep everything (other tables reference the internal pk). */
 const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, assets } = app.site;
+
+	app.get(
+		'/api/tenants',
+		{
+			onRequest: app.requireAdmin,
+			schema: {
+				summary: 'List tenants, ordered by id',
+				description:
+					"An extension of the reference server: the Tenant node's Tenant parameter lists tenants with it (From List); By ID works without it.",
+				tags: ['central'],
+				security: adminSecurity,
+				'x-extension': true,
+				querystring: listTenantsQuery,
+				response: listTenantsResponses,
+			},
+		},
+		async (request) => {
+			const { page, perPage, offset } = pagination(request.query);
+			const { tenants, total } = store.tenants.list(request.query.search, perPage, offset);
+			return { data: tenants, meta: paginationMetaFor(page, perPage, total) };
+		},
+	);
 
 	app.post(
 		'/api/tenant',

@@ -12,6 +12,11 @@ export const sitemapResponses = {
 		required: ['generated_at', 'pages'],
 		properties: {
 			generated_at: { type: 'string', format: 'date-time' },
+			tenant_id: {
+				type: 'string',
+				description: 'the tenant the token reached',
+				'x-extension': true,
+			},
 			pages: {
 				type: 'array',
 				items: {

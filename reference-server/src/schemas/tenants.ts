@@ -1,5 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, fqdnSchema, messageBody, tenantIdSchema } from './common';
+import {
+	errorResponses,
+	fqdnSchema,
+	messageBody,
+	paginatedList,
+	paginationQueryProperties,
+	tenantIdSchema,
+} from './common';
 
 export const createTenantBody = { id: tenantIdSchema, fqdn: Type.Optional(fqdnSchema) };
 export const updateTenantBody = {
@@ -10,3 +17,27 @@ export const updateTenantBody = {
 export const deleteTenantBody = { id: tenantIdSchema };
 
 export const tenantOkResponses = { 200: messageBody, ...errorResponses };
+
+// Unknown query parameters are ignored (bodies, in contrast, reject unknown fields).
+export const listTenantsQuery = Type.Object({
+	...paginationQueryProperties,
+	search: Type.Optional(
+		Type.String({
+			maxLength: 63,
+			description: 'a fragment of the tenant id; empty lists every tenant',
+		}),
+	),
+});
+
+export const listTenantsResponses = {
+	200: paginatedList({
+		type: 'object',
+		required: ['id', 'fqdn', 'created_at'],
+		properties: {
+			id: { type: 'string' },
+			fqdn: { type: ['string', 'null'] },
+			created_at: { type: 'string', format: 'date-time' },
+		},
+	}),
+	...errorResponses,
+} as const;

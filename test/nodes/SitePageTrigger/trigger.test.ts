@@ -92,6 +92,8 @@ describe('Site Management Trigger', () => {
 		expect(result.error).toBeUndefined();
 		const items = jsonOf(result.items ?? []);
 		expect(items).toHaveLength(3);
+		// Every item says which site it came from.
+		const site = { tenant_id: 'trigger-changes', site: ctx.site.url };
 		expect(items).toEqual(
 			expect.arrayContaining([
 				{
@@ -100,6 +102,7 @@ describe('Site Management Trigger', () => {
 					name: 'News',
 					locale: 'de',
 					updated_at: expect.any(String),
+					...site,
 				},
 				{
 					event: 'pageUpdated',
@@ -107,6 +110,7 @@ describe('Site Management Trigger', () => {
 					name: '/about-us',
 					locale: 'en',
 					updated_at: updated.updated_at,
+					...site,
 				},
 				{
 					event: 'pageRemoved',
@@ -114,6 +118,7 @@ describe('Site Management Trigger', () => {
 					name: '/contact',
 					locale: 'en',
 					updated_at: expect.any(String),
+					...site,
 				},
 			]),
 		);

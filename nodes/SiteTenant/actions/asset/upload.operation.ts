@@ -5,7 +5,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantCredentialType } from '../../../shared/authentication';
 import { objectOr } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
 import { createUploadBody } from './binaryBody';
@@ -66,21 +65,6 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/**
- * A server that rejects a stale token answers 401 before reading the body and may close the
- * connection while a large streamed body is still being written: the client then sees EPIPE or
- * ECONNRESET instead of the 401, so n8n never refreshes the managed token and every retry fails the
- * same way. A small authenticated GET first lets n8n's own 401 handling mint a fresh token (and
- * resend that GET) before the upload starts.
- */
-async function ensureFreshToken(this: IExecuteFunctions, itemIndex: number): Promise<void> {
-	await tenantApiRequest.call(
-		this,
-		{ method: 'GET', path: '/api/pages', qs: { page: 1, per_page: 1 } },
-		{ itemIndex },
-	);
-}
-
 function fallbackFileName(extension: string | undefined): string {
 	return extension ? `file.${extension.replace(/^\.+/, '')}` : 'file';
 }
@@ -128,14 +112,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		contentType: mimeType,
 	});
 	const upload = await createUploadBody(this, itemIndex, binaryData, envelope);
-	if (upload.streamed && tenantCredentialType(this, itemIndex) === 'siteManagedTenantApi') {
-		await ensureFreshToken.call(this, itemIndex);
-	}
-
 	const headers: IDataObject = { 'Content-Type': envelope.contentType };
 	if (upload.contentLength !== undefined) headers['Content-Length'] = String(upload.contentLength);
 	// `createBody` opens a fresh stream for every attempt: retries after 429/5xx/network failures and
-	// the transport's one resend after n8n refreshed the managed token never reuse a consumed stream.
+	// the transport's one resend with a fresh managed token never reuse a consumed stream.
 	let response: unknown;
 	try {
 		response = await tenantApiRequest.call(

@@ -23,6 +23,7 @@ describe('Sitemap > Get', () => {
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toEqual({
 			generated_at: expect.any(String),
+			tenant_id: 'sitemap',
 			pages: [
 				{ url: '/a', name: 'A', locale: 'en', updated_at: expect.any(String) },
 				{ url: '/b', name: 'B', locale: 'en', updated_at: expect.any(String) },

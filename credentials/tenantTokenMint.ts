@@ -1,0 +1,148 @@
+/**
+ * Turning the admin token into a short-lived tenant token (`POST /api/tenant/token`), and the scope a
+ * minted token belongs to. Used by the Managed Tenant credential (n8n's preAuthentication, for the
+ * credential test and the HTTP Request node) and by the nodes, which mint per tenant and per run
+ * (nodes/shared/managedTenant.ts). Imports nothing from the nodes.
+ */
+import { createHash } from 'crypto';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+/** Error code of a mint that failed transiently (unreachable, 429, 5xx): minting again may work. */
+export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
+
+export const DEFAULT_TOKEN_LIFETIME_S = 900;
+export const MIN_TOKEN_LIFETIME_S = 60;
+
+/** What a mint gave. */
+export interface MintedToken {
+	token: string;
+	/** Milliseconds since the epoch when the service stops accepting it. */
+	expiresAt: number;
+}
+
+export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** The credential's Token Lifetime in seconds (at least a minute). */
+export function tokenLifetime(credentials: ICredentialDataDecryptedObject): number {
+	const seconds = Math.floor(Number(credentials.lifetime) || DEFAULT_TOKEN_LIFETIME_S);
+	return Math.max(MIN_TOKEN_LIFETIME_S, seconds);
+}
+
+/** The credential's Tenant ID as n8n resolved it (empty: the node names the tenant). */
+export function credentialTenant(credentials: ICredentialDataDecryptedObject): string {
+	return String(credentials.tenantId ?? '').trim();
+}
+
+/**
+ * What a token minted with these credentials for `tenantId` may be used for: that tenant, on that
+ * tenant base URL, minted through that Admin API with that admin token. A hash, so that it can be
+ * stored beside the token and compared without holding the admin token.
+ */
+export function tokenScope(credentials: ICredentialDataDecryptedObject, tenantId: string): string {
+	return sha256(
+		JSON.stringify([
+			String(credentials.adminBaseUrl ?? '').trim(),
+			sha256(String(credentials.adminToken ?? '')),
+			tenantId,
+			String(credentials.baseUrl ?? '').trim(),
+		]),
+	);
+}
+
+function mintError(message: string, transient: boolean): UserError {
+	const error = new UserError(message, { level: 'warning' });
+	if (transient) Object.assign(error, { code: TOKEN_MINT_UNAVAILABLE });
+	return error;
+}
+
+function serverMessage(body: unknown): string | undefined {
+	const message = (body as IDataObject | undefined)?.message;
+	return typeof message === 'string' ? message : undefined;
+}
+
+/**
+ * Mints one token for `tenantId`. Errors are built afresh (the HTTP client's error holds the admin
+ * token in its request headers); a redirect is an error, never followed, so the admin token goes only
+ * to the Admin Base URL.
+ */
+export async function mintTenantToken(
+	httpRequest: HttpRequest,
+	credentials: ICredentialDataDecryptedObject,
+	tenantId: string,
+	abortSignal?: IHttpRequestOptions['abortSignal'],
+): Promise<MintedToken> {
+	if (!tenantId) {
+		throw mintError(
+			'No tenant to get a token for: the credential\'s Tenant ID is empty. Fill it in, or leave it empty and name the tenant in the Site Management Tenant node\'s "Tenant" parameter.',
+			false,
+		);
+	}
+	const lifetime = tokenLifetime(credentials);
+	const adminBaseUrl = String(credentials.adminBaseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	const startedAt = Date.now();
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await httpRequest({
+			method: 'POST',
+			url: `${adminBaseUrl}/api/tenant/token`,
+			headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
+			// No revoke_previous: other runs may still hold a token minted earlier.
+			body: { id: tenantId, expires_in: lifetime },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: 30_000,
+			...(abortSignal ? { abortSignal } : {}),
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		if (abortSignal?.aborted) throw mintError('The execution was cancelled', false);
+		const code = (error as { code?: string }).code;
+		throw mintError(
+			`Could not reach the Admin API to get a tenant token${code ? ` (${code})` : ''}`,
+			true,
+		);
+	}
+
+	const status = response.statusCode;
+	if (status >= 300 && status < 400) {
+		throw mintError(
+			`Could not get a tenant token: the Admin API answered with a redirect (HTTP ${status}). The Site Management Service never redirects, so the admin token was not sent there: check the Admin Base URL.`,
+			false,
+		);
+	}
+	if (status < 200 || status > 299) {
+		const reason = serverMessage(response.body) ?? `HTTP ${status}`;
+		throw mintError(
+			`Could not get a token for tenant "${tenantId}" from the Admin API: ${reason} (HTTP ${status})`,
+			status === 429 || status >= 500,
+		);
+	}
+	const body = response.body as IDataObject | undefined;
+	const token = body?.token;
+	if (typeof token !== 'string' || !token) {
+		throw mintError('The Admin API answered without a token', false);
+	}
+	// A token for another tenant than asked is never used.
+	if (body?.tenant_id !== undefined && String(body.tenant_id) !== tenantId) {
+		throw mintError(
+			`The Admin API answered with a token for tenant "${String(body.tenant_id)}" when asked for "${tenantId}"; it was not used`,
+			false,
+		);
+	}
+	const expiresAt = Date.parse(String(body?.expires_at ?? ''));
+	return {
+		token,
+		expiresAt: Number.isNaN(expiresAt) ? startedAt + lifetime * 1000 : expiresAt,
+	};
+}

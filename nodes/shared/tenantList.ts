@@ -1,0 +1,81 @@
+/**
+ * The editor's list of tenants (the Tenant parameter's From List), read through the Admin API with
+ * the admin token of a Managed Tenant credential. `GET /api/tenants` is a reference-server extension:
+ * a service without it answers 404, and the error says to name the tenant By ID instead.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { networkError, readThrownRequestError, redirectError, serverError } from './errors';
+import { isPlainObject } from './json';
+import { isRedirectStatus } from './redirect';
+import { DEFAULT_TIMEOUT_MS, unwrapList } from './transport';
+import { joinUrl } from './url';
+
+const TENANT_SEARCH_SIZE = 50;
+
+export async function listTenants(
+	ctx: ILoadOptionsFunctions,
+	credentialType: 'siteManagedTenantApi',
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const baseUrl = String(credentials.adminBaseUrl ?? '');
+	const url = joinUrl(baseUrl, '/api/tenants');
+	const page = Math.max(1, Number(paginationToken) || 1);
+	const qs: IDataObject = { page, per_page: TENANT_SEARCH_SIZE };
+	if (filter?.trim()) qs.search = filter.trim();
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await ctx.helpers.httpRequest({
+			method: 'GET',
+			url,
+			qs,
+			headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: DEFAULT_TIMEOUT_MS,
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		const failure = readThrownRequestError(error);
+		throw networkError(ctx.getNode(), failure.code, failure.message, 0, 1, { baseUrl });
+	}
+	const status = response.statusCode;
+	if (isRedirectStatus(status)) {
+		throw redirectError(ctx.getNode(), url, status, response.headers, 0);
+	}
+	if (status === 404 || status === 405) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'This Site Management Service cannot list its tenants: name the tenant By ID',
+			{
+				description:
+					'Listing tenants (GET /api/tenants) is an extension of the reference server; the Admin API of the service answered 404.',
+			},
+		);
+	}
+	if (status < 200 || status > 299) {
+		throw serverError(ctx.getNode(), status, response.body, 0, { baseUrl });
+	}
+	const body = response.body;
+	const lastPage = Number(
+		isPlainObject(body) && isPlainObject(body.meta) ? body.meta.last_page : NaN,
+	);
+	return {
+		results: unwrapList(body).map((tenant) => ({
+			name: String(tenant.id),
+			value: String(tenant.id),
+			...(tenant.fqdn ? { description: String(tenant.fqdn) } : {}),
+		})),
+		paginationToken: Number.isFinite(lastPage) && page < lastPage ? String(page + 1) : undefined,
+	};
+}
