@@ -28,6 +28,12 @@ export interface MintedToken {
 
 export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
+/** What to say about a redirect answer to the mint (the nodes name both addresses). */
+export type RedirectMessage = (url: string, status: number, headers: IDataObject) => string;
+
+const plainRedirectMessage: RedirectMessage = (_url, status) =>
+	`the Admin API answered with a redirect (HTTP ${status}). The Site Management Service never redirects, so the admin token was not sent there: check the Admin Base URL.`;
+
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** The credential's Token Lifetime in seconds (at least a minute). */
@@ -77,7 +83,10 @@ export async function mintTenantToken(
 	httpRequest: HttpRequest,
 	credentials: ICredentialDataDecryptedObject,
 	tenantId: string,
-	abortSignal?: IHttpRequestOptions['abortSignal'],
+	{
+		abortSignal,
+		redirectMessage = plainRedirectMessage,
+	}: { abortSignal?: IHttpRequestOptions['abortSignal']; redirectMessage?: RedirectMessage } = {},
 ): Promise<MintedToken> {
 	if (!tenantId) {
 		throw mintError(
@@ -89,12 +98,13 @@ export async function mintTenantToken(
 	const adminBaseUrl = String(credentials.adminBaseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
+	const url = `${adminBaseUrl}/api/tenant/token`;
 	const startedAt = Date.now();
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await httpRequest({
 			method: 'POST',
-			url: `${adminBaseUrl}/api/tenant/token`,
+			url,
 			headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
 			// No revoke_previous: other runs may still hold a token minted earlier.
 			body: { id: tenantId, expires_in: lifetime },
@@ -117,7 +127,7 @@ export async function mintTenantToken(
 	const status = response.statusCode;
 	if (status >= 300 && status < 400) {
 		throw mintError(
-			`Could not get a tenant token: the Admin API answered with a redirect (HTTP ${status}). The Site Management Service never redirects, so the admin token was not sent there: check the Admin Base URL.`,
+			`Could not get a tenant token: ${redirectMessage(url, status, response.headers ?? {})}`,
 			false,
 		);
 	}

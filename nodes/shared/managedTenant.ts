@@ -12,6 +12,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import type { MintedToken } from '../../credentials/tenantTokenMint';
 import { mintTenantToken, tokenScope } from '../../credentials/tenantTokenMint';
+import { redirectMessage } from './redirect';
 import type { SiteRequestContext } from './transport';
 
 /** A token is not used for a request that may outlive it by less than this. */
@@ -57,7 +58,7 @@ export async function managedTenantToken(
 		async (options) => await ctx.helpers.httpRequest(options),
 		credentials,
 		tenantId,
-		abortSignal,
+		{ abortSignal, redirectMessage },
 	);
 	tokens.set(scope, mint);
 	// A failed mint is not kept: the next request (a retry) mints again.

@@ -6,7 +6,9 @@ import axios from 'axios';
 import { createHash } from 'crypto';
 import http from 'http';
 import type { AddressInfo } from 'net';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
 
 import { credentialTestTypes, testCredential } from '../harness/credential-tester';
 import {
@@ -213,16 +215,16 @@ describe('managed tenant credential in workflows', () => {
 			},
 		});
 
-	test('mints one token for many requests and across executions, with the configured lifetime', async () => {
+	test('one token per run for all its requests, with the configured lifetime; n8n stores none', async () => {
 		const tenant = await ctx.site.createTenant('managed-once');
+		const before = ctx.site.tokensIssued('managed-once');
 		const credentials = ctx.runner.credentials.add(
 			'siteManagedTenantApi',
 			managedData('managed-once', { lifetime: 3600 }),
 		);
 		const id = credentialId(credentials);
 
-		// One item after the other: the first request mints, the others reuse the stored token.
-		const first = await createPages(credentials, ['/a', '/b', '/c', '/d', '/e', '/f']);
+		const first = await createPages(credentials, ['/a', '/b', '/c', '/d', '/e', '/f'], 3);
 		expect(first.error).toBeUndefined();
 		expect(first.items.map((item) => (item.json.page as { url: string }).url)).toEqual([
 			'/a',
@@ -232,17 +234,20 @@ describe('managed tenant credential in workflows', () => {
 			'/e',
 			'/f',
 		]);
-		expect(ctx.runner.credentials.preAuthenticationCalls.get(id)).toBe(1);
-
-		const minted = ctx.runner.credentials.read(id).accessToken as string;
-		expect(minted).toMatch(/^stt_/);
-		const record = tokenRecord(minted);
-		expect(record?.tenant_id).toBe('managed-once');
-		const lifetime = Date.parse(record!.expires_at!) - Date.now();
+		expect(ctx.site.tokensIssued('managed-once')).toBe(before + 1);
+		const newest = ctx.site.server.app.site.store.db
+			.prepare(
+				'SELECT expires_at FROM tokens JOIN tenants ON tokens.tenant_pk = tenants.pk WHERE tenants.id = ? ORDER BY tokens.id DESC LIMIT 1',
+			)
+			.get('managed-once') as { expires_at: string };
+		const lifetime = Date.parse(newest.expires_at) - Date.now();
 		expect(lifetime).toBeGreaterThan(3500_000);
 		expect(lifetime).toBeLessThanOrEqual(3600_000);
+		// The token belongs to the run: n8n's stored credential is not written.
+		expect(ctx.runner.credentials.preAuthenticationCalls.get(id)).toBeUndefined();
+		expect(ctx.runner.credentials.read(id).accessToken).toBe('');
 
-		// A later execution, with concurrent items, uses the stored token as well.
+		// The next run mints its own, once.
 		const second = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,
@@ -257,12 +262,9 @@ describe('managed tenant credential in workflows', () => {
 		});
 		expect(second.error).toBeUndefined();
 		expect(second.items.map((item) => item.json.url)).toEqual(['/a', '/c', '/e', '/f']);
-		expect(ctx.runner.credentials.preAuthenticationCalls.get(id)).toBe(1);
-		expect(ctx.runner.credentials.read(id).accessToken).toBe(minted);
+		expect(ctx.site.tokensIssued('managed-once')).toBe(before + 2);
 
-		// The minted token never shows in the workflow's data, nor the admin token.
-		expectNoSecrets([first.run, second.run], [minted, ctx.site.adminToken]);
-		// The pages really are the tenant's.
+		expectNoSecrets([first.run, second.run], [ctx.site.adminToken, tenant.token]);
 		expect((await listPages(tenant.client)).map((page) => page.url).sort()).toEqual([
 			'/a',
 			'/b',
@@ -273,149 +275,45 @@ describe('managed tenant credential in workflows', () => {
 		]);
 	});
 
-	test('a credential saved by 0.1.0 (lifetime in the old field tokenLifetime) keeps its lifetime', async () => {
-		await ctx.site.createTenant('managed-old-field');
-		const { lifetime: _default, ...data } = managedData('managed-old-field');
-		const credentials = ctx.runner.credentials.add('siteManagedTenantApi', {
-			...data,
-			tokenLifetime: 7200,
-		});
-		expect((await createPages(credentials, ['/old'])).error).toBeUndefined();
-		const record = tokenRecord(
-			ctx.runner.credentials.read(credentialId(credentials)).accessToken as string,
-		);
-		const lifetime = Date.parse(record!.expires_at!) - Date.now();
-		expect(lifetime).toBeGreaterThan(7100_000);
-		expect(lifetime).toBeLessThanOrEqual(7200_000);
-	});
-
-	test('after its token is revoked (rotation on the admin surface) the next run mints again and succeeds', async () => {
-		const tenant = await ctx.site.createTenant('managed-revoked');
+	test('after every token of the tenant is revoked, the next run mints again and succeeds', async () => {
+		await ctx.site.createTenant('managed-revoked');
 		const credentials = ctx.runner.credentials.add(
 			'siteManagedTenantApi',
 			managedData('managed-revoked'),
 		);
-		const id = credentialId(credentials);
-
 		expect((await createPages(credentials, ['/before'])).error).toBeUndefined();
-		const firstToken = ctx.runner.credentials.read(id).accessToken as string;
-		expect(ctx.runner.credentials.preAuthenticationCalls.get(id)).toBe(1);
-
-		const rotation = await ctx.adminNode({
-			resource: 'token',
-			operation: 'issue',
-			tenantId: 'managed-revoked',
-			revokePrevious: true,
+		const rotation = await ctx.site.admin.post('/api/tenant/token', {
+			id: 'managed-revoked',
+			revoke_previous: true,
 		});
-		expect(rotation.error).toBeUndefined();
-		const currentClient = axios.create({
+		expect(rotation.status).toBe(200);
+		const current = axios.create({
 			baseURL: ctx.site.url,
 			validateStatus: () => true,
-			headers: { Authorization: `Bearer ${rotation.items[0].json.token as string}` },
+			headers: { Authorization: `Bearer ${rotation.data.token as string}` },
 		});
-		expect(tokenRecord(firstToken)?.revoked_at).toEqual(expect.any(String));
-
 		const after = await createPages(credentials, ['/after-1', '/after-2']);
 		expect(after.error).toBeUndefined();
-		expect(after.items.map((item) => (item.json.page as { url: string }).url)).toEqual([
-			'/after-1',
-			'/after-2',
-		]);
-		expect(ctx.runner.credentials.preAuthenticationCalls.get(id)).toBe(2);
-		const secondToken = ctx.runner.credentials.read(id).accessToken as string;
-		expect(secondToken).not.toBe(firstToken);
-		expect(tokenRecord(secondToken)?.revoked_at).toBeNull();
-
-		// Exactly one page per item: the request refused with 401 created nothing, the resend did.
-		expect((await listPages(currentClient)).map((page) => page.url).sort()).toEqual([
+		expect((await listPages(current)).map((page) => page.url).sort()).toEqual([
 			'/after-1',
 			'/after-2',
 			'/before',
 		]);
-		expect((await tenant.client.get('/api/pages')).status).toBe(401);
-		expectNoSecrets(after.run, [firstToken, secondToken, ctx.site.adminToken]);
 	});
 
-	test('a replacement is shared with the requests its rejected token failed, not a minute later', async () => {
-		await ctx.site.createTenant('managed-late');
+	test('a token n8n kept in the credential from before an edit is never sent', async () => {
+		// n8n keeps the hidden token across edits: here a live token of tenant A, in a credential that
+		// now names tenant B.
+		const a = await ctx.site.createTenant('kept-a');
+		const b = await ctx.site.createTenant('kept-b');
 		const credentials = ctx.runner.credentials.add(
 			'siteManagedTenantApi',
-			managedData('managed-late'),
+			managedData('kept-b', { accessToken: a.token }),
 		);
-		const id = credentialId(credentials);
-		const revokeAll = async () =>
-			expect(
-				(
-					await ctx.site.admin.post('/api/tenant/token', {
-						id: 'managed-late',
-						revoke_previous: true,
-					})
-				).status,
-			).toBe(200);
-
-		expect((await createPages(credentials, ['/l1'])).error).toBeUndefined();
-		const first = ctx.runner.credentials.read(id).accessToken as string;
-		await revokeAll();
-		expect((await createPages(credentials, ['/l2'])).error).toBeUndefined();
-		const replacement = ctx.runner.credentials.read(id).accessToken as string;
-		expect(replacement).not.toBe(first);
-
-		// Another process stores its older token late, then a rotation revokes every token; a minute on,
-		// a request presenting that older token gets a fresh mint, not the (revoked) replacement.
-		ctx.runner.credentials.update(id, { accessToken: first });
-		await revokeAll();
-		const now = Date.now.bind(Date);
-		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now() + 61_000);
-		try {
-			const late = await createPages(credentials, ['/l3']);
-			expect(late.error).toBeUndefined();
-		} finally {
-			clock.mockRestore();
-		}
-		const third = ctx.runner.credentials.read(id).accessToken as string;
-		expect([first, replacement]).not.toContain(third);
-		expect(tokenRecord(third)?.revoked_at).toBeNull();
-	});
-
-	test('an expired cached token is replaced the same way', async () => {
-		await ctx.site.createTenant('managed-expired');
-		const shortLived = await ctx.site.admin.post('/api/tenant/token', {
-			id: 'managed-expired',
-			expires_in: 1,
-		});
-		const expired = shortLived.data.token as string;
-		await poll(
-			async () => {
-				const response = await axios.get(`${ctx.site.url}/api/pages`, {
-					headers: { Authorization: `Bearer ${expired}` },
-					validateStatus: () => true,
-				});
-				return response.status === 401;
-			},
-			5000,
-			100,
-		);
-
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedData('managed-expired', { accessToken: expired }),
-		);
-		const id = credentialId(credentials);
-		const result = await ctx.runner.runNode({
-			type: 'siteTenant',
-			credentials,
-			parameters: {
-				authentication: 'managedTenant',
-				resource: 'variable',
-				operation: 'set',
-				key: 'k',
-				value: 'v',
-			},
-		});
+		const result = await createPages(credentials, ['/meant-for-b']);
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ variable: { key: 'k', value: 'v' } });
-		expect(ctx.runner.credentials.preAuthenticationCalls.get(id)).toBe(1);
-		expect(ctx.runner.credentials.read(id).accessToken).not.toBe(expired);
+		expect(await listPages(a.client)).toEqual([]);
+		expect((await listPages(b.client)).map((page) => page.url)).toEqual(['/meant-for-b']);
 	});
 
 	test('a tenant that no longer exists fails the item with the central surface message', async () => {
@@ -446,4 +344,64 @@ test('a fixed tenant token that was revoked fails with 401 and the server messag
 	expect(result.error?.httpCode).toBe('401');
 	expect(result.error?.message).toMatch(/token/i);
 	expectNoSecrets(result.run, [tenant.token]);
+});
+
+describe("the Managed Tenant credential's own token (the credential test, n8n's HTTP Request node)", () => {
+	const credential = new SiteManagedTenantApi();
+	const authorization = async (data: ICredentialDataDecryptedObject) =>
+		(
+			await (
+				credential.authenticate as (
+					credentials: ICredentialDataDecryptedObject,
+					options: IHttpRequestOptions,
+				) => Promise<IHttpRequestOptions>
+			)(data, { url: '/api/pages', headers: {} })
+		).headers?.Authorization;
+
+	test('preAuthentication stores the scope beside the token; authenticate sends it only there', async () => {
+		await ctx.site.createTenant('own-a');
+		const data = managedData('own-a');
+		const minted = (await credential.preAuthentication.call(
+			{
+				helpers: {
+					httpRequest: async (options: IHttpRequestOptions) => {
+						const response = await axios.request({
+							method: options.method,
+							url: options.url,
+							headers: options.headers as Record<string, string>,
+							data: options.body,
+							validateStatus: () => true,
+							maxRedirects: 0,
+						});
+						return { statusCode: response.status, headers: response.headers, body: response.data };
+					},
+				},
+			},
+			data,
+		)) as ICredentialDataDecryptedObject;
+		expect(tokenRecord(minted.accessToken as string)?.tenant_id).toBe('own-a');
+		const stored = { ...data, ...minted };
+		expect(await authorization(stored)).toBe(`Bearer ${String(minted.accessToken)}`);
+
+		// Edited after n8n stored the token: another tenant, another host, another admin: no token.
+		const edits: ICredentialDataDecryptedObject[] = [
+			{ tenantId: 'own-b' },
+			{ baseUrl: 'http://127.0.0.1:9' },
+			{ adminBaseUrl: 'http://127.0.0.1:9' },
+			{ adminToken: 'another-admin-token' },
+		];
+		for (const edit of edits) {
+			expect(await authorization({ ...stored, ...edit })).toBeUndefined();
+		}
+		// A token stored without a scope (by an earlier package) is not sent either.
+		expect(await authorization({ ...data, accessToken: minted.accessToken })).toBeUndefined();
+	});
+
+	test('with the Tenant ID left empty the test says where the tenant goes', async () => {
+		const empty = ctx.runner.credentials.add('siteManagedTenantApi', managedData(''));
+		const result = await testCredential(ctx.runner, managedType, empty);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Tenant ID is empty/);
+		expect(result.message).toMatch(/Tenant" parameter/);
+	});
 });

@@ -41,11 +41,9 @@ export async function listSearch(
 	const nodeType = runner.nodeTypes.getByNameAndVersion(options.type);
 	const method = nodeType.methods?.listSearch?.[options.method];
 	if (!method) throw new Error(`${options.type} has no list search ${options.method}`);
-	const context = new LoadOptionsContext(
-		workflow,
-		node,
-		runner.createAdditionalData('list-search'),
-		'parameters',
-	);
+	// The editor sends the node's parameters as they are now (getCurrentNodeParameter reads them).
+	const additionalData = runner.createAdditionalData('list-search');
+	additionalData.currentNodeParameters = options.parameters;
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 	return await method.call(context, options.filter, options.paginationToken);
 }

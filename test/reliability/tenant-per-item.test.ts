@@ -1,0 +1,481 @@
+/**
+ * Every item on the tenant it names (n8n's engine, real reference servers). n8n resolves expressions
+ * in credential fields per item; the nodes read the credential for each item, mint a managed token
+ * per tenant and run (never reused for another tenant or host), and take the tenant from the Tenant
+ * node's Tenant parameter when the Managed Tenant credential leaves it empty.
+ */
+import http from 'http';
+import { createHash } from 'crypto';
+import type { AddressInfo } from 'net';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SitePageTrigger } from '../../nodes/SitePageTrigger/SitePageTrigger.node';
+import { readSettings, useContactFormContext, writeSettings } from '../harness/contact-form';
+import { listSearch } from '../harness/list-search';
+import {
+	credentialId,
+	expectNoSecrets,
+	jsonOf,
+	listPages,
+	seedPages,
+	useNodeTestContext,
+} from '../harness/nodes';
+import { PollTriggerWorkflow } from '../harness/poll-trigger';
+import { managedCredentialData, startTestSite, type TestSite } from '../harness/reference-server';
+
+const ctx = useNodeTestContext();
+
+/** The tenant parameter as the editor saves it: By ID with an expression. */
+const tenantById = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** Items alternating the given tenants, each naming its tenant and a url of its own. */
+function alternating(
+	tenants: string[],
+	count: number,
+	extra: (tenant: string) => IDataObject = () => ({}),
+) {
+	return Array.from({ length: count }, (_, index) => {
+		const tenant = tenants[index % tenants.length];
+		return { json: { tenant, url: `/item-${index}`, ...extra(tenant) } };
+	});
+}
+
+const urlsOf = async (client: Parameters<typeof listPages>[0]) =>
+	(await listPages(client)).map((page) => page.url).sort();
+
+const createPage = {
+	resource: 'page',
+	operation: 'create',
+	name: '={{ "Page " + $json.url }}',
+	url: '={{ $json.url }}',
+	locale: 'en',
+};
+
+describe('the Managed Tenant credential with a per-item Tenant ID', () => {
+	test('8 creates alternating two tenants at the default window: 4 pages on each, one token each', async () => {
+		const a = await ctx.tenant('item-a');
+		const b = await ctx.tenant('item-b');
+		const issuedBefore = [ctx.site.tokensIssued('item-a'), ctx.site.tokensIssued('item-b')];
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, '={{ $json.tenant }}'),
+		);
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			typeVersion: 4,
+			credentials,
+			input: alternating(['item-a', 'item-b'], 8),
+			parameters: { authentication: 'managedTenant', ...createPage },
+		});
+		expect(result.error).toBeUndefined();
+		expect(await urlsOf(a.client)).toEqual(['/item-0', '/item-2', '/item-4', '/item-6']);
+		expect(await urlsOf(b.client)).toEqual(['/item-1', '/item-3', '/item-5', '/item-7']);
+		expect([ctx.site.tokensIssued('item-a'), ctx.site.tokensIssued('item-b')]).toEqual([
+			issuedBefore[0] + 1,
+			issuedBefore[1] + 1,
+		]);
+		// n8n's stored credential keeps no token and no resolved tenant: the expression stays.
+		const stored = ctx.runner.credentials.read(credentialId(credentials));
+		expect(stored.accessToken).toBe('');
+		expect(stored.tenantId).toBe('={{ $json.tenant }}');
+		expectNoSecrets(result.run, [ctx.site.adminToken, a.token, b.token]);
+	});
+});
+
+describe('the Tenant Token credential with a per-item token', () => {
+	test('8 creates alternating two tokens: 4 pages on each tenant', async () => {
+		const a = await ctx.tenant('token-a');
+		const b = await ctx.tenant('token-b');
+		const tokens: Record<string, string> = { 'token-a': a.token, 'token-b': b.token };
+		const credentials = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: ctx.site.url,
+			token: '={{ $json.token }}',
+		});
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			typeVersion: 4,
+			credentials,
+			input: alternating(['token-a', 'token-b'], 8, (tenant) => ({ token: tokens[tenant] })),
+			parameters: { authentication: 'tenantToken', ...createPage },
+		});
+		expect(result.error).toBeUndefined();
+		expect(await urlsOf(a.client)).toEqual(['/item-0', '/item-2', '/item-4', '/item-6']);
+		expect(await urlsOf(b.client)).toEqual(['/item-1', '/item-3', '/item-5', '/item-7']);
+	});
+});
+
+describe('one admin credential for any tenant: empty Tenant ID, the node names the tenant', () => {
+	const anyTenant = () =>
+		ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, ''));
+
+	const run = (
+		credentials: ReturnType<typeof anyTenant>,
+		tenants: string[],
+		count: number,
+		parameters: INodeParameters,
+		continueOnFail = false,
+	) =>
+		ctx.runner.runNode({
+			type: 'siteTenant',
+			typeVersion: 4,
+			credentials,
+			continueOnFail,
+			input: alternating(tenants, count),
+			parameters: {
+				authentication: 'managedTenant',
+				tenant: tenantById('={{ $json.tenant }}'),
+				...parameters,
+			},
+		});
+
+	test('every resource acts on the tenant of its item, one token per tenant and run', async () => {
+		const sites = await Promise.all(['any-a', 'any-b', 'any-c'].map((id) => ctx.tenant(id)));
+		const ids = sites.map((site) => site.id);
+		const credentials = anyTenant();
+		const issued = () => ids.map((id) => ctx.site.tokensIssued(id));
+		const before = issued();
+
+		const created = await run(credentials, ids, 9, createPage);
+		expect(created.error).toBeUndefined();
+		expect(issued()).toEqual(before.map((count) => count + 1));
+		for (const [index, site] of sites.entries()) {
+			expect(await urlsOf(site.client)).toEqual(
+				[0, 1, 2].map((round) => `/item-${round * 3 + index}`).sort(),
+			);
+		}
+
+		const settings = await run(credentials, ids, 3, {
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: '={{ "G-" + $json.tenant }}' },
+		});
+		expect(settings.error).toBeUndefined();
+		const notified = await run(credentials, ids, 3, {
+			resource: 'notification',
+			operation: 'send',
+			notificationId: '={{ "job-" + $json.tenant }}',
+			message: '={{ "Hello " + $json.tenant }}',
+			status: 'info',
+		});
+		expect(notified.error).toBeUndefined();
+		const variables = await run(credentials, ids, 3, {
+			resource: 'variable',
+			operation: 'set',
+			key: 'owner',
+			value: '={{ $json.tenant }}',
+		});
+		expect(variables.error).toBeUndefined();
+		const sitemaps = await run(credentials, ids, 3, { resource: 'sitemap', operation: 'get' });
+		expect(sitemaps.error).toBeUndefined();
+		expect(jsonOf(sitemaps.items).map((item) => item.tenant_id)).toEqual(ids);
+		expect(jsonOf(sitemaps.items).map((item) => (item.pages as IDataObject[]).length)).toEqual([
+			3, 3, 3,
+		]);
+
+		for (const site of sites) {
+			const read = await site.client.get('/api/settings');
+			expect(read.data.settings.google_code).toBe(`G-${site.id}`);
+			const variable = await site.client.get('/api/variables');
+			expect(variable.data.data).toEqual([{ key: 'owner', value: site.id }]);
+		}
+		// One mint per tenant for each of the five runs.
+		expect(issued()).toEqual(before.map((count) => count + 5));
+	});
+
+	test('a tenant that does not exist fails only its own items (Continue On Fail)', async () => {
+		const a = await ctx.tenant('cof-a');
+		const b = await ctx.tenant('cof-b');
+		const credentials = anyTenant();
+		const result = await run(credentials, ['cof-a', 'cof-missing', 'cof-b'], 9, createPage, true);
+		expect(result.error).toBeUndefined();
+		const outputs = jsonOf(result.items);
+		expect(outputs).toHaveLength(9);
+		outputs.forEach((output, index) => {
+			if (index % 3 === 1) expect(String(output.error)).toMatch(/cof-missing/);
+			else expect(output.error).toBeUndefined();
+		});
+		expect(await urlsOf(a.client)).toEqual(['/item-0', '/item-3', '/item-6']);
+		expect(await urlsOf(b.client)).toEqual(['/item-2', '/item-5', '/item-8']);
+	});
+
+	test('a tenant deleted between runs fails with the service message; without Continue On Fail the node stops', async () => {
+		await ctx.tenant('gone-a');
+		const credentials = anyTenant();
+		expect((await run(credentials, ['gone-a'], 1, createPage)).error).toBeUndefined();
+		expect((await ctx.site.admin.delete('/api/tenant', { data: { id: 'gone-a' } })).status).toBe(
+			200,
+		);
+		const result = await run(credentials, ['gone-a'], 2, {
+			...createPage,
+			url: '={{ $json.url + "-again" }}',
+		});
+		expect(result.items).toHaveLength(0);
+		expect(result.error?.message).toMatch(/gone-a/);
+		expectNoSecrets(result.run, [ctx.site.adminToken]);
+	});
+
+	test('no tenant anywhere: the item fails naming both places a tenant can be given', async () => {
+		const credentials = anyTenant();
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			typeVersion: 4,
+			credentials,
+			parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll' },
+		});
+		expect(result.error?.message).toMatch(/Tenant ID is empty and the node names no tenant/);
+		expect(result.error?.description).toMatch(/Tenant parameter/);
+	});
+
+	test('From List: tenants through the Admin API; the page list follows the chosen tenant', async () => {
+		const a = await ctx.tenant('list-alpha');
+		await ctx.tenant('list-beta');
+		await seedPages(a.client, [{ url: '/alpha-home', name: 'Alpha home' }]);
+		const credentials = anyTenant();
+		const tenants = await listSearch(ctx.runner, {
+			type: 'siteTenant',
+			typeVersion: 4,
+			method: 'searchTenants',
+			parameters: { authentication: 'managedTenant' },
+			credentials,
+			filter: 'list-',
+		});
+		expect(tenants.results.map((result) => result.value)).toEqual(['list-alpha', 'list-beta']);
+
+		const pages = await listSearch(ctx.runner, {
+			type: 'siteTenant',
+			typeVersion: 4,
+			method: 'searchPages',
+			parameters: {
+				authentication: 'managedTenant',
+				tenant: { __rl: true, mode: 'list', value: 'list-alpha' },
+			},
+			credentials,
+		});
+		expect(pages.results.map((result) => result.value)).toEqual(['/alpha-home']);
+	});
+});
+
+describe('a service without the tenant list', () => {
+	let bare: http.Server;
+	let bareUrl: string;
+	beforeAll(async () => {
+		bare = http.createServer((_request, response) => {
+			response.writeHead(404, { 'content-type': 'application/json' });
+			response.end('{"error":"not_found","message":"Route not found."}');
+		});
+		await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+		bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => await new Promise((resolve) => bare.close(resolve)));
+
+	test('From List says to name the tenant By ID', async () => {
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, '', { adminBaseUrl: bareUrl }),
+		);
+		await expect(
+			listSearch(ctx.runner, {
+				type: 'siteTenant',
+				typeVersion: 4,
+				method: 'searchTenants',
+				parameters: { authentication: 'managedTenant' },
+				credentials,
+			}),
+		).rejects.toThrow(/cannot list its tenants: name the tenant By ID/);
+	});
+});
+
+describe('an edited credential acts on its new tenant and host from the next run on', () => {
+	let other: TestSite;
+	beforeAll(async () => {
+		other = await startTestSite();
+	});
+	afterAll(async () => await other.close());
+
+	test('Tenant ID, Tenant Base URL and Admin Base URL edited between two runs', async () => {
+		const a = await ctx.tenant('edit-a');
+		const b = await ctx.tenant('edit-b');
+		const elsewhere = await other.createTenant('edit-far');
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, 'edit-a'),
+		);
+		const id = credentialId(credentials);
+		const runCreate = async (url: string) =>
+			await ctx.runner.runNode({
+				type: 'siteTenant',
+				typeVersion: 4,
+				credentials,
+				input: [{ json: { url } }],
+				parameters: { authentication: 'managedTenant', ...createPage },
+			});
+
+		expect((await runCreate('/first')).error).toBeUndefined();
+		ctx.runner.credentials.update(id, { tenantId: 'edit-b' });
+		expect((await runCreate('/second')).error).toBeUndefined();
+		ctx.runner.credentials.update(id, {
+			adminBaseUrl: other.url,
+			adminToken: other.adminToken,
+			baseUrl: other.url,
+			tenantId: 'edit-far',
+		});
+		expect((await runCreate('/third')).error).toBeUndefined();
+
+		expect(await urlsOf(a.client)).toEqual(['/first']);
+		expect(await urlsOf(b.client)).toEqual(['/second']);
+		expect(await urlsOf(elsewhere.client)).toEqual(['/third']);
+	});
+
+	test('a new Tenant Base URL is never sent a token minted before the edit', async () => {
+		await ctx.tenant('edit-host');
+		const seen: string[] = [];
+		const capture = http.createServer((request, response) => {
+			seen.push(String(request.headers.authorization ?? '').replace(/^Bearer /, ''));
+			response.writeHead(401, { 'content-type': 'application/json' });
+			response.end('{"error":"unauthorized","message":"Unknown token."}');
+		});
+		await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
+		try {
+			const credentials = ctx.runner.credentials.add(
+				'siteManagedTenantApi',
+				managedCredentialData(ctx.site, 'edit-host'),
+			);
+			const list = () =>
+				ctx.runner.runNode({
+					type: 'siteTenant',
+					typeVersion: 4,
+					credentials,
+					parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll' },
+				});
+			expect((await list()).error).toBeUndefined();
+			const mintedBefore = tokenHashes(ctx.site, 'edit-host');
+			ctx.runner.credentials.update(credentialId(credentials), {
+				baseUrl: `http://127.0.0.1:${(capture.address() as AddressInfo).port}`,
+			});
+			const after = await list();
+			expect(after.error?.message).toMatch(/Unknown token/);
+			expect(seen.length).toBeGreaterThan(0);
+			for (const token of seen) {
+				expect(mintedBefore).not.toContain(createHash('sha256').update(token).digest('hex'));
+			}
+		} finally {
+			await new Promise((resolve) => capture.close(resolve));
+		}
+	});
+});
+
+describe('the Admin node with a per-item admin credential', () => {
+	let other: TestSite;
+	beforeAll(async () => {
+		other = await startTestSite();
+	});
+	afterAll(async () => await other.close());
+
+	test('items alternating two services create each tenant on its own service', async () => {
+		const servers = [ctx.site, other];
+		const credentials = ctx.runner.credentials.add('siteAdminApi', {
+			baseUrl: '={{ $json.server }}',
+			token: '={{ $json.adminToken }}',
+		});
+		const result = await ctx.runner.runNode({
+			type: 'siteAdmin',
+			typeVersion: 4,
+			credentials,
+			input: [0, 1, 2, 3].map((index) => ({
+				json: {
+					id: `admin-item-${index}`,
+					server: servers[index % 2].url,
+					adminToken: servers[index % 2].adminToken,
+				},
+			})),
+			parameters: { resource: 'tenant', operation: 'create', id: '={{ $json.id }}' },
+		});
+		expect(result.error).toBeUndefined();
+		const exists = async (site: TestSite, id: string) =>
+			(await site.admin.post('/api/tenant/token', { id, expires_in: 60 })).status === 200;
+		expect(await exists(ctx.site, 'admin-item-0')).toBe(true);
+		expect(await exists(other, 'admin-item-1')).toBe(true);
+		expect(await exists(ctx.site, 'admin-item-1')).toBe(false);
+		expect(await exists(other, 'admin-item-0')).toBe(false);
+	});
+});
+
+describe('the Site Management Trigger watches the tenant its credential names now', () => {
+	test('each item names its tenant; an edit to another tenant starts afresh there', async () => {
+		const a = await ctx.tenant('watch-a');
+		const b = await ctx.tenant('watch-b');
+		await seedPages(a.client, [{ url: '/a-only' }]);
+		await seedPages(b.client, [{ url: '/b-1' }, { url: '/b-2' }]);
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, 'watch-a'),
+		);
+		const workflow = new PollTriggerWorkflow(ctx.runner, () => new SitePageTrigger(), {
+			type: 'sitePageTrigger',
+			parameters: { authentication: 'managedTenant', events: ['pagePublished', 'pageRemoved'] },
+			credentials,
+		});
+		await workflow.activate();
+		await seedPages(a.client, [{ url: '/a-new' }]);
+		const onA = await workflow.poll();
+		expect(jsonOf(onA.items ?? [])).toEqual([
+			expect.objectContaining({ event: 'pagePublished', url: '/a-new', tenant_id: 'watch-a' }),
+		]);
+
+		ctx.runner.credentials.update(credentialId(credentials), { tenantId: 'watch-b' });
+		// The first poll on B only learns where B stands: B's pages are not "published", A's not "removed".
+		const switched = await workflow.poll();
+		expect(switched.error).toBeUndefined();
+		expect(switched.items).toBeNull();
+		await seedPages(b.client, [{ url: '/b-new' }]);
+		const onB = await workflow.poll();
+		expect(jsonOf(onB.items ?? [])).toEqual([
+			expect.objectContaining({
+				event: 'pagePublished',
+				url: '/b-new',
+				tenant_id: 'watch-b',
+				site: ctx.site.url,
+			}),
+		]);
+	});
+});
+
+/** sha256 of every token the tenant was issued so far. */
+function tokenHashes(site: TestSite, tenantId: string): string[] {
+	return (
+		site.server.app.site.store.db
+			.prepare(
+				'SELECT token_hash FROM tokens JOIN tenants ON tokens.tenant_pk = tenants.pk WHERE tenants.id = ?',
+			)
+			.all(tenantId) as Array<{ token_hash: string }>
+	).map((row) => row.token_hash);
+}
+
+describe('the Contact Form Trigger registers with the tenant its credential names now', () => {
+	const forms = useContactFormContext();
+
+	test('published after an edit from tenant A to B: B gets the URL, A keeps its own receiver', async () => {
+		const a = await forms.tenant('register-a');
+		const b = await forms.tenant('register-b');
+		const credential = forms.harness.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(forms.site, a.id),
+		);
+		const trigger = forms.trigger({ authentication: 'managedTenant' }, credential);
+		expect(await trigger.activate()).toBe(true);
+		expect((await readSettings(a)).contact_form_webhook_url).toBe(trigger.productionUrl);
+		expect(await trigger.deactivate()).toBe(true);
+
+		// A's owner points A at a receiver of their own; the credential is moved to B.
+		const ownReceiver = 'http://127.0.0.1:9/a-own-receiver';
+		await writeSettings(a, { contact_form_webhook_url: ownReceiver });
+		forms.harness.credentials.update(credentialId(credential), { tenantId: b.id });
+
+		expect(await trigger.activate()).toBe(true);
+		expect((await readSettings(b)).contact_form_webhook_url).toBe(trigger.productionUrl);
+		expect((await readSettings(a)).contact_form_webhook_url).toBe(ownReceiver);
+		expect(await trigger.deactivate()).toBe(true);
+		expect((await readSettings(b)).contact_form_webhook_url).toBeNull();
+		expect((await readSettings(a)).contact_form_webhook_url).toBe(ownReceiver);
+	});
+});
