@@ -10,29 +10,39 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
 import { operationSubtitle } from '../shared/subtitle';
+import { destructiveToolNotice, inToolForm, outsideToolForm } from '../shared/toolForm';
 import * as tenant from './actions/tenant';
 import * as token from './actions/token';
 
+const TENANT_RESOURCE = {
+	name: 'Tenant',
+	value: 'tenant',
+	description: 'A managed website, identified by its tenant ID',
+};
+
+const resource: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		TENANT_RESOURCE,
+		{
+			name: 'Token',
+			value: 'token',
+			description: "A bearer token that gives access to one tenant's site",
+		},
+	],
+	default: 'tenant',
+	displayOptions: { show: outsideToolForm },
+};
+
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Tenant',
-				value: 'tenant',
-				description: 'A managed website, identified by its tenant ID',
-			},
-			{
-				name: 'Token',
-				value: 'token',
-				description: "A bearer token that gives access to one tenant's site",
-			},
-		],
-		default: 'tenant',
-	},
+	resource,
+	// As an agent's tool the node offers no Token resource: Token > Issue would hand the model a live
+	// token (and its provider with it).
+	{ ...resource, options: [TENANT_RESOURCE], displayOptions: { show: inToolForm } },
+	destructiveToolNotice('tenant', 'delete', 'delete a tenant with all its pages and data'),
 	...tenant.description,
 	...token.description,
 	requestOptionsDescription,

@@ -11,6 +11,7 @@ import { tenantAuthenticationProperty, tenantCredentials } from '../shared/authe
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
 import { operationSubtitle } from '../shared/subtitle';
+import { destructiveToolNotice } from '../shared/toolForm';
 import * as ai from './actions/ai';
 import * as asset from './actions/asset';
 import * as content from './actions/content';
@@ -80,6 +81,8 @@ const properties: INodeProperties[] = [
 		],
 		default: 'page',
 	},
+	destructiveToolNotice('page', 'delete', 'delete a page of the site'),
+	destructiveToolNotice('variable', 'delete', 'delete a variable of the site'),
 	...page.description,
 	...content.description,
 	...asset.description,

@@ -8,8 +8,9 @@
  * stops the node.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
 import { isRecord } from './json';
 import { positiveInteger, readConcurrency, runWindow, throwFirstFailure } from './window';
 
@@ -138,8 +139,8 @@ export async function executeOperations(
 	const outputsByItem: INodeExecutionData[][] = new Array(itemCount);
 	const handler = chooseHandler(this, handlers);
 	const continueOnFail = this.continueOnFail();
-	// A cancelled execution starts no further item (the ones in flight are cancelled by n8n).
-	const signal = this.getExecutionCancelSignal?.();
+	// A cancelled execution starts no further item; the ones in flight end their waits and requests.
+	const signal = cancelSignalOf(this);
 	const cancelled = () => signal?.aborted === true;
 
 	const run = async (itemIndex: number) => {
@@ -153,7 +154,14 @@ export async function executeOperations(
 	};
 
 	for (let start = 0; start < itemCount && !cancelled(); start += batchSize) {
-		if (start > 0 && batchInterval > 0) await sleep(batchInterval);
+		if (start > 0 && batchInterval > 0) {
+			try {
+				await pause(batchInterval, signal);
+			} catch (error) {
+				if (error instanceof ExecutionCancelledError) break;
+				throw error;
+			}
+		}
 		const end = Math.min(itemCount, start + batchSize);
 		throwFirstFailure(await runWindow(start, end, concurrency, run, cancelled));
 	}

@@ -5,9 +5,10 @@
  * days unless told otherwise (was: never expires).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
+import { isToolForm } from '../../../shared/toolForm';
 import { requireString } from '../../../shared/validation';
 import {
 	isVersionAtLeast,
@@ -78,6 +79,18 @@ const FIELD_LABELS = {
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	// The tool form offers no Token resource; a workflow saved with one still never hands a model a token.
+	if (isToolForm(this.getNode())) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Token > Issue is not available to an AI agent: its output is a live token the model would see',
+			{
+				itemIndex,
+				description:
+					'Give the agent the Site Management Tenant node with a Managed Tenant credential instead: it mints its own tokens and never shows them.',
+			},
+		);
+	}
 	const tenantIdParameter = isVersionAtLeast(this, SAFE_DEFAULTS_VERSION) ? 'id' : 'tenantId';
 	const tenantId = requireString(this, tenantIdParameter, itemIndex, tenantIdField.displayName);
 	const expiresIn = Math.floor(Number(this.getNodeParameter('expiresIn', itemIndex, 0)) || 0);
