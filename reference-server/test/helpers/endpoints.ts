@@ -22,6 +22,7 @@ export interface Endpoint {
 
 export const ENDPOINTS: Endpoint[] = [
 	// central
+	{ method: 'GET', path: '/api/tenants', surface: 'central' },
 	{ method: 'POST', path: '/api/tenant', surface: 'central', body: { id: 'probe-new' } },
 	{
 		method: 'PUT',

@@ -27,6 +27,7 @@ beforeAll(async () => {
 type Call = [method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown];
 
 const centralCalls: Call[] = [
+	['get', '/api/tenants'],
 	['post', '/api/tenant', { id: 'auth-probe' }],
 	['put', '/api/tenant', { old_id: 'auth-probe', id: 'auth-probe-2' }],
 	['delete', '/api/tenant', { id: 'auth-probe' }],

@@ -44,6 +44,7 @@ const EXTENSION_CALLS: Array<[string, RegExp]> = [
 	['get', /^\/api\/contact-form\/deliveries$/],
 	['post', /^\/forms\/\{[^}]+\}\/contact$/],
 	['get', /^\/health$/],
+	['get', /^\/api\/tenants$/],
 ];
 
 function operation(method: string, path: string): any {
@@ -139,6 +140,27 @@ describe('GET /openapi.json', () => {
 			expect.arrayContaining(['page', 'per_page', 'url', 'locale', 'draft']),
 		);
 		expect(byName.per_page.schema.maximum).toBe(100);
+	});
+
+	it('documents the tenants listing: admin token, per_page at most 100, search', () => {
+		const op = operation('get', '/api/tenants');
+		expect(op.security).toEqual([{ adminToken: [] }]);
+		const byName = Object.fromEntries(
+			(op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]),
+		);
+		expect(Object.keys(byName).sort()).toEqual(['page', 'per_page', 'search']);
+		expect(byName.per_page.schema.maximum).toBe(100);
+		const item = op.responses['200'].content['application/json'].schema.properties.data.items;
+		expect(item.required.sort()).toEqual(['created_at', 'fqdn', 'id']);
+	});
+
+	it("marks the sitemap's tenant_id as an extension (not required)", () => {
+		const schema = operation('post', '/api/sitemap').responses['200'].content['application/json']
+			.schema;
+		expect(schema.properties.tenant_id).toEqual(
+			expect.objectContaining({ type: 'string', 'x-extension': true }),
+		);
+		expect(schema.required).not.toContain('tenant_id');
 	});
 
 	it('marks the Idempotency-Key header as an extension', () => {

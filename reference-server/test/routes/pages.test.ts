@@ -442,6 +442,29 @@ describe('POST /api/sitemap', () => {
 		const res = await t.api.post('/api/sitemap', { locale: 5 });
 		expect(detailFields(expectError(res, 400, 'validation_failed'))).toContain('locale');
 	});
+
+	it('says tenant_id (extension): the tenant the token reached, also with a locale filter', async () => {
+		const other = await createTenant(h);
+		expect((await t.api.post('/api/sitemap', {})).data.tenant_id).toBe(t.id);
+		expect((await t.api.post('/api/sitemap', { locale: 'fr' })).data.tenant_id).toBe(t.id);
+		const empty = expectOk(await other.api.post('/api/sitemap', {}));
+		expect(empty).toEqual({
+			generated_at: expect.stringMatching(ISO),
+			tenant_id: other.id,
+			pages: [],
+		});
+	});
+
+	it('tenant_id follows a rename: the same token then names the new id', async () => {
+		const renamed = await createTenant(h);
+		await createPage(renamed, '/kept');
+		const newId = `${renamed.id}-new`;
+		expect((await renamed.api.post('/api/sitemap', {})).data.tenant_id).toBe(renamed.id);
+		expectOk(await h.admin.put('/api/tenant', { old_id: renamed.id, id: newId }));
+		const after = expectOk(await renamed.api.post('/api/sitemap', {}));
+		expect(after.tenant_id).toBe(newId);
+		expect(after.pages.map((p: any) => p.url)).toEqual(['/kept']);
+	});
 });
 
 describe('POST /api/notifications', () => {

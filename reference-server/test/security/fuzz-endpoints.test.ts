@@ -222,7 +222,17 @@ const queryStrings = fc.oneof(
 	fc.constant(''),
 	fc
 		.dictionary(
-			fc.constantFrom('page', 'per_page', 'url', 'locale', 'draft', 'state', 'limit', 'x'),
+			fc.constantFrom(
+				'page',
+				'per_page',
+				'url',
+				'locale',
+				'draft',
+				'state',
+				'search',
+				'limit',
+				'x',
+			),
 			fc.oneof(
 				printable(30),
 				fc.constantFrom(
@@ -252,6 +262,7 @@ const queryStrings = fc.oneof(
 		'page=1&page=2',
 		'per_page[]=1',
 		'url=%',
+		'search=%25_%5C',
 		'draft=maybe',
 		'=&=&',
 		'%%%',
