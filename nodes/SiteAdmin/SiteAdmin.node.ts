@@ -54,14 +54,7 @@ export class SiteAdmin implements INodeType {
 		name: 'siteAdmin',
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
-		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
-		// sending one item at a time (shared/router.ts). Version 3: every tenant operation outputs the
-		// tenant {id, fqdn, message} (Delete adds deleted: true), as the Tenant node's version 3 does.
-		// Version 4 (shared/version.ts): Token > Issue gives tokens a lifetime by default; every operation
-		// names its tenant in one Tenant ID field (\`id\`), kept when the resource changes; Create or
-		// Update answers {id, fqdn, created, result, message} whether it created, updated or left it.
-		version: [1, 2, 3, 4],
-		defaultVersion: 4,
+		version: 1,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Manage tenants (websites) and issue tenant tokens through the Admin API of the Site Management Service',

@@ -12,7 +12,6 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { acknowledgeOption, acknowledgeResponseMode } from './acknowledge';
-import { withNativeFields } from '../shared/nativeWebhookFields';
 import {
 	MANAGED_TENANT,
 	TENANT_TOKEN,
@@ -56,10 +55,7 @@ export class SiteContactFormTrigger implements INodeType {
 		name: 'siteContactFormTrigger',
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['trigger'],
-		// Version 2 changes nothing the user sees: n8n evaluates an expression on every request to a
-		// version 1 webhook node (its Webhook node v1's Binary Data option), which v2 is spared.
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle:
 			'={{$parameter["registration"] === "manual" ? "Manual registration" : "Automatic registration"}}',
 		description:
@@ -90,22 +86,20 @@ export class SiteContactFormTrigger implements INodeType {
 			},
 		],
 		webhooks: [
-			withNativeFields(
-				{
-					name: 'default',
-					httpMethod: 'POST',
-					// The site needs a 2xx, nothing more: an empty one. (Left out, n8n sends its default,
-					// the literal text "firstEntryJson".) Repeats get the node's small JSON acknowledgement.
-					responseData: 'noData',
-					// n8n puts the node's random webhook id in front (isFullPath false); an empty Path falls
-					// back to the node's own random id, so neither part of the URL can be guessed. (An
-					// expression n8n evaluates per request: no parameter holds the node's id.)
-					path: '={{$parameter["path"] || $nodeId || "contact-form"}}',
-					isFullPath: false,
-				},
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				// The site needs a 2xx, nothing more: an empty one. (Left out, n8n sends its default,
+				// the literal text "firstEntryJson".) Repeats get the node's small JSON acknowledgement.
+				responseData: 'noData',
+				// n8n puts the node's random webhook id in front (isFullPath false); an empty Path falls
+				// back to the node's own random id, so neither part of the URL can be guessed. (An
+				// expression n8n evaluates per request: no parameter holds the node's id.)
+				path: '={{$parameter["path"] || $nodeId || "contact-form"}}',
+				isFullPath: false,
 				// On receipt (default) or when the workflow has finished: the Acknowledge Delivery option.
-				{ responseMode: acknowledgeResponseMode },
-			),
+				responseMode: acknowledgeResponseMode,
+			},
 		],
 		properties: [
 			{

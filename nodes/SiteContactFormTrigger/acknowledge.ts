@@ -7,9 +7,7 @@
  * Ignore Repeated Submissions claims a submission when it is received, so with it on a crashed run's
  * redelivery counts as a repeat and is not started again: the two options pull in opposite directions.
  */
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-
-import type { NativeWebhookField } from '../shared/nativeWebhookFields';
+import type { INodeProperties } from 'n8n-workflow';
 
 export const ACKNOWLEDGE_ON_RECEIPT = 'onReceived';
 export const ACKNOWLEDGE_WHEN_FINISHED = 'lastNode';
@@ -37,10 +35,4 @@ export const acknowledgeOption: INodeProperties = {
 };
 
 /** The webhook's responseMode, read from the option for each request. */
-export const acknowledgeResponseMode: NativeWebhookField = {
-	template: `={{$parameter["options"]["acknowledge"] === "${ACKNOWLEDGE_WHEN_FINISHED}" ? "${ACKNOWLEDGE_WHEN_FINISHED}" : "${ACKNOWLEDGE_ON_RECEIPT}"}}`,
-	resolve: (parameters) =>
-		(parameters.options as IDataObject | undefined)?.acknowledge === ACKNOWLEDGE_WHEN_FINISHED
-			? ACKNOWLEDGE_WHEN_FINISHED
-			: ACKNOWLEDGE_ON_RECEIPT,
-};
+export const acknowledgeResponseMode = `={{$parameter["options"]["acknowledge"] === "${ACKNOWLEDGE_WHEN_FINISHED}" ? "${ACKNOWLEDGE_WHEN_FINISHED}" : "${ACKNOWLEDGE_ON_RECEIPT}"}}`;

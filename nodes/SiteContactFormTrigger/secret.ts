@@ -5,6 +5,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { setOwn } from './objects';
+import { MIN_SECRET_LENGTH } from '../../credentials/shared';
 
 /** The header an automatic registration asks the site to send the secret in. */
 export const AUTOMATIC_SECRET_HEADER = 'X-Site-Webhook-Secret';
@@ -26,8 +27,6 @@ const RESERVED_HEADERS = [
 	'transfer-encoding',
 	'connection',
 ];
-
-export const MIN_SECRET_LENGTH = 16;
 
 /** A fresh secret: 32 random bytes, hex-encoded (64 characters, safe in any header). */
 export function generateSecret(): string {

@@ -9,6 +9,7 @@
  * the removed ones with a count of +1, the published ones with -1. Up to about 80% of the cell
  * count they come back with near certainty; beyond that the peeling stops short, and decode() says so.
  */
+import { UnexpectedError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 const SUB_TABLES = 3;
@@ -59,7 +60,7 @@ export class PageDigest {
 
 	constructor(readonly cells: number) {
 		if (!Number.isInteger(cells) || cells < SUB_TABLES || cells % SUB_TABLES !== 0)
-			throw new Error(`A digest has a multiple of ${SUB_TABLES} cells, not ${cells}`);
+			throw new UnexpectedError(`A digest has a multiple of ${SUB_TABLES} cells, not ${cells}`);
 		this.counts = new Int32Array(cells);
 		this.checks = Buffer.alloc(cells * CHECK_BYTES);
 		this.keys = Array.from({ length: cells }, () => Buffer.alloc(0));
@@ -91,7 +92,7 @@ export class PageDigest {
 	/** This digest minus another of the same size, cell by cell (a new digest). */
 	subtract(other: PageDigest): PageDigest {
 		if (other.cells !== this.cells)
-			throw new Error('Digests of different sizes cannot be compared');
+			throw new UnexpectedError('Digests of different sizes cannot be compared');
 		const result = new PageDigest(this.cells);
 		for (let cell = 0; cell < this.cells; cell++) {
 			result.counts[cell] = this.counts[cell] - other.counts[cell];

@@ -101,16 +101,7 @@ export class SiteTenant implements INodeType {
 		name: 'siteTenant',
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
-		// Version 2: items run concurrently by default (Options > Concurrency); version 1 workflows keep
-		// sending one item at a time (shared/router.ts). Version 3: pages and variables are picked from
-		// lists (resource locators) and every operation outputs the record itself (shared/version.ts);
-		// workflows saved with versions 1 and 2 keep their string parameters and outputs. Also version 3:
-		// AI > Apply Proposal reads what n8n's AI nodes output by default and its dry run passes the
-		// input through; as an agent's tool the AI operations answer compactly (actions/ai). Version 4:
-		// safe defaults (shared/version.ts): Content > Update starts with no templates and refuses an
-		// empty list unless Clear All Blocks is on; Custom API Call starts at /api/pages.
-		version: [1, 2, 3, 4],
-		defaultVersion: 4,
+		version: 1,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',

@@ -36,3 +36,9 @@ export function describeType(value: unknown): string {
 	if (typeof value === 'object') return 'an object';
 	return `a ${typeof value}`;
 }
+
+/** The record an answer such as `{message, page}` carries under `key`; the answer itself without one. */
+export function recordIn(response: unknown, key: string): IDataObject {
+	const answer = (response ?? {}) as IDataObject;
+	return objectOr(answer[key], answer);
+}

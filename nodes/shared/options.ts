@@ -42,7 +42,7 @@ export const requestOptionsDescription: INodeProperties = {
 							description: 'How many items form one group',
 						},
 						{
-							displayName: 'Batch Interval (Ms)',
+							displayName: 'Batch Interval (ms)',
 							name: 'batchInterval',
 							type: 'number',
 							typeOptions: {
@@ -65,7 +65,7 @@ export const requestOptionsDescription: INodeProperties = {
 			},
 			default: DEFAULT_CONCURRENCY,
 			description:
-				'How many requests may be in flight at once; the next item starts as soon as one is answered. Output order stays the input order. 1 sends one item after the other. Version 1 of this node sends one at a time unless this is set.',
+				'How many requests may be in flight at once; the next item starts as soon as one is answered. Output order stays the input order. 1 sends one item after the other.',
 		},
 		{
 			displayName: 'Max Retries',

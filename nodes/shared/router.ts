@@ -59,24 +59,17 @@ interface RunSettings {
 
 /**
  * Options > Concurrency and Batching, read once for the node (like n8n's HTTP Request node does).
- *
- * Version 1 keeps its behaviour exactly: without Concurrency set, the items of one batch all run at
- * once (a batch of 1 by default), and a batch starts when the one before is done. From version 2 the
- * items run through a sliding window of `concurrency` requests; Batching only groups them for a
+ * Items run through a sliding window of `concurrency` requests; Batching only groups them for a
  * pause between groups (rate limits), at most `concurrency` in flight within a group.
  */
 function readRunSettings(ctx: IExecuteFunctions): RunSettings {
 	// null: the option is not set (n8n throws for a missing parameter without a fallback).
 	const configuredBatchSize = ctx.getNodeParameter('options.batching.batch.batchSize', 0, null);
 	const batchInterval = Number(ctx.getNodeParameter('options.batching.batch.batchInterval', 0, 0));
-	const batching = configuredBatchSize !== null;
-	const batchSize = positiveInteger(configuredBatchSize, 1);
-	const legacy = ctx.getNode().typeVersion < 2;
 	return {
-		batchSize: batching || legacy ? batchSize : Infinity,
+		batchSize: configuredBatchSize === null ? Infinity : positiveInteger(configuredBatchSize, 1),
 		batchInterval: Number.isFinite(batchInterval) && batchInterval > 0 ? batchInterval : 0,
-		// Version 1 with Batching: all items of a batch at once, as it always did.
-		concurrency: readConcurrency(ctx, batching ? batchSize : undefined),
+		concurrency: readConcurrency(ctx),
 	};
 }
 

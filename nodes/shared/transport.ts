@@ -427,8 +427,7 @@ export interface AllItemsOptions {
 /**
  * Walks a `page`/`per_page` list until `meta.last_page`, or, where the server sends no meta, until an
  * empty or short page. Stops early once `limit` items are collected. When the first page tells how
- * many pages there are, the rest are fetched Options > Concurrency at a time (one after the other in
- * version 1) and joined in page order.
+ * many pages there are, the rest are fetched Options > Concurrency at a time and joined in page order.
  */
 export async function siteApiRequestAllItems(
 	this: IExecuteFunctions,

@@ -4,29 +4,22 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-/** Options > Concurrency when it is not set, from node version 2 on. */
+/** Options > Concurrency when it is not set. */
 export const DEFAULT_CONCURRENCY = 32;
 export const MAX_CONCURRENCY = 64;
-/** Version 1 of a node ran one item at a time. */
-const LEGACY_CONCURRENCY = 1;
 
 export function positiveInteger(value: unknown, fallback: number, max = Infinity): number {
 	const number = Number(value);
 	return Number.isFinite(number) && number >= 1 ? Math.min(Math.floor(number), max) : fallback;
 }
 
-/**
- * Options > Concurrency, else the default of the node's version (`legacyDefault` for version 1,
- * where Batching used to decide it). Read once per node run, like n8n's HTTP Request node does.
- */
-export function readConcurrency(
-	ctx: IExecuteFunctions,
-	legacyDefault = LEGACY_CONCURRENCY,
-): number {
+/** Options > Concurrency, else DEFAULT_CONCURRENCY. Read once per node run, like n8n's HTTP Request node. */
+export function readConcurrency(ctx: IExecuteFunctions): number {
 	// null: the option is not set (n8n throws for a missing parameter without a fallback).
 	const configured = ctx.getNodeParameter('options.concurrency', 0, null);
-	const fallback = ctx.getNode().typeVersion < 2 ? legacyDefault : DEFAULT_CONCURRENCY;
-	return configured === null ? fallback : positiveInteger(configured, fallback, MAX_CONCURRENCY);
+	return configured === null
+		? DEFAULT_CONCURRENCY
+		: positiveInteger(configured, DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
 }
 
 /**

@@ -4,7 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
-import { outputsRecords } from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
 import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
@@ -29,7 +28,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
 		),
 	);
-	// Version 3: the tenant record {id, fqdn} (null when none), with the service's confirmation.
-	if (outputsRecords(this)) return { id, fqdn: fqdn || null, ...response };
-	return { ...response, id, ...(fqdn ? { fqdn } : {}) };
+	// The tenant record {id, fqdn} (null when none), with the service's confirmation.
+	return { id, fqdn: fqdn || null, ...response };
 }

@@ -1,15 +1,14 @@
 /**
  * Tenant > Create or Update: `POST /api/tenant`; when that ID is taken (409), `PUT /api/tenant` with
- * `{old_id: id, id, fqdn}` instead, so a workflow that sets up a site can run again. From version 4 it
- * answers in one shape, `{id, fqdn, created, result, message}`, and an existing tenant with no domain
- * to set is left as it is (`result: "unchanged"`, no PUT).
+ * `{old_id: id, id, fqdn}` instead, so a workflow that sets up a site can run again. It answers in
+ * one shape, `{id, fqdn, created, result, message}`, and an existing tenant with no domain to set is
+ * left as it is (`result: "unchanged"`, no PUT).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
-import { isVersionAtLeast, SAFE_DEFAULTS_VERSION } from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
 import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
@@ -59,14 +58,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
 			),
 		);
-	const oneShape = isVersionAtLeast(this, SAFE_DEFAULTS_VERSION);
 
 	const created = await create(this, send, { id, ...withDomain }, itemIndex);
-	if (created) {
-		if (!oneShape) return { id, fqdn: fqdn || null, created: true, ...created };
-		return { id, fqdn: fqdn || null, created: true, result: 'created', ...created };
-	}
-	if (oneShape && !fqdn) {
+	if (created) return { id, fqdn: fqdn || null, created: true, result: 'created', ...created };
+	if (!fqdn) {
 		// Nothing to change: the tenant keeps its ID and its domain, which the service does not return.
 		return {
 			id,
@@ -77,7 +72,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		};
 	}
 	const updated = await send('PUT', { old_id: id, id, ...withDomain });
-	// Without a new domain (versions 1 to 3) the tenant keeps the one it has.
-	if (oneShape) return { id, fqdn, created: false, result: 'updated', ...updated };
-	return { id, ...withDomain, created: false, ...updated };
+	return { id, fqdn, created: false, result: 'updated', ...updated };
 }

@@ -4,7 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { requireString } from '../../../shared/validation';
-import { outputsRecords } from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
 import { TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
@@ -29,7 +28,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
 		),
 	);
-	// Version 3: the tenant, what happened to it, and the service's confirmation.
-	if (outputsRecords(this)) return { id, deleted: true, ...response };
-	return { ...response, id };
+	// The tenant, what happened to it, and the service's confirmation.
+	return { id, deleted: true, ...response };
 }

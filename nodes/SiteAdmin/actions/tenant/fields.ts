@@ -3,8 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { FieldLabels } from '../../../shared/errors';
 
 /**
- * Field definitions the Admin node's operations share. From version 4 every operation names its
- * tenant in the one parameter `id` ("Tenant ID"), so a Tenant ID typed once stays when the resource
+ * Field definitions the Admin node's operations share. Every operation names its tenant in the one
+ * parameter `id` ("Tenant ID"), so a Tenant ID typed once stays when the resource
  * or operation changes.
  */
 export const tenantIdField: INodeProperties = {

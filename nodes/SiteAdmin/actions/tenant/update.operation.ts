@@ -1,20 +1,13 @@
 /**
  * Tenant > Update: `PUT /api/tenant` with `{old_id, id, fqdn?}`. Renames a tenant (its pages,
- * settings and tokens follow) and/or sets its domain. Versions 1 to 3: Current Tenant ID (`oldId`) and
- * New Tenant ID (`id`, the same ID twice to keep it). Version 4: Tenant ID (`id`, the tenant to change,
- * as in every other operation) and an optional New Tenant ID (`newId`).
+ * settings and tokens follow) and/or sets its domain: Tenant ID (`id`, the tenant to change, as in
+ * every other operation) and an optional New Tenant ID (`newId`).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
-import {
-	beforeVersion,
-	fromVersion,
-	isVersionAtLeast,
-	SAFE_DEFAULTS_VERSION,
-} from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
 import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
@@ -22,25 +15,8 @@ const NEW_ID_HELP = `The ID the tenant should have. ${tenantIdField.description}
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Current Tenant ID',
-		name: 'oldId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'acme',
-		description: 'The ID the tenant has now',
-		displayOptions: beforeVersion(SAFE_DEFAULTS_VERSION),
-	},
-	{
-		...tenantIdField,
-		displayName: 'New Tenant ID',
-		description: `${NEW_ID_HELP}; the same as the current ID to keep it.`,
-		displayOptions: beforeVersion(SAFE_DEFAULTS_VERSION),
-	},
-	{
 		...tenantIdField,
 		description: `ID of the tenant to change (the ID it has now). ${tenantIdField.description}.`,
-		displayOptions: fromVersion(SAFE_DEFAULTS_VERSION),
 	},
 	{
 		...tenantIdField,
@@ -48,7 +24,6 @@ const properties: INodeProperties[] = [
 		name: 'newId',
 		required: false,
 		description: `${NEW_ID_HELP}. Leave empty to keep the current ID.`,
-		displayOptions: fromVersion(SAFE_DEFAULTS_VERSION),
 	},
 	{ ...fqdnField, description: 'New fully qualified domain name. Leave empty to not send it.' },
 ];
@@ -58,16 +33,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** The tenant to change and the ID it gets, with the labels the version shows for them. */
+/** The tenant to change and the ID it gets, with the labels the editor shows for them. */
 function readIds(ctx: IExecuteFunctions, itemIndex: number) {
-	if (isVersionAtLeast(ctx, SAFE_DEFAULTS_VERSION)) {
-		const oldId = requireString(ctx, 'id', itemIndex, tenantIdField.displayName);
-		const id = optionalString(ctx, 'newId', itemIndex) ?? oldId;
-		return { oldId, id, labels: { old_id: 'Tenant ID', id: 'New Tenant ID' } };
-	}
-	const oldId = requireString(ctx, 'oldId', itemIndex, 'Current Tenant ID');
-	const id = requireString(ctx, 'id', itemIndex, 'New Tenant ID');
-	return { oldId, id, labels: { old_id: 'Current Tenant ID', id: 'New Tenant ID' } };
+	const oldId = requireString(ctx, 'id', itemIndex, tenantIdField.displayName);
+	const id = optionalString(ctx, 'newId', itemIndex) ?? oldId;
+	return { oldId, id, labels: { old_id: 'Tenant ID', id: 'New Tenant ID' } };
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

@@ -1,8 +1,7 @@
 /**
  * Token > Issue: `POST /api/tenant/token` with `{id, expires_in?, revoke_previous?}`. The only
  * operation whose output carries a token: it belongs in a "Site Management Tenant API" credential.
- * Version 4: the tenant is the shared Tenant ID parameter (`id`, was `tenantId`), and a token lives 30
- * days unless told otherwise (was: never expires).
+ * The tenant is the shared Tenant ID parameter (`id`); a token lives 30 days unless told otherwise.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
@@ -10,15 +9,10 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { objectOr } from '../../../shared/json';
 import { isToolForm } from '../../../shared/toolForm';
 import { requireString } from '../../../shared/validation';
-import {
-	isVersionAtLeast,
-	SAFE_DEFAULTS_VERSION,
-	versionedProperty,
-} from '../../../shared/version';
 import { adminApiRequest } from '../../transport';
 import { tenantIdField } from '../tenant/fields';
 
-/** The lifetime a token gets from version 4 unless the user sets another: 30 days. */
+/** The lifetime a token gets unless the user sets another: 30 days. */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
 const EXPIRES_IN: INodeProperties = {
@@ -26,8 +20,9 @@ const EXPIRES_IN: INodeProperties = {
 	name: 'expiresIn',
 	type: 'number',
 	typeOptions: { minValue: 0 },
-	default: 0,
-	description: 'Lifetime of the token in seconds; 0 means the token does not expire',
+	default: DEFAULT_TOKEN_LIFETIME_SECONDS,
+	description:
+		'Lifetime of the token in seconds. Default 2,592,000 (30 days): the service asks for tokens to be rotated, so issue a new one before then. 0 means the token never expires.',
 };
 
 const properties: INodeProperties[] = [
@@ -38,25 +33,8 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...versionedProperty(
-		{
-			...tenantIdField,
-			name: 'tenantId',
-			description: 'ID of the tenant the token is for',
-		},
-		{ ...tenantIdField, description: 'ID of the tenant the token is for' },
-		SAFE_DEFAULTS_VERSION,
-	),
-	...versionedProperty(
-		EXPIRES_IN,
-		{
-			...EXPIRES_IN,
-			default: DEFAULT_TOKEN_LIFETIME_SECONDS,
-			description:
-				'Lifetime of the token in seconds. Default 2,592,000 (30 days): the service asks for tokens to be rotated, so issue a new one before then. 0 means the token never expires.',
-		},
-		SAFE_DEFAULTS_VERSION,
-	),
+	{ ...tenantIdField, description: 'ID of the tenant the token is for' },
+	EXPIRES_IN,
 	{
 		displayName: 'Revoke Previous Tokens',
 		name: 'revokePrevious',
@@ -91,8 +69,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			},
 		);
 	}
-	const tenantIdParameter = isVersionAtLeast(this, SAFE_DEFAULTS_VERSION) ? 'id' : 'tenantId';
-	const tenantId = requireString(this, tenantIdParameter, itemIndex, tenantIdField.displayName);
+	const tenantId = requireString(this, 'id', itemIndex, tenantIdField.displayName);
 	const expiresIn = Math.floor(Number(this.getNodeParameter('expiresIn', itemIndex, 0)) || 0);
 	const revokePrevious = this.getNodeParameter('revokePrevious', itemIndex, false) as boolean;
 	const body: IDataObject = { id: tenantId, revoke_previous: revokePrevious };

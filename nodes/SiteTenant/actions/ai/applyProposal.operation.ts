@@ -2,7 +2,7 @@
  * AI > Apply Proposal: takes a proposal `{url, templates, banner?}` in any accepted shape, validates
  * it and applies it with `PUT /api/content`. Dry Run reads the page and shows what would change
  * instead of sending the update. A malformed proposal fails the item and nothing is sent.
- * Version 3 reads the output field of n8n's AI nodes by default, and its dry run passes the input on.
+ * It reads the output field of n8n's AI nodes by default, and its dry run passes the input on.
  */
 import type {
 	IDataObject,
@@ -14,13 +14,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
-import { recordOf } from '../../../shared/version';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { contentChanges } from './diff';
-import { readPagePath } from './readPagePath';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
-import { aiNodesVersion, runsAsTool } from './version';
+import { runsAsTool } from './version';
 import { jsonTextField } from '../../../shared/jsonText';
 
 const properties: INodeProperties[] = [
@@ -48,27 +46,11 @@ const properties: INodeProperties[] = [
 		displayName: 'Proposal Field',
 		name: 'proposalField',
 		type: 'string',
-		default: 'proposal',
-		placeholder: 'message.content',
-		displayOptions: {
-			show: {
-				proposalSource: ['field'],
-				'@version': [{ _cnd: { lt: 3 } }],
-			},
-		},
-		description:
-			'Name of the input field holding the proposal; dot paths such as "message.content" or "choices[0].message.content" work, and an empty value uses the whole input item. The value may be the proposal object, a JSON string, JSON in a fenced JSON code block, or a chat-completion response (OpenAI, Anthropic, n8n AI node output).',
-	},
-	{
-		displayName: 'Proposal Field',
-		name: 'proposalField',
-		type: 'string',
 		default: AI_OUTPUT_FIELD,
 		placeholder: 'text',
 		displayOptions: {
 			show: {
 				proposalSource: ['field'],
-				'@version': [{ _cnd: { gte: 3 } }],
 			},
 		},
 		description:
@@ -89,31 +71,11 @@ const properties: INodeProperties[] = [
 		description:
 			'The proposal (the page path, its templates and optionally a banner, as AI > Get Page Context asks for), or text/model output containing it',
 	},
-	...pageParameter(
-		{
-			displayName: 'Page URL',
-			name: 'url',
-			type: 'string',
-			default: '',
-			placeholder: '/about-us',
-			description:
-				'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
-		},
-		{
-			required: false,
-			description:
-				'Optional. The page the proposal must be for: a proposal without a url is applied to this page, a proposal for another page fails the item.',
-		},
-	),
-	{
-		displayName: 'Dry Run',
-		name: 'dryRun',
-		type: 'boolean',
-		default: false,
+	pageParameter({
+		required: false,
 		description:
-			'Whether to only read the page and output what would change (before and after) without updating it',
-		displayOptions: { show: { '@version': [{ _cnd: { lt: 3 } }] } },
-	},
+			'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
+	}),
 	{
 		displayName: 'Dry Run',
 		name: 'dryRun',
@@ -121,7 +83,6 @@ const properties: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to only read the page and show what would change without updating it. The input item is passed through with the changes under "dryRun", so an Apply Proposal after it reads the same proposal.',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 	},
 ];
 
@@ -138,12 +99,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<IDataObject | INodeExecutionData[]> {
-	const urlOverride = readPageUrl(
-		this,
-		itemIndex,
-		() => readPagePath(this, 'url', 'Page URL', itemIndex, true),
-		true,
-	);
+	const urlOverride = readPageUrl(this, itemIndex, true);
 	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
 	const { proposal, ignoredKeys } = readProposal(this, itemIndex, urlOverride);
 	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
@@ -156,7 +112,6 @@ export async function execute(
 			wouldSend: proposal as unknown as IDataObject,
 			...extra,
 		};
-		if (!aiNodesVersion(this)) return { dryRun: true, ...preview };
 		// The input goes on (the model's answer included), so an Apply after the review reads it as is.
 		const input = this.getInputData()[itemIndex];
 		return [
@@ -186,6 +141,6 @@ export async function execute(
 			...extra,
 		};
 	}
-	// Version 3: the updated page (plus ignoredFields); versions 1 and 2: the answer `{message, page}`.
-	return { ...recordOf(this, answer, 'page'), ...extra };
+	// The updated page (plus ignoredFields).
+	return { ...objectOr(answer.page, answer), ...extra };
 }

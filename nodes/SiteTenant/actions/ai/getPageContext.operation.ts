@@ -1,33 +1,26 @@
 /**
- * AI > Get Page Context: reads a page and hands out its fields and content plus `prompt_context`,
- * a compact text rendering to put into an AI prompt. Version 3 hands out `prompt` instead: the whole
+ * AI > Get Page Context: reads a page and hands out its fields and content plus `prompt`: the whole
  * prompt (task, page, answer format and its JSON schema), so a chain's prompt is `{{ $json.prompt }}`.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pageUrlField } from '../page/fields';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
-import { readPagePath } from './readPagePath';
-import { renderPrompt, renderPromptContext } from './promptContext';
-import { aiNodesVersion, runsAsTool } from './version';
+import { renderPrompt } from './promptContext';
+import { runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
-	...pageParameter(
-		{
-			...pageUrlField,
-			description: 'Path of the page whose context to read, e.g. /about-us (the page key)',
-		},
-		{ description: 'The page whose context to read: pick it from the list or give its url' },
-	),
+	pageParameter({
+		description: 'The page whose context to read: pick it from the list or give its URL',
+	}),
 	{
 		displayName: 'Include Answer Instructions',
 		name: 'includeInstructions',
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to end the prompt with a line telling the model to answer with only the JSON object AI > Apply Proposal accepts (page path, templates, banner; from version 3 with its JSON schema)',
+			'Whether to end the prompt with a line telling the model to answer with only the JSON object AI > Apply Proposal accepts (page path, templates, banner) with its JSON schema',
 	},
 ];
 
@@ -41,7 +34,7 @@ const displayOptions = {
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = readPageUrl(this, itemIndex, () => readPagePath(this, 'url', 'Page URL', itemIndex));
+	const url = readPageUrl(this, itemIndex);
 	const includeInstructions = this.getNodeParameter(
 		'includeInstructions',
 		itemIndex,
@@ -63,8 +56,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		templates: Array.isArray(page.templates) ? page.templates : [],
 		banner: page.banner ?? null,
 		updated_at: page.updated_at ?? null,
-		...(aiNodesVersion(this)
-			? { prompt: renderPrompt(page, withInstructions) }
-			: { prompt_context: renderPromptContext(page, withInstructions) }),
+		prompt: renderPrompt(page, withInstructions),
 	};
 }

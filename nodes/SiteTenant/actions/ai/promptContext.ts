@@ -1,7 +1,7 @@
 /**
  * A compact text rendering of a page for an AI prompt: the page fields, each template block
  * numbered with its JSON, the banner, and optionally the line that tells the model how to answer.
- * `renderPrompt` (version 3) is a whole prompt: a task line, the page, and the answer's JSON schema.
+ * `renderPrompt` makes of it a whole prompt: a task line, the page, and the answer's JSON schema.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -1,20 +1,19 @@
 /**
  * Gets the raw proposal of an item (from an input field or from the JSON parameter) and turns it
  * into a validated `{url, templates, banner?}`; any problem fails the item with a NodeOperationError
- * that says what is wrong, before anything is sent. From version 3 the message also names where the
- * proposal was read (the input field, or the parameter).
+ * that says what is wrong and where the proposal was read (the input field, or the parameter), before
+ * anything is sent.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ParsedProposal } from './proposal';
 import { getByPath, parseProposal, ProposalError } from './proposal';
-import { aiNodesVersion } from './version';
 
 export type ProposalSource = 'field' | 'json';
 
 /**
- * Version 3's default Proposal Field: the field n8n's AI nodes answer in, whichever the item has
+ * The default Proposal Field: the field n8n's AI nodes answer in, whichever the item has
  * (Basic LLM Chain `text`, AI Agent and OpenAI node `output`, OpenAI node v1 `message`, a raw chat
  * completion `choices`), else `proposal`.
  */
@@ -64,13 +63,14 @@ export function readProposal(
 		if (!(error instanceof ProposalError)) {
 			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 		}
-		const message = aiNodesVersion(ctx)
-			? `No usable proposal in ${raw.source}: ${error.message}`
-			: error.message;
-		throw new NodeOperationError(ctx.getNode(), message, {
-			itemIndex,
-			description:
-				'A proposal is a JSON object {"url": "/page-path", "templates": [{...}, ...], "banner": {...} or null}, given as an object, a JSON string, JSON in a ```json code block, or a chat-completion response containing one of those. Nothing was sent.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`No usable proposal in ${raw.source}: ${error.message}`,
+			{
+				itemIndex,
+				description:
+					'A proposal is a JSON object {"url": "/page-path", "templates": [{...}, ...], "banner": {...} or null}, given as an object, a JSON string, JSON in a ```json code block, or a chat-completion response containing one of those. Nothing was sent.',
+			},
+		);
 	}
 }

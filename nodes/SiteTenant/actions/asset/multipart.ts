@@ -3,6 +3,7 @@
  * and the file's part header form the preamble, the closing boundary is the epilogue, and the file
  * bytes go in between, either as one Buffer or streamed.
  */
+import { OperationalError } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
 
 export interface MultipartTextField {
@@ -111,12 +112,12 @@ export async function* multipartChunks(
 		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
 		sent += buffer.length;
 		if (expectedSize !== undefined && sent > expectedSize) {
-			throw new Error(`File is larger than its recorded size of ${expectedSize} bytes`);
+			throw new OperationalError(`File is larger than its recorded size of ${expectedSize} bytes`);
 		}
 		yield buffer;
 	}
 	if (expectedSize !== undefined && sent !== expectedSize) {
-		throw new Error(`File has ${sent} bytes, its recorded size is ${expectedSize}`);
+		throw new OperationalError(`File has ${sent} bytes, its recorded size is ${expectedSize}`);
 	}
 	yield envelope.epilogue;
 }

@@ -1,20 +1,13 @@
 /**
  * Content > Update: `PUT /api/content` with `{url, templates, banner?}`. Templates and banner are
- * checked before anything is sent: templates a JSON array of objects (from version 4 not an empty one
- * unless Clear All Blocks is on), banner a JSON object or null.
+ * checked before anything is sent: templates a JSON array of objects (not an empty one unless Clear
+ * All Blocks is on), banner a JSON object or null. Outputs the updated page.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
-import { requireString } from '../../../shared/validation';
-import {
-	fromVersion,
-	recordOf,
-	SAFE_DEFAULTS_VERSION,
-	versionedProperty,
-} from '../../../shared/version';
-import { pageUrlField } from '../page/fields';
+import { recordIn } from '../../../shared/json';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readBannerChange } from './readBannerChange';
 import { readTemplates } from './readTemplates';
@@ -26,39 +19,26 @@ const TEMPLATES_EXAMPLE =
 const TEMPLATES_HELP = `The page's content blocks, in order: a JSON array of objects, e.g. ${TEMPLATES_EXAMPLE}. The service takes blocks of any type and stores them as given; the demo site uses hero {title, text}, heading {text}, text {body} and contact-form {fields}. A type the site does not know is stored and returned unchanged, and the site decides whether it shows it.`;
 
 const properties: INodeProperties[] = [
-	...pageParameter(
-		{ ...pageUrlField, description: 'Url of the page whose content is replaced, e.g. "/about-us"' },
-		{ description: 'The page whose content is replaced: pick it from the list or give its url' },
-	),
+	pageParameter({
+		description: 'The page whose content is replaced: pick it from the list or give its URL',
+	}),
 	{
 		displayName:
 			'Replaces every content block of the page with Templates: nothing is merged. An empty list is refused; to empty the page, turn on Clear All Blocks.',
 		name: 'replaceNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: fromVersion(SAFE_DEFAULTS_VERSION),
 	},
-	...versionedProperty(
-		{
-			displayName: 'Templates',
-			name: 'templates',
-			type: 'json',
-			default: '[]',
-			required: true,
-			description: `${TEMPLATES_HELP} Replaces all current blocks`,
-		},
-		{
-			displayName: 'Templates',
-			name: 'templates',
-			...jsonTextField(6),
-			default: '',
-			required: true,
-			placeholder: TEMPLATES_EXAMPLE,
-			description: TEMPLATES_HELP,
-			displayOptions: { show: { clearAllBlocks: [false] } },
-		},
-		SAFE_DEFAULTS_VERSION,
-	),
+	{
+		displayName: 'Templates',
+		name: 'templates',
+		...jsonTextField(6),
+		default: '',
+		required: true,
+		placeholder: TEMPLATES_EXAMPLE,
+		description: TEMPLATES_HELP,
+		displayOptions: { show: { clearAllBlocks: [false] } },
+	},
 	{
 		displayName: 'Clear All Blocks',
 		name: 'clearAllBlocks',
@@ -66,7 +46,6 @@ const properties: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to remove every content block of the page (sends an empty list; Templates is not used)',
-		displayOptions: fromVersion(SAFE_DEFAULTS_VERSION),
 	},
 	{
 		displayName: 'Clear Banner',
@@ -93,7 +72,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = readPageUrl(this, itemIndex, () => requireString(this, 'url', itemIndex, 'Page URL'));
+	const url = readPageUrl(this, itemIndex);
 	const templates = readTemplates(this, itemIndex);
 	const bannerChange = readBannerChange(this, itemIndex);
 
@@ -105,6 +84,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'PUT', path: '/api/content', body },
 		{ itemIndex },
 	);
-	// Version 3: the updated page; versions 1 and 2: the answer `{message, page}`.
-	return recordOf(this, response, 'page');
+	return recordIn(response, 'page');
 }

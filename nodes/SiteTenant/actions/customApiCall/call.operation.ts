@@ -14,25 +14,25 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { isPlainObject, objectOr } from '../../../shared/json';
 import { tenantApiRequestFull } from '../../transport';
 import { parseJsonValue } from '../../../shared/validation';
-import { SAFE_DEFAULTS_VERSION, versionedProperty } from '../../../shared/version';
 import { readApiPath } from './apiPath';
 import { jsonTextField } from '../../../shared/jsonText';
 
 const METHODS_WITH_BODY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
+const ENDPOINTS_HINT =
+	'Endpoints of the site: GET /api/pages, POST /api/page, DELETE /api/page, PUT /api/content, POST /api/asset (multipart: use Asset > Upload), POST /api/settings, POST /api/sitemap, POST /api/notifications, GET/PUT/DELETE /api/variables, and any other endpoint of the deployment (e.g. a chatbot).';
+
 const PATH: INodeProperties = {
 	displayName: 'Path',
 	name: 'path',
 	type: 'string',
-	default: '/api/',
+	default: '/api/pages',
+	hint: ENDPOINTS_HINT,
 	required: true,
 	placeholder: '/api/chatbot',
 	description:
 		"Endpoint path under /api/ on the credential's tenant base URL, e.g. /api/chatbot. Full URLs and paths leaving /api/ are rejected.",
 };
-
-const ENDPOINTS_HINT =
-	'Endpoints of the site: GET /api/pages, POST /api/page, DELETE /api/page, PUT /api/content, POST /api/asset (multipart: use Asset > Upload), POST /api/settings, POST /api/sitemap, POST /api/notifications, GET/PUT/DELETE /api/variables, and any other endpoint of the deployment (e.g. a chatbot).';
 
 const properties: INodeProperties[] = [
 	{
@@ -49,11 +49,7 @@ const properties: INodeProperties[] = [
 		default: 'GET',
 		description: 'HTTP method of the call',
 	},
-	...versionedProperty(
-		PATH,
-		{ ...PATH, default: '/api/pages', hint: ENDPOINTS_HINT },
-		SAFE_DEFAULTS_VERSION,
-	),
+	PATH,
 	{
 		displayName: 'Query Parameters',
 		name: 'queryParameters',

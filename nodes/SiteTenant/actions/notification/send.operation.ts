@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { recordOf } from '../../../shared/version';
+import { recordIn } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
 import { requireString } from '../../../shared/validation';
 
@@ -59,6 +59,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'POST', path: '/api/notifications', body },
 		{ itemIndex },
 	);
-	// Version 3: the notification record; versions 1 and 2: the answer `{message, notification}`.
-	return recordOf(this, response, 'notification');
+	return recordIn(response, 'notification');
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
 import { requireString } from '../../../shared/validation';
-import { recordOf } from '../../../shared/version';
+import { recordIn } from '../../../shared/json';
 import { pageUrlField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -19,7 +19,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		...pageUrlField,
-		description: 'Url of the new page, a site path such as "/about-us"; must not be taken yet',
+		description: 'URL of the new page, a site path such as "/about-us"; must not be taken yet',
 	},
 	{
 		displayName: 'Locale',
@@ -84,6 +84,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'POST', path: '/api/page', body },
 		{ itemIndex },
 	);
-	// Version 3: the new page; versions 1 and 2: the answer `{message, page}`.
-	return recordOf(this, response, 'page');
+	return recordIn(response, 'page');
 }

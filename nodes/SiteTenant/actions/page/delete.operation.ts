@@ -1,27 +1,21 @@
 /**
  * Page > Delete: `DELETE /api/page` with `{url, permanently?}`. The service asks callers to archive
  * a page before deleting it, so the page is read first and the output carries it as it was. No read,
- * no delete: if the page cannot be read, nothing is deleted and the item fails. Version 3 outputs the
- * page with `deleted` and `permanently`; versions 1 and 2 `{deleted, permanently, message, page}`.
+ * no delete: if the page cannot be read, nothing is deleted and the item fails. Outputs the page with
+ * `deleted` and `permanently`.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
-import { requireString } from '../../../shared/validation';
-import { pageUrlField } from './fields';
-import { outputsRecords } from '../../../shared/version';
 import { pageParameter, readPageUrl } from './locator';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 
 const properties: INodeProperties[] = [
-	...pageParameter(
-		{ ...pageUrlField, description: 'Url of the page to delete, e.g. "/about-us"' },
-		{
-			description:
-				'The page to delete: pick it from the list (search by name or url) or give its url',
-		},
-	),
+	pageParameter({
+		description:
+			'The page to delete: pick it from the list (search by name or URL) or give its URL',
+	}),
 	{
 		displayName: 'Permanently',
 		name: 'permanently',
@@ -38,25 +32,14 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = readPageUrl(this, itemIndex, () => requireString(this, 'url', itemIndex, 'Page URL'));
+	const url = readPageUrl(this, itemIndex);
 	const permanently = this.getNodeParameter('permanently', itemIndex, false) as boolean;
 
 	const page = await readPageByUrl.call(this, url, itemIndex);
 
 	const body: IDataObject = { url };
 	if (permanently) body.permanently = 1;
-	const response = (await tenantApiRequest.call(
-		this,
-		{ method: 'DELETE', path: '/api/page', body },
-		{ itemIndex },
-	)) as IDataObject | undefined;
-
-	// Version 3: the page as it was, plus what happened to it.
-	if (outputsRecords(this)) return { ...page, deleted: true, permanently };
-	return {
-		deleted: true,
-		permanently,
-		...(typeof response?.message === 'string' ? { message: response.message } : {}),
-		page,
-	};
+	await tenantApiRequest.call(this, { method: 'DELETE', path: '/api/page', body }, { itemIndex });
+	// The page as it was, plus what happened to it.
+	return { ...page, deleted: true, permanently };
 }

@@ -2,17 +2,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireString } from '../../../shared/validation';
-import { pageUrlField } from './fields';
 import { pageParameter, readPageUrl } from './locator';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 
-const properties: INodeProperties[] = pageParameter(
-	{ ...pageUrlField, description: 'Url of the page to read, e.g. "/about-us"' },
-	{
-		description: 'The page to read: pick it from the list (search by name or url) or give its url',
-	},
-);
+const properties: INodeProperties[] = [
+	pageParameter({
+		description: 'The page to read: pick it from the list (search by name or URL) or give its URL',
+	}),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['page'], operation: ['get'] } },
@@ -20,6 +17,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const url = readPageUrl(this, itemIndex, () => requireString(this, 'url', itemIndex, 'Page URL'));
+	const url = readPageUrl(this, itemIndex);
 	return await readPageByUrl.call(this, url, itemIndex);
 }

@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { recordOf } from '../../../shared/version';
+import { recordIn } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -123,6 +123,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'POST', path: '/api/settings', body },
 		{ itemIndex },
 	);
-	// Version 3: the settings record; versions 1 and 2: the answer `{message, settings}`.
-	return recordOf(this, response, 'settings');
+	return recordIn(response, 'settings');
 }

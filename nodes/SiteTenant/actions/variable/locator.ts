@@ -1,14 +1,11 @@
 /**
- * The Key parameter of Variable > Get and Delete. Version 3 on: a resource locator, From List
- * (searchable, methods/listSearch.ts) or By Key; versions 1 and 2 keep the plain string parameter.
+ * The Variable parameter of Variable > Get and Delete: a resource locator, From List (searchable,
+ * methods/listSearch.ts) or By Key.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readLocatorValue, versionedParameter } from '../../helpers/locator';
-import { requireString } from '../../../shared/validation';
-import { RECORD_OUTPUT_VERSION } from '../../../shared/version';
-import { variableKeyField } from './fields';
+import { readLocatorValue } from '../../helpers/locator';
 
 const variableLocatorField: INodeProperties = {
 	displayName: 'Variable',
@@ -34,20 +31,17 @@ const variableLocatorField: INodeProperties = {
 };
 
 export function variableParameter(description: string): INodeProperties[] {
-	return versionedParameter(
-		{ ...variableKeyField, description },
+	return [
 		{
 			...variableLocatorField,
 			description: `${description}: pick it from the list or give its key`,
 		},
-		RECORD_OUTPUT_VERSION,
-	);
+	];
 }
 
-/** The variable's key in every version (versions 1 and 2: the plain Key parameter, as before). */
+/** The variable's key. */
 export function readVariableKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = readLocatorValue(ctx, 'key', itemIndex);
-	if (value === undefined) return requireString(ctx, 'key', itemIndex, 'Key');
 	if (value === '') {
 		throw new NodeOperationError(ctx.getNode(), 'The parameter "Variable" is required', {
 			itemIndex,

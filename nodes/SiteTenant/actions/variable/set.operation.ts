@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
 import { requireString } from '../../../shared/validation';
-import { recordOf } from '../../../shared/version';
+import { recordIn } from '../../../shared/json';
 import { variableKeyField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -33,6 +33,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'PUT', path: '/api/variables', body },
 		{ itemIndex },
 	);
-	// Version 3: the variable `{key, value}`; versions 1 and 2: the answer `{message, variable}`.
-	return recordOf(this, response, 'variable');
+	return recordIn(response, 'variable');
 }
