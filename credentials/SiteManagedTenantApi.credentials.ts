@@ -92,6 +92,7 @@ export class SiteManagedTenantApi implements ICredentialType {
 			displayName: 'Access Token Scope',
 			name: 'accessTokenScope',
 			type: 'hidden',
+			typeOptions: { password: true },
 			default: '',
 		},
 	];

@@ -14,34 +14,44 @@ import { destructiveToolNotice, inToolForm, outsideToolForm } from '../shared/to
 import * as tenant from './actions/tenant';
 import * as token from './actions/token';
 
-const TENANT_RESOURCE = {
-	name: 'Tenant',
-	value: 'tenant',
-	description: 'A managed website, identified by its tenant ID',
-};
-
-const resource: INodeProperties = {
-	displayName: 'Resource',
-	name: 'resource',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		TENANT_RESOURCE,
-		{
-			name: 'Token',
-			value: 'token',
-			description: "A bearer token that gives access to one tenant's site",
-		},
-	],
-	default: 'tenant',
-	displayOptions: { show: outsideToolForm },
-};
-
 const properties: INodeProperties[] = [
-	resource,
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Tenant',
+				value: 'tenant',
+				description: 'A managed website, identified by its tenant ID',
+			},
+			{
+				name: 'Token',
+				value: 'token',
+				description: "A bearer token that gives access to one tenant's site",
+			},
+		],
+		default: 'tenant',
+		displayOptions: { show: outsideToolForm },
+	},
 	// As an agent's tool the node offers no Token resource: Token > Issue would hand the model a live
 	// token (and its provider with it).
-	{ ...resource, options: [TENANT_RESOURCE], displayOptions: { show: inToolForm } },
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Tenant',
+				value: 'tenant',
+				description: 'A managed website, identified by its tenant ID',
+			},
+		],
+		default: 'tenant',
+		displayOptions: { show: inToolForm },
+	},
 	destructiveToolNotice('tenant', 'delete', 'delete a tenant with all its pages and data'),
 	...tenant.description,
 	...token.description,

@@ -42,7 +42,7 @@ export const requestOptionsDescription: INodeProperties = {
 							description: 'How many items form one group',
 						},
 						{
-							displayName: 'Batch Interval (ms)',
+							displayName: 'Batch Interval (Milliseconds)',
 							name: 'batchInterval',
 							type: 'number',
 							typeOptions: {

@@ -152,7 +152,7 @@ export async function executeOperations(
 				await pause(batchInterval, signal);
 			} catch (error) {
 				if (error instanceof ExecutionCancelledError) break;
-				throw error;
+				throw new NodeOperationError(this.getNode(), error as Error);
 			}
 		}
 		const end = Math.min(itemCount, start + batchSize);

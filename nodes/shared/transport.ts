@@ -393,7 +393,7 @@ async function wait(
 		await pause(ms, signal);
 	} catch (error) {
 		if (error instanceof ExecutionCancelledError) throw cancelledError(ctx, itemIndex);
-		throw error;
+		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 	}
 }
 

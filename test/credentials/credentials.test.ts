@@ -11,13 +11,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
 
 import { credentialTestTypes, testCredential } from '../harness/credential-tester';
-import {
-	credentialId,
-	expectNoSecrets,
-	listPages,
-	poll,
-	useNodeTestContext,
-} from '../harness/nodes';
+import { credentialId, expectNoSecrets, listPages, useNodeTestContext } from '../harness/nodes';
 import { managedCredentialData } from '../harness/reference-server';
 
 const {

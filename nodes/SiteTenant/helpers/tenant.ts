@@ -17,7 +17,7 @@ export const tenantProperty: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	description:
-		"The site to work on, item by item. Leave empty to use the credential's Tenant ID. With the credential's Tenant ID left empty, one admin credential reaches every site: name it here, e.g. {{ $json.tenant }}.",
+		"The site to work on, item by item. Leave empty to use the credential's Tenant ID. With the credential's Tenant ID left empty, one admin credential reaches every site: name it here, e.g. with an expression reading the item's tenant field.",
 	displayOptions: { show: { authentication: [MANAGED_TENANT] } },
 	modes: [
 		{

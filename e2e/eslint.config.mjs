@@ -1,0 +1,4 @@
+// The end-to-end suites' lint rules (scripts/lib/eslint-folder.mjs); `npm run lint` at the root runs them.
+import { folderConfig } from '../scripts/lib/eslint-folder.mjs';
+
+export default folderConfig({ anyAllowed: ['**/*.ts'], jestGlobals: ['**/*.js'] });
