@@ -28,10 +28,9 @@ const NODES = {
 	SitePageTrigger: new SitePageTrigger(),
 };
 
-const PACKAGE_PAGE = 'https://www.npmjs.com/package/n8n-nodes-site-management';
 const REPOSITORY_FILE = 'https://github.com/site-management/n8n-nodes-site-management/blob/main/';
 
-test('every Docs link (nodes and credentials) is a page without an anchor: the package page or a file of the repository', () => {
+test('every Docs link (nodes and credentials) is a page of the repository without an anchor', () => {
 	const links: string[] = [];
 	for (const name of Object.keys(NODES)) {
 		const codex = JSON.parse(readFileSync(join(ROOT, 'nodes', name, `${name}.node.json`), 'utf8'));
@@ -53,15 +52,17 @@ test('every Docs link (nodes and credentials) is a page without an anchor: the p
 	for (const link of links) {
 		// n8n appends its tracking parameters (?utm_…): after an anchor they would break it.
 		expect(link).not.toContain('#');
-		if (link === PACKAGE_PAGE) continue;
 		expect(link.startsWith(REPOSITORY_FILE)).toBe(true);
 		expect(existsSync(join(ROOT, link.slice(REPOSITORY_FILE.length)))).toBe(true);
 	}
-	expect(links.filter((link) => link !== PACKAGE_PAGE)).toEqual([
-		`${REPOSITORY_FILE}docs/contact-form-trigger.md`,
-		`${REPOSITORY_FILE}docs/page-trigger.md`,
-		`${REPOSITORY_FILE}docs/contact-form-trigger.md`,
-	]);
+	// Each node's own page; the credentials' page for the credentials.
+	expect(new Set(links)).toEqual(
+		new Set(
+			['nodes', 'contact-form-trigger', 'page-trigger', 'credentials'].map(
+				(page) => `${REPOSITORY_FILE}docs/${page}.md`,
+			),
+		),
+	);
 });
 
 test('four distinct icons, each with a dark variant of its own', () => {
@@ -193,12 +194,9 @@ test('no JSON parameter starts as an empty field (n8n marks one "Unexpected end 
 	const jsonProperties = Object.values(NODES).flatMap((node) =>
 		allProperties(node.description.properties).filter((property) => property.type === 'json'),
 	);
-	expect(jsonProperties.map((property) => property.name)).toEqual(['templates']);
-	for (const property of jsonProperties) {
-		expect(() => JSON.parse(property.default as string)).not.toThrow();
-	}
-	// The optional JSON fields are multi-line text fields, empty meaning "not sent".
-	for (const name of ['banner', 'body', 'proposalJson']) {
+	expect(jsonProperties).toEqual([]);
+	// The JSON fields are multi-line text fields, empty meaning "not sent".
+	for (const name of ['templates', 'banner', 'body', 'proposalJson']) {
 		const property = allProperties(NODES.SiteTenant.description.properties).find(
 			(candidate) => candidate.name === name,
 		);
@@ -206,46 +204,38 @@ test('no JSON parameter starts as an empty field (n8n marks one "Unexpected end 
 	}
 });
 
-describe('version 4: safe defaults, older versions as saved', () => {
+describe('safe defaults', () => {
 	const content = { resource: 'content', operation: 'update' };
 
 	test('Content > Update: Templates required and empty, Clear All Blocks off, the notice visible', () => {
-		const v4 = parametersOf(NODES.SiteTenant, 4, content);
-		expect(v4).toMatchObject({ templates: '', clearAllBlocks: false });
-		expect(displayed(NODES.SiteTenant, 4, content, 'replaceNotice')).toBe(true);
+		expect(parametersOf(NODES.SiteTenant, 1, content)).toMatchObject({
+			templates: '',
+			clearAllBlocks: false,
+		});
+		expect(displayed(NODES.SiteTenant, 1, content, 'replaceNotice')).toBe(true);
 		const templates = NODES.SiteTenant.description.properties.filter(
 			(property) => property.name === 'templates',
 		);
 		expect(
 			templates.map((property) => [property.type, property.default, property.required]),
-		).toEqual([
-			['json', '[]', true],
-			['string', '', true],
-		]);
+		).toEqual([['string', '', true]]);
 		// Clear All Blocks hides Templates (nothing to type when the page is emptied on purpose).
-		expect(displayed(NODES.SiteTenant, 4, { ...content, clearAllBlocks: true }, 'templates')).toBe(
+		expect(displayed(NODES.SiteTenant, 1, { ...content, clearAllBlocks: true }, 'templates')).toBe(
 			false,
 		);
-
-		const v3 = parametersOf(NODES.SiteTenant, 3, content);
-		expect(v3.templates).toBe('[]');
-		expect(v3).not.toHaveProperty('clearAllBlocks');
-		expect(displayed(NODES.SiteTenant, 3, content, 'replaceNotice')).toBe(false);
 	});
 
-	test('Custom API Call starts at /api/pages (version 3: /api/), Split Listing Into Items off', () => {
+	test('Custom API Call starts at /api/pages, Split Listing Into Items off', () => {
 		const call = { resource: 'customApiCall', operation: 'call' };
-		expect(parametersOf(NODES.SiteTenant, 4, call)).toMatchObject({
+		expect(parametersOf(NODES.SiteTenant, 1, call)).toMatchObject({
 			path: '/api/pages',
 			splitData: false,
 		});
-		expect(parametersOf(NODES.SiteTenant, 3, call).path).toBe('/api/');
 	});
 
-	test('Token > Issue: 30 days by default (version 3: never expires)', () => {
+	test('Token > Issue: 30 days by default', () => {
 		const issue = { resource: 'token', operation: 'issue' };
-		expect(parametersOf(NODES.SiteAdmin, 4, issue).expiresIn).toBe(30 * 24 * 3600);
-		expect(parametersOf(NODES.SiteAdmin, 3, issue).expiresIn).toBe(0);
+		expect(parametersOf(NODES.SiteAdmin, 1, issue).expiresIn).toBe(30 * 24 * 3600);
 	});
 
 	test('the output of Token > Issue carries a hint that the token is a secret for a credential', () => {
@@ -265,23 +255,18 @@ describe('version 4: safe defaults, older versions as saved', () => {
 		['tenant', 'update'],
 		['tenant', 'delete'],
 		['token', 'issue'],
-	])('a Tenant ID typed before switching to %s > %s stays (version 4)', (resource, operation) => {
+	])('a Tenant ID typed before switching to %s > %s stays', (resource, operation) => {
 		const typed = {
-			...parametersOf(NODES.SiteAdmin, 4, { resource: 'tenant', operation: 'delete' }),
+			...parametersOf(NODES.SiteAdmin, 1, { resource: 'tenant', operation: 'delete' }),
 			id: 'acme',
 		};
-		const switched = parametersOf(NODES.SiteAdmin, 4, { ...typed, resource, operation });
+		const switched = parametersOf(NODES.SiteAdmin, 1, { ...typed, resource, operation });
 		expect(switched.id).toBe('acme');
-		expect(displayed(NODES.SiteAdmin, 4, switched, 'id')).toBe(true);
+		expect(displayed(NODES.SiteAdmin, 1, switched, 'id')).toBe(true);
 	});
 
-	test('version 3 keeps its saved parameter names (tenantId, oldId)', () => {
-		const issue = parametersOf(NODES.SiteAdmin, 3, { resource: 'token', operation: 'issue' });
-		expect(issue).toHaveProperty('tenantId', '');
-		expect(issue).not.toHaveProperty('id');
-		expect(
-			parametersOf(NODES.SiteAdmin, 3, { resource: 'tenant', operation: 'update' }),
-		).toMatchObject({ oldId: '', id: '' });
+	test('every node is at version 1, its only version', () => {
+		for (const node of Object.values(NODES)) expect(node.description.version).toBe(1);
 	});
 });
 
