@@ -7,10 +7,12 @@
  *  2. installs the n8n runtime into tools/n8n-runtime/node_modules if it is missing (first time: minutes)
  *  3. starts the reference server (SQLite under .data/reference-server) on :4010 and, at the same
  *     time, an OpenAI-compatible stand-in on :4011 for the AI examples, unless SITE_AI_URL is set
- *  4. creates the demo tenant "demo", its token and three pages (kept and reused on the next start)
- *  5. first start, or when a token or the AI endpoint changed: imports the credentials into n8n (one
- *     n8n CLI run, `n8n import:credentials`: their IDs are fixed, which n8n's REST API cannot do;
- *     tokens live only there; the OpenAI credential's Base URL is the AI endpoint)
+ *  4. creates the demo tenant "demo", its token and three pages (kept and reused on the next start),
+ *     and the empty tenant "acme"
+ *  5. first start, or when a token, the AI endpoint or the list of credentials changed: imports the
+ *     credentials into n8n (one n8n CLI run, `n8n import:credentials`: their IDs are fixed, which
+ *     n8n's REST API cannot do; tokens live only there; the OpenAI credential's Base URL is the AI
+ *     endpoint)
  *  6. starts n8n on :5678 with this package loaded as a community package, sets up its owner account
  *  7. first start: creates the example workflows through n8n's REST API, as the editor does, and
  *     publishes (activates) the contact-form one; later starts create only examples added since
@@ -90,21 +92,21 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 		brokerPort: BROKER_PORT,
 	});
 
-	if (!state.credentialsImported) {
+	const credentials = stack.credentialsFor({
+		serverUrl,
+		adminToken: state.adminToken,
+		tenantToken: state.demoToken,
+		aiUrl,
+		...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
+		mcpToken: state.mcpToken,
+	});
+	const credentialIds = credentials.map((credential) => credential.id);
+	// A credential added to the stack since the last import (the every-site one) imports them all again.
+	const importedIds = state.credentialIds ?? [];
+	if (!state.credentialsImported || credentialIds.some((id) => !importedIds.includes(id))) {
 		say('importing the credentials into n8n (one n8n CLI run: import:credentials)');
-		await stack.importCredentials(
-			env,
-			USER_FOLDER,
-			stack.credentialsFor({
-				serverUrl,
-				adminToken: state.adminToken,
-				tenantToken: state.demoToken,
-				aiUrl,
-				...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
-				mcpToken: state.mcpToken,
-			}),
-		);
-		Object.assign(state, { credentialsImported: true, aiUrl, aiKeyHash });
+		await stack.importCredentials(env, USER_FOLDER, credentials);
+		Object.assign(state, { credentialsImported: true, credentialIds, aiUrl, aiKeyHash });
 		saveState(state);
 	}
 	say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);

@@ -29,6 +29,11 @@ const ctx = {};
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.site = await startSiteAndFolder('site-n8n-stock-');
+	// As `npm start` does: the acme tenant exists, empty, before any example runs (the every-site
+	// example names it; the onboarding example updates it and creates its other sites).
+	await stack.ensureTenant(ctx.site.server.url, ctx.site.server.adminToken, {
+		id: stack.ONBOARDING_TENANT,
+	});
 	ctx.ai = await startAiStandIn({ apiKey: AI_API_KEY });
 	await importSiteCredentials(ctx.site, {
 		aiUrl: ctx.ai.baseUrl,
@@ -120,20 +125,124 @@ test.each(RUNNABLE)('%s runs to the end, and again', async (name, workflow) => {
 	}
 });
 
-test('the onboarding example, run twice, creates its pages once and leaves three', async () => {
+/** The list an example's "Sites" node holds (its raw JSON), as the example gives it. */
+function sitesOf(example) {
+	const { workflow } = EXAMPLES.find(({ file }) => path.basename(file) === example.file);
+	return JSON.parse(workflow.nodes.find((node) => node.name === 'Sites').parameters.jsonOutput)
+		.sites;
+}
+
+/** A siteClient for a tenant, with a token the test issues through the Admin API. */
+async function tenantClient(tenant) {
+	const issued = await ctx.site.admin('POST', '/api/tenant/token', { id: tenant, expires_in: 600 });
+	expect({ tenant, status: issued.status }).toEqual({ tenant, status: 200 });
+	return stack.siteClient(ctx.site.server.url, issued.data.token);
+}
+
+test('the onboarding example, run twice, sets up every site of its list once, with one credential', async () => {
 	const { id } = stack.WORKFLOWS.onboarding;
 	const first = ctx[`${id}:first`];
 	const second = ctx[`${id}:second`];
-	expect(n8nCommands.nodeItems(first, 'Create page').map((page) => page.url)).toEqual([
-		'/',
-		'/about-us',
-		'/contact',
-	]);
-	// The second run lets no page through to Create page, and still sets the content of all three.
+	const sites = sitesOf(stack.WORKFLOWS.onboarding);
+	expect(sites.length).toBeGreaterThanOrEqual(2);
+	const tenantsOf = (run) =>
+		n8nCommands
+			.nodeItems(run, 'Create or update tenant')
+			.map(({ id: tenant, fqdn, result }) => ({ tenant, fqdn, result }));
+
+	// The first run creates the sites (acme existed, as `npm start` leaves it: its domain is set) and
+	// every page of each; the second creates nothing and changes no page.
+	expect(tenantsOf(first)).toEqual(
+		sites.map(({ tenant, fqdn }) => ({
+			tenant,
+			fqdn,
+			result: tenant === stack.ONBOARDING_TENANT ? 'updated' : 'created',
+		})),
+	);
+	const allPages = sites.flatMap((site) => site.pages);
+	expect(n8nCommands.nodeItems(first, 'Create page').map((page) => page.url)).toEqual(
+		allPages.map((page) => page.url),
+	);
+	const contentSet = n8nCommands.nodeItems(first, 'Set page content');
+	expect(contentSet).toHaveLength(allPages.length);
+
+	expect(tenantsOf(second)).toEqual(
+		sites.map(({ tenant, fqdn }) => ({ tenant, fqdn, result: 'updated' })),
+	);
 	expect(n8nCommands.nodeItems(second, 'New pages only')).toEqual([]);
 	expect(second.data.resultData.runData['Create page']).toBeUndefined();
-	expect(n8nCommands.nodeItems(second, 'Set page content')).toHaveLength(3);
-	const token = n8nCommands.nodeItems(second, 'Issue tenant token')[0].token;
-	const pages = await stack.siteClient(ctx.site.server.url, token)('GET', '/api/pages');
-	expect(pages.data.data.map((page) => page.url).sort()).toEqual(['/', '/about-us', '/contact']);
+	expect(second.data.resultData.runData['Set page content']).toBeUndefined();
+	// The second run read the pages of every site.
+	expect(
+		n8nCommands
+			.nodeItems(second, 'Existing pages by site')
+			.map(({ tenant, url }) => `${tenant} ${url}`)
+			.sort(),
+	).toEqual(
+		sites.flatMap(({ tenant, pages }) => pages.map(({ url }) => `${tenant} ${url}`)).sort(),
+	);
+
+	// What the server holds: the tenants with their domains, and on each site its pages, once, with
+	// their content as the first run set it.
+	const tenants = (await ctx.site.admin('GET', '/api/tenants?per_page=100')).data.data;
+	for (const { tenant, fqdn } of sites)
+		expect(tenants.find((entry) => entry.id === tenant)).toMatchObject({ id: tenant, fqdn });
+	let contentIndex = 0;
+	for (const { tenant, pages } of sites) {
+		const client = await tenantClient(tenant);
+		const stored = (await client('GET', '/api/pages?per_page=100')).data.data;
+		expect({ tenant, urls: stored.map((page) => page.url).sort() }).toEqual({
+			tenant,
+			urls: pages.map((page) => page.url).sort(),
+		});
+		for (const page of pages) {
+			const onServer = stored.find((entry) => entry.url === page.url);
+			expect({ tenant, page: onServer }).toMatchObject({
+				tenant,
+				page: {
+					name: page.name,
+					locale: page.locale,
+					meta_title: page.meta_title,
+					draft: false,
+					templates: page.templates,
+					// Untouched since the first run set its content.
+					updated_at: contentSet[contentIndex].updated_at,
+				},
+			});
+			contentIndex += 1;
+		}
+	}
+});
+
+test('the every-site example, run twice, leaves its setting and one notification on each site of its list', async () => {
+	const { id } = stack.WORKFLOWS.everySite;
+	const sites = sitesOf(stack.WORKFLOWS.everySite);
+	expect(sites.length).toBeGreaterThanOrEqual(2);
+	for (const attempt of ['first', 'second']) {
+		const run = ctx[`${id}:${attempt}`];
+		expect(
+			n8nCommands.nodeItems(run, 'Set analytics code').map((settings) => settings.google_code),
+		).toEqual(sites.map((site) => site.googleCode));
+		expect(
+			n8nCommands
+				.nodeItems(run, 'Tell the site owner')
+				.map(({ id: notification, status }) => ({ notification, status })),
+		).toEqual(sites.map(() => ({ notification: 'analytics-code', status: 'info' })));
+	}
+
+	// On the server, site by site: the setting, and the notification once (the second run replaced it).
+	for (const { tenant, googleCode } of sites) {
+		const client = await tenantClient(tenant);
+		expect({
+			tenant,
+			settings: (await client('GET', '/api/settings')).data.settings,
+		}).toMatchObject({ tenant, settings: { google_code: googleCode } });
+		const notifications = (await client('GET', '/api/notifications')).data.data.filter(
+			(notification) => notification.id === 'analytics-code',
+		);
+		expect({ tenant, notifications }).toMatchObject({
+			tenant,
+			notifications: [{ status: 'info', message: expect.stringContaining(googleCode) }],
+		});
+	}
 });

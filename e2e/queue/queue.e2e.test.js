@@ -229,18 +229,25 @@ describe('every node family runs on the workers', () => {
 		return worker;
 	};
 
-	test('tenant onboarding example (Admin node, Tenant node on the managed credential): effect on the server', async () => {
+	test('tenant onboarding example (Admin node, Tenant nodes on the every-site managed credential): effect on the server', async () => {
 		const execution = await ctx.rest.runAndWait(stack.WORKFLOWS.onboarding.id);
 		onWorker(execution.id);
-		const token = n8nCommands.nodeItems(execution.run, 'Issue tenant token')[0].token;
-		const acme = stack.siteClient(ctx.server.url, token);
-		const pages = (await acme('GET', '/api/pages?per_page=10')).data.data
-			.map((page) => page.url)
-			.sort();
-		expect(pages).toEqual(['/', '/about-us', '/contact']);
-		expect((await acme('GET', '/api/settings')).data.settings).toMatchObject({
-			google_code: 'G-ACME0001',
-		});
+		expect(
+			n8nCommands.nodeItems(execution.run, 'Create or update tenant').map((tenant) => tenant.id),
+		).toEqual(['acme', 'globex', 'initech']);
+		// Each site holds its pages, read with a token this test issues.
+		for (const [tenant, urls] of [
+			['acme', ['/', '/about-us', '/contact']],
+			['globex', ['/', '/products']],
+			['initech', ['/', '/contact']],
+		]) {
+			const token = (await ctx.admin('POST', '/api/tenant/token', { id: tenant })).data.token;
+			const site = stack.siteClient(ctx.server.url, token);
+			const pages = (await site('GET', '/api/pages?per_page=10')).data.data
+				.map((page) => page.url)
+				.sort();
+			expect({ tenant, pages }).toEqual({ tenant, pages: urls });
+		}
 	});
 
 	test('asset upload of n8n binary data (database binary mode) and the other Tenant operations', async () => {

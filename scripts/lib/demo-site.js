@@ -96,7 +96,8 @@ async function ensureDemoSite(serverUrl, adminToken, state) {
 		id: DEMO_TENANT,
 		fqdn: 'demo.example.com',
 	});
-	// The onboarding example's tenant, empty: its Managed Tenant credential works before the example runs.
+	// The acme tenant, empty: the Managed Tenant (acme) credential works from the start, and the
+	// every-site example finds it before the onboarding example has run.
 	await stack.ensureTenant(serverUrl, adminToken, { id: stack.ONBOARDING_TENANT });
 	let tokenChanged = false;
 	if (

@@ -24,6 +24,7 @@ const WORKFLOWS = {
 	aiAgent: { id: 'siteAiAgent00001', file: 'ai-agent-site-editor.json' },
 	pagePublished: { id: 'sitePagePublish1', file: 'page-published-notification.json' },
 	mcp: { id: 'siteMcpTools0001', file: 'mcp-site-tools.json' },
+	everySite: { id: 'siteEverySite001', file: 'every-site-update.json' },
 };
 
 /** The credential IDs and names the example workflows refer to. */
@@ -39,12 +40,22 @@ const CREDENTIALS = {
 		name: 'Site Management Managed Tenant (acme)',
 		type: 'siteManagedTenantApi',
 	},
+	// The same admin token with the Tenant ID left empty: the Tenant nodes name the site per item
+	// (their Tenant parameter), so this one credential reaches every site.
+	managedEverySite: {
+		id: 'siteManagedAll01',
+		name: 'Site Management Managed Tenant (every site)',
+		type: 'siteManagedTenantApi',
+	},
 	ai: { id: 'siteOpenAiCred01', name: 'OpenAI-compatible endpoint', type: 'openAiApi' },
 	// n8n's own Bearer Auth credential: the token MCP clients send to the MCP example's trigger.
 	mcp: { id: 'siteMcpBearer001', name: 'MCP clients (bearer token)', type: 'httpBearerAuth' },
 };
 
-/** The tenant the onboarding example creates (and the Managed Tenant credential names). */
+/**
+ * The tenant the Managed Tenant (acme) credential names; the onboarding example creates or updates it
+ * with its other sites, and the every-site example changes it.
+ */
 const ONBOARDING_TENANT = 'acme';
 
 /**
@@ -79,6 +90,14 @@ function credentialsFor({
 			adminBaseUrl: serverUrl,
 			adminToken,
 			tenantId: managedTenantId,
+			baseUrl: serverUrl,
+			lifetime: 900,
+			accessToken: '',
+		}),
+		entry('managedEverySite', {
+			adminBaseUrl: serverUrl,
+			adminToken,
+			tenantId: '',
 			baseUrl: serverUrl,
 			lifetime: 900,
 			accessToken: '',
@@ -234,7 +253,7 @@ function siteClient(baseUrl, token) {
 
 /**
  * Creates the tenant unless it exists (409 is fine). `npm start` and the end-to-end tests prepare the
- * onboarding tenant this way, so the Managed Tenant credential that names it works from the first look.
+ * acme tenant this way, so the Managed Tenant credential that names it works from the first look.
  * Resolves with whether it was created.
  */
 async function ensureTenant(serverUrl, adminToken, body) {
