@@ -16,9 +16,15 @@ import {
 	MANAGED_TENANT,
 	TENANT_TOKEN,
 	tenantAuthenticationProperty,
-	tenantCredentialType,
 } from '../shared/authentication';
-import { acceptedSecretHashes, register, registrationExists, unregister } from './registration';
+import {
+	acceptedSecretHashes,
+	productionSiteUrl,
+	register,
+	registrationExists,
+	unregister,
+} from './registration';
+import type { SiteClaim } from './repeats';
 import { claimSubmission } from './repeats';
 import {
 	AUTOMATIC_SECRET_HEADER,
@@ -287,7 +293,7 @@ export class SiteContactFormTrigger implements INodeType {
 				isNew = await claimSubmission(
 					this,
 					identity.key,
-					registration === 'automatic' ? tenantCredentialType(this) : undefined,
+					registration === 'automatic' ? siteClaimOf(this, body, headers) : undefined,
 				);
 			} catch (error) {
 				// Not knowing whether it is a repeat, start nothing: the site delivers again later.
@@ -318,6 +324,24 @@ export class SiteContactFormTrigger implements INodeType {
 		});
 		return { workflowData: [this.helpers.returnJsonArray([item])] };
 	}
+}
+
+/**
+ * How an automatic registration's delivery is claimed: at the tenant base URL it registered through,
+ * for the delivery's tenant, with the secret the delivery carried (no credential read per delivery).
+ */
+function siteClaimOf(
+	ctx: IWebhookFunctions,
+	body: IDataObject,
+	headers: IDataObject,
+): SiteClaim | undefined {
+	const siteUrl = productionSiteUrl(ctx);
+	const secret = headers[AUTOMATIC_SECRET_HEADER.toLowerCase()];
+	const tenantId = body.tenant_id;
+	if (!siteUrl || typeof secret !== 'string' || typeof tenantId !== 'string' || !tenantId) {
+		return undefined;
+	}
+	return { siteUrl, tenantId, secret };
 }
 
 /** The credential's header name; empty means the default. */

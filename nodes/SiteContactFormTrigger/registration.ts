@@ -9,7 +9,12 @@
  * the live webhook keeps receiving them all. A service without test webhooks lets the test URL into
  * the settings only when they hold no other URL, so there is never a setting to remember and put back.
  */
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHookFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { tenantCredentialType } from '../shared/authentication';
@@ -23,19 +28,13 @@ export const TEST_WEBHOOKS_PATH = '/api/contact-form/test-webhooks';
 /** How long the site sends test copies: longer than n8n listens (10 minutes at most). */
 export const TEST_WEBHOOK_TTL_SECONDS = 660;
 
-/** Registrations of earlier versions only: the setting a test registration displaced. */
-export interface ReplacedSettings extends IDataObject {
-	url: string | null;
-	headers: IDataObject | null;
-}
-
 export interface Registration extends IDataObject {
 	url: string;
 	headerName: string;
 	/** SHA-256 of the secret, hex (secret.ts hashSecret). */
 	secretHash: string;
-	/** Only in registrations made before the hash was kept; read, never written. */
-	secret?: string;
+	/** The tenant base URL the site was registered through: where deliveries are claimed. */
+	siteUrl?: string;
 	registeredAt: string;
 	/** Made while the editor listens for a test event (activation mode "manual"). */
 	test: boolean;
@@ -44,8 +43,6 @@ export interface Registration extends IDataObject {
 	 * settings, empty before, point at the test URL.
 	 */
 	via?: TestRoute;
-	/** Only in test registrations of earlier versions (with the secret): read, never written. */
-	replaced?: ReplacedSettings;
 }
 
 export type TestRoute = 'copies' | 'settings';
@@ -65,10 +62,14 @@ function staticData(ctx: IHookFunctions | IWebhookFunctions): TriggerStaticData 
 }
 
 function secretHashOf(registration: Registration): string {
-	if (typeof registration.secretHash === 'string') return registration.secretHash;
-	return typeof registration.secret === 'string' && registration.secret !== ''
-		? hashSecret(registration.secret)
-		: '';
+	return typeof registration.secretHash === 'string' ? registration.secretHash : '';
+}
+
+/** Where the production registration's deliveries are claimed (its tenant base URL), if known. */
+export function productionSiteUrl(ctx: IWebhookFunctions): string | undefined {
+	return Object.values(staticData(ctx).registrations ?? {}).find(
+		(registration) => registration.test !== true && typeof registration.siteUrl === 'string',
+	)?.siteUrl;
 }
 
 /**
@@ -155,7 +156,6 @@ export async function registrationExists(ctx: IHookFunctions): Promise<boolean> 
 	const url = webhookUrlOf(ctx);
 	const registration = staticData(ctx).registrations?.[url];
 	if (!registration) return false;
-	if (registration.secret !== undefined) forgetPlainSecrets(ctx);
 	if (registration.via === 'copies') return await testWebhookListed(ctx, url);
 	const current = await readWebhookSettings(ctx);
 	if (current === undefined) return true;
@@ -180,17 +180,6 @@ async function testWebhookListed(ctx: IHookFunctions, url: string): Promise<bool
 	return Array.isArray(listed) && listed.some((entry) => isPlainObject(entry) && entry.url === url);
 }
 
-/** Replaces the secrets of registrations made before only hashes were kept by their hashes. */
-function forgetPlainSecrets(ctx: IHookFunctions) {
-	const registrations: Record<string, Registration> = {};
-	for (const [url, registration] of Object.entries(staticData(ctx).registrations ?? {})) {
-		const kept: Registration = { ...registration, secretHash: secretHashOf(registration) };
-		delete kept.secret;
-		registrations[url] = kept;
-	}
-	storeRegistrations(ctx, registrations);
-}
-
 /** Registers this node's URL with a fresh secret and records it in the static data. */
 export async function register(ctx: IHookFunctions): Promise<void> {
 	const url = webhookUrlOf(ctx);
@@ -200,10 +189,14 @@ export async function register(ctx: IHookFunctions): Promise<void> {
 	const via = isTest ? await registerTestUrl(ctx, url, headers) : undefined;
 	if (!isTest) await saveWebhookSettings(ctx, { url, headers });
 
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
+		tenantCredentialType(ctx),
+	);
 	const registration: Registration = {
 		url,
 		headerName: AUTOMATIC_SECRET_HEADER,
 		secretHash: hashSecret(secret),
+		siteUrl: String(credentials.baseUrl ?? ''),
 		registeredAt: new Date().toISOString(),
 		test: isTest,
 		...(via ? { via } : {}),
@@ -267,13 +260,7 @@ export async function unregister(ctx: IHookFunctions): Promise<void> {
 	} else {
 		const current = await readWebhookSettings(ctx);
 		const pointsHere = current === undefined ? registration !== undefined : current.url === url;
-		if (pointsHere) {
-			const restore = registration?.replaced;
-			await saveWebhookSettings(ctx, {
-				url: restore?.url ?? null,
-				headers: restore?.url ? restore.headers : null,
-			});
-		}
+		if (pointsHere) await saveWebhookSettings(ctx, { url: null, headers: null });
 	}
 
 	delete registrations[url];

@@ -4,23 +4,35 @@
  * API credential) and a service without the claims endpoint fall back to this process's memory (best
  * effort: one process, until it restarts).
  */
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import type { SiteCredentialType } from '../shared/transport';
-import { extensionRequest } from './extension';
+import { isPlainObject } from '../shared/json';
+import { joinUrl } from '../shared/url';
+import { AUTOMATIC_SECRET_HEADER } from './secret';
 
 /*
- * The claim on the site. Claims a submission on the site before the workflow starts (`POST /api/contact-form/claims`, an
- * extension of the reference server): the site answers 201 to the first claim of a key and 200
- * `claimed: false` to every later one, atomically, so one delivery starts one execution however many
- * n8n processes receive its repeats.
+ * The claim on the site (`POST /forms/{tenant_id}/claims`, an extension of the reference server): the
+ * site answers 201 to the first claim of a key and 200 `claimed: false` to every later one,
+ * atomically, so one delivery starts one execution however many n8n processes receive its repeats.
+ * The claim presents the secret the delivery carried, to the tenant base URL the node registered
+ * through: it needs no credential, so a delivery costs n8n no credential read.
  */
-export const CLAIMS_PATH = '/api/contact-form/claims';
 /** Per attempt: the site waits for this answer, so the claim must not take long. */
 const CLAIM_TIMEOUT_MS = 5_000;
 
 /** 'new': this request won the claim; 'repeat': an earlier one did; 'unsupported': no claims endpoint. */
 export type ClaimOutcome = 'new' | 'repeat' | 'unsupported';
+
+/** Where and with what a delivery is claimed. */
+export interface SiteClaim {
+	/** The tenant base URL the trigger registered through. */
+	siteUrl: string;
+	/** The delivery's `tenant_id`. */
+	tenantId: string;
+	/** The secret the delivery carried (already checked against the registration). */
+	secret: string;
+}
 
 /** Who the claim is for: this workflow's trigger node (production runs only; test runs do not claim). */
 export function consumerOf(ctx: IWebhookFunctions): string {
@@ -29,17 +41,39 @@ export function consumerOf(ctx: IWebhookFunctions): string {
 
 export async function claimOnSite(
 	ctx: IWebhookFunctions,
-	credentialType: SiteCredentialType,
+	claim: SiteClaim,
 	key: string,
 ): Promise<ClaimOutcome> {
-	const response = await extensionRequest(
-		ctx,
-		credentialType,
-		{ method: 'POST', path: CLAIMS_PATH, body: { consumer: consumerOf(ctx), key } },
-		{ itemIndex: 0, timeout: CLAIM_TIMEOUT_MS },
-	);
-	if (response === undefined) return 'unsupported';
-	return response.statusCode === 201 ? 'new' : 'repeat';
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await ctx.helpers.httpRequest({
+			method: 'POST',
+			url: joinUrl(claim.siteUrl, `/forms/${encodeURIComponent(claim.tenantId)}/claims`),
+			headers: { [AUTOMATIC_SECRET_HEADER]: claim.secret },
+			body: { consumer: consumerOf(ctx), key },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// The secret goes to the registered site only.
+			disableFollowRedirect: true,
+			timeout: CLAIM_TIMEOUT_MS,
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		// Built afresh: the client's error holds the request headers (the secret).
+		const code = (error as { code?: string }).code;
+		throw new NodeApiError(ctx.getNode(), {
+			message: `The site did not answer the claim${code ? ` (${code})` : ''}`,
+		});
+	}
+	const status = response.statusCode;
+	if (status === 201) return 'new';
+	if (status === 200) return 'repeat';
+	if (status === 404 || status === 405) return 'unsupported';
+	const message = isPlainObject(response.body) ? response.body.message : undefined;
+	throw new NodeApiError(ctx.getNode(), {
+		message: `The site refused the claim: ${typeof message === 'string' ? message : `HTTP ${status}`}`,
+		httpCode: String(status),
+	});
 }
 
 /*
@@ -79,13 +113,13 @@ export function recordInProcess(consumer: string, key: string): boolean {
 export async function claimSubmission(
 	ctx: IWebhookFunctions,
 	key: string,
-	siteCredential: SiteCredentialType | undefined,
+	siteClaim: SiteClaim | undefined,
 ): Promise<boolean> {
-	if (siteCredential !== undefined) {
-		const outcome = await claimOnSite(ctx, siteCredential, key);
+	if (siteClaim !== undefined) {
+		const outcome = await claimOnSite(ctx, siteClaim, key);
 		if (outcome !== 'unsupported') return outcome === 'new';
 		ctx.logger.warn(
-			'Site Management Contact Form Trigger: the service has no claims endpoint (POST /api/contact-form/claims); repeats are recognised within this n8n process only',
+			'Site Management Contact Form Trigger: the service has no claims endpoint (POST /forms/{tenant_id}/claims); repeats are recognised within this n8n process only',
 		);
 	}
 	return recordInProcess(consumerOf(ctx), key);

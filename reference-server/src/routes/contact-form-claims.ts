@@ -1,7 +1,33 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
-import { tenantSecurity } from '../schemas/common';
-import { claimBody, claimResponses, releaseResponses } from '../schemas/contact-form-claims';
+import { TENANT_ID_PATTERN, tenantSecurity } from '../schemas/common';
+import { formParams } from '../schemas/contact-form';
+import {
+	claimBody,
+	claimResponses,
+	DELIVERY_SECRET_HEADER,
+	deliverySecretHeaders,
+	releaseResponses,
+} from '../schemas/contact-form-claims';
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * Whether `presented` is the value the tenant's webhook headers give the secret header (compared in
+ * constant time). Other headers of the setting are not secrets and open nothing.
+ */
+function isWebhookSecret(headers: Record<string, string> | null, presented: unknown): boolean {
+	if (typeof presented !== 'string' || presented === '' || !headers) return false;
+	const wanted = digest(presented);
+	let found = false;
+	for (const [name, value] of Object.entries(headers)) {
+		if (name.toLowerCase() !== DELIVERY_SECRET_HEADER.toLowerCase()) continue;
+		if (typeof value === 'string' && timingSafeEqual(digest(value), wanted)) found = true;
+	}
+	return found;
+}
 
 /**
  * Extension: receivers of contact-form deliveries claim each submission here before starting work,
@@ -28,6 +54,45 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		async (request, reply) => {
 			const { consumer, key } = request.body;
 			const result = claims.claim(tenantOf(request).pk, consumer, key);
+			return reply.code(result.claimed ? 201 : 200).send(result);
+		},
+	);
+
+	// The receiver of a delivery claims with the secret that delivery carried: no token needed, so a
+	// receiver (n8n's Contact Form Trigger) claims without reading its credential per delivery.
+	app.post(
+		'/forms/:tenantId/claims',
+		{
+			schema: {
+				summary:
+					"Claim a submission with the webhook's secret: 201 for the first claim, 200 with claimed false for any later one",
+				description: `Authenticated by the ${DELIVERY_SECRET_HEADER} header: the value the tenant's contact_form_webhook_headers give that header, which each delivery carries. Same claims as POST /api/contact-form/claims.`,
+				tags: ['public'],
+				security: [],
+				'x-extension': true,
+				params: formParams,
+				headers: deliverySecretHeaders,
+				body: claimBody,
+				response: claimResponses,
+			},
+		},
+		async (request, reply) => {
+			const { tenantId } = request.params;
+			const tenant = new RegExp(TENANT_ID_PATTERN).test(tenantId)
+				? app.site.store.tenants.findById(tenantId)
+				: undefined;
+			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
+			const settings = app.site.store.settings.get(tenant.pk);
+			if (
+				!isWebhookSecret(
+					settings.contact_form_webhook_headers,
+					request.headers[DELIVERY_SECRET_HEADER.toLowerCase()],
+				)
+			) {
+				throw new ApiError(401, 'unauthorized', 'The webhook secret is missing or wrong.');
+			}
+			const { consumer, key } = request.body;
+			const result = claims.claim(tenant.pk, consumer, key);
 			return reply.code(result.claimed ? 201 : 200).send(result);
 		},
 	);

@@ -1,6 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from './common';
 
+/** The header a delivery carries its webhook secret in, and a claim presents it back in. */
+export const DELIVERY_SECRET_HEADER = 'X-Site-Webhook-Secret';
+
+export const deliverySecretHeaders = Type.Object({
+	[DELIVERY_SECRET_HEADER.toLowerCase()]: Type.String({
+		minLength: 1,
+		maxLength: 1000,
+		description: "the value the tenant's contact_form_webhook_headers give this header",
+	}),
+});
+
 export const claimBody = Type.Object(
 	{
 		consumer: Type.String({

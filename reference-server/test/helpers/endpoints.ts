@@ -101,6 +101,13 @@ export const ENDPOINTS: Endpoint[] = [
 	{ method: 'GET', path: '/health', surface: 'public' },
 	{ method: 'GET', path: '/openapi.json', surface: 'public' },
 	{ method: 'POST', path: '/forms/{tenantId}/contact', surface: 'public', body: { name: 'Probe' } },
+	// Public, but refused without the tenant's webhook secret (tested in contact-form-claims.test.ts).
+	{
+		method: 'POST',
+		path: '/forms/{tenantId}/claims',
+		surface: 'public',
+		body: { consumer: 'probe', key: '"victim"' },
+	},
 	{ method: 'GET', path: '/assets/{assetId}/{fileName}', surface: 'public' },
 ];
 

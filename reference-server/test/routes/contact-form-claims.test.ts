@@ -96,3 +96,47 @@ test('claims outlive a restart', async () => {
 	h = await restart(h);
 	expect((await client(h.url, t.token).post('/api/contact-form/claims', claim)).status).toBe(200);
 });
+
+describe('claims with the delivery secret (POST /forms/{tenant_id}/claims)', () => {
+	const SECRET = 'a-webhook-secret-of-32-characters!';
+	const withSecret = async () => {
+		const t = await createTenant(h);
+		expectOk(
+			await t.api.post('/api/settings', {
+				contact_form_webhook_url: 'http://127.0.0.1:9/receiver',
+				contact_form_webhook_headers: { 'X-Site-Webhook-Secret': SECRET, 'X-Env': 'prod' },
+			}),
+		);
+		return t;
+	};
+	const claimAs = (tenantId: string, secret: string | undefined, body: object = claim) =>
+		client(h.url).post(`/forms/${tenantId}/claims`, body, {
+			headers: secret === undefined ? {} : { 'X-Site-Webhook-Secret': secret },
+		});
+
+	test('the secret the deliveries carry claims, once; the same claims as with the tenant token', async () => {
+		const t = await withSecret();
+		const first = expectOk(await claimAs(t.id, SECRET), 201);
+		expect(first.claimed).toBe(true);
+		expect(expectOk(await claimAs(t.id, SECRET), 200)).toEqual({
+			claimed: false,
+			claimed_at: first.claimed_at,
+		});
+		// One claim table: the token route sees the same claim.
+		expect((await t.api.post('/api/contact-form/claims', claim)).status).toBe(200);
+	});
+
+	test('no secret, a wrong one, another header of the setting or another tenant: 401, nothing claimed', async () => {
+		const t = await withSecret();
+		const other = await withSecret();
+		expectError(await claimAs(t.id, undefined), 400, 'validation_failed');
+		expectError(await claimAs(t.id, `${SECRET}x`), 401, 'unauthorized');
+		expectError(await claimAs(t.id, 'prod'), 401, 'unauthorized');
+		const bare = await createTenant(h);
+		expectError(await claimAs(bare.id, SECRET), 401, 'unauthorized');
+		expectError(await claimAs('no-such-tenant', SECRET), 404, 'not_found');
+		// Nothing was claimed: the first valid claim still wins, on each tenant.
+		expect((await claimAs(t.id, SECRET)).status).toBe(201);
+		expect((await claimAs(other.id, SECRET)).status).toBe(201);
+	});
+});
