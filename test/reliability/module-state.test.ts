@@ -19,11 +19,11 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const EXCEPTIONS: Record<string, { name: string; why: string }> = {
 	'nodes/SitePageTrigger/SitePageTrigger.node.ts': {
 		name: 'pollsInFlight',
-		why: 'the polls of one trigger running right now, emptied when each poll ends: polls of active workflows all run in the main process, and an overlapping poll would report the same changes twice',
+		why: "not state between executions: the polls of one trigger running right now, emptied when each poll ends. Need: a poll that starts while the last still runs reads the same state and reports its changes twice (test/nodes/SitePageTrigger/trigger.test.ts). n8n offers a poll no lock: the workflow's static data is saved only after a poll emits, so a marker there is not seen by the overlapping poll, and polls of active workflows all run in n8n's main process (the leader in queue mode), so this process's memory is the one place both polls see",
 	},
 	'nodes/SiteContactFormTrigger/repeats.ts': {
 		name: 'recent',
-		why: 'the best-effort repeat memory of manual registration (no site API to claim on), documented as per process',
+		why: "the repeat memory of manual registration, best effort and documented as per process. Need: a delivery the site repeats must not start the workflow twice. Manual registration has no credential for the site, so it cannot claim there (automatic registration does), and n8n does not save static data written by a webhook() call, so nothing else outlives the request",
 	},
 };
 
