@@ -30,7 +30,7 @@ export function pageCreateParameters(concurrency?: number): INodeParameters {
 }
 
 /**
- * Page > Create for every item, node version 2 with Options > Concurrency; parameters are
+ * Page > Create for every item, with Options > Concurrency; parameters are
  * expressions over the item, as in a real workflow.
  */
 export async function nodeCreatePages(
@@ -43,7 +43,7 @@ export async function nodeCreatePages(
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 2,
+			typeVersion: 1,
 			parameters: pageCreateParameters(concurrency),
 			credentials,
 			input: pageItems(prefix, count),
@@ -103,7 +103,7 @@ export async function fetchCreatePages(base: string, token: string, prefix: stri
 	return ms;
 }
 
-/** Page > Get Many, Return All, node version 2; `concurrency` pages are fetched at once after the first. */
+/** Page > Get Many, Return All; `concurrency` pages are fetched at once after the first. */
 export async function nodeListPages(
 	runner: WorkflowRunner,
 	credentials: INodeCredentials,
@@ -113,7 +113,7 @@ export async function nodeListPages(
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 2,
+			typeVersion: 1,
 			parameters: {
 				resource: 'page',
 				operation: 'getAll',

@@ -24,7 +24,7 @@ export interface Contestant {
 
 /** The HTTP Request node's current version in n8n 2.41.1 (its defaultVersion). */
 export const HTTP_REQUEST_TYPE_VERSION = 4.5;
-export const TENANT_TYPE_VERSION = 2;
+export const TENANT_TYPE_VERSION = 1;
 
 const TENANT_NODE_TYPE = 'n8n-nodes-site-management.siteTenant';
 

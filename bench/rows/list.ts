@@ -63,7 +63,7 @@ export async function listRows(site: Site, runner: WorkflowRunner) {
 			n8nHelperMs: round(best.helper, 1),
 			nodeVsN8nHelper: round(best.helper / best.node, 2),
 			nodeRuns: all.node.join(' '),
-			// Pages after the first fetched PREFETCH at a time (the version 2 default).
+			// Pages after the first fetched PREFETCH at a time (the default).
 			prefetchMs: round(best.window, 1),
 			prefetchVsSequential: round(best.node / best.window, 2),
 			prefetchRuns: all.window.join(' '),

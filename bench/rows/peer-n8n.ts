@@ -1,5 +1,5 @@
 /**
- * A real n8n (tools/n8n-runtime/, the version users run): Page Create by our Tenant node (version 2 at its
+ * A real n8n (tools/n8n-runtime/, the version users run): Page Create by our Tenant node (at its
  * defaults: a window of Concurrency requests in flight) against n8n's own HTTP Request node sending the
  * same requests with a header-auth credential (its default: every item's request started at once),
  * with the server 20 ms away and on loopback. Each contestant is timed by its node's own execution

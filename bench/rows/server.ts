@@ -133,12 +133,12 @@ export async function serverRows(site: Site, listToken: string) {
 				const { journalMode, synchronous } = durableReady.store;
 				rows.push({
 					id: 'server-vs-durable-post',
-					row: `Reference server POST /api/page vs node:http inserting each body into SQLite (journal ${journalMode}, synchronous ${synchronous}), autocannon, ${CANNON_CONNECTIONS} connections`,
-					measured: `${round(reference.best.rps, 0)} req/s, p99 ${reference.best.p99} ms; ratio ${keyedRatio} against node:http storing the same two records (body and answer under its key, ${round(results.durableKeyed.best.rps, 0)} req/s)`,
-					baseline: `node:http + SQLite ${round(results.durable.best.rps, 0)} req/s, p99 ${results.durable.best.p99} ms`,
-					ratio: round(durableRatio, 2),
+					row: `Reference server POST /api/page (with Idempotency-Key) vs node:http storing the same two records in SQLite (the body and the answer under its key, one commit; journal ${journalMode}, synchronous ${synchronous}), autocannon, ${CANNON_CONNECTIONS} connections`,
+					measured: `${round(reference.best.rps, 0)} req/s, p99 ${reference.best.p99} ms; against node:http storing only the body (one insert, ${round(results.durable.best.rps, 0)} req/s): ${round(durableRatio, 2)}`,
+					baseline: `node:http + SQLite, two records ${round(results.durableKeyed.best.rps, 0)} req/s, p99 ${results.durableKeyed.best.p99} ms`,
+					ratio: keyedRatio,
 					goal: `>= ${DURABLE_POST_GOAL}`,
-					pass: durableRatio >= DURABLE_POST_GOAL,
+					pass: keyedRatio >= DURABLE_POST_GOAL,
 					figures: {
 						seconds: SIZES.cannonSeconds,
 						...cannonFigures('reference', reference),
@@ -146,7 +146,7 @@ export async function serverRows(site: Site, listToken: string) {
 						...cannonFigures('referenceNoKey', results.referenceNoKey),
 						noKeyRatio: round(results.referenceNoKey.best.rps / results.durable.best.rps, 2),
 						...cannonFigures('durableKeyed', results.durableKeyed),
-						keyedRatio,
+						oneInsertRatio: round(durableRatio, 2),
 						journalMode,
 						synchronous,
 					},

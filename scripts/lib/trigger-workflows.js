@@ -55,7 +55,7 @@ function contactFormTriggerWorkflow({ id, credential, path = 'contact-form' }) {
 		id: idFrom(`${id}/trigger`),
 		name: 'Contact form',
 		type: `${PACKAGE}.siteContactFormTrigger`,
-		typeVersion: 2,
+		typeVersion: 1,
 		position: [0, 0],
 		credentials: { siteTenantApi: { id: credential.id, name: credential.name } },
 		webhookId: idFrom(`${id}/webhook`),
