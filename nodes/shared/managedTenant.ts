@@ -46,10 +46,12 @@ export async function managedTenantToken(
 	for (;;) {
 		const current = tokens.get(scope);
 		if (current === undefined) break;
-		const minted = await current.catch(() => undefined);
+		// A shared mint that failed fails every request waiting on it: each goes through the
+		// transport's backoff and retries, instead of all minting again at once.
+		const minted = await current;
 		// Another request replaced it while this one waited: look again.
 		if (tokens.get(scope) !== current) continue;
-		if (minted && minted.token !== rejected && minted.expiresAt - EXPIRY_MARGIN_MS > Date.now()) {
+		if (minted.token !== rejected && minted.expiresAt - EXPIRY_MARGIN_MS > Date.now()) {
 			return minted.token;
 		}
 		break;

@@ -41,9 +41,11 @@ export async function listSearch(
 	const nodeType = runner.nodeTypes.getByNameAndVersion(options.type);
 	const method = nodeType.methods?.listSearch?.[options.method];
 	if (!method) throw new Error(`${options.type} has no list search ${options.method}`);
-	// The editor sends the node's parameters as they are now (getCurrentNodeParameter reads them).
+	// The editor sends the node's parameters as they are now, defaults included
+	// (getCurrentNodeParameter reads them; n8n-core checks the credential's displayOptions against
+	// them): the Workflow filled the node's defaults in.
 	const additionalData = runner.createAdditionalData('list-search');
-	additionalData.currentNodeParameters = options.parameters;
+	additionalData.currentNodeParameters = node.parameters;
 	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 	return await method.call(context, options.filter, options.paginationToken);
 }

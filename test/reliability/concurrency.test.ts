@@ -1,10 +1,12 @@
 /**
- * Options > Concurrency: from node version 2 items run through a sliding window of requests in flight
- * (a new one starts as each answer arrives, no barrier per batch); version 1 keeps sending one item
- * at a time. Order, pairing, Continue On Fail and "the first failure in input order stops the node"
- * hold whatever finishes first. The managed credential mints once for the whole window.
+ * Options > Concurrency: items run through a sliding window of requests in flight (a new one starts
+ * as each answer arrives, no barrier per batch); Batching groups them, with a barrier and an optional
+ * pause between groups. Order, pairing, Continue On Fail and "the first failure in input order stops the node"
+ * hold whatever finishes first. The managed credential mints one token per node run, shared by the
+ * whole window, and a token revoked mid-run is replaced by one new mint shared by every request it
+ * failed.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../nodes/shared/window';
 import { startDelayProxy, type DelayProxy, type ProxiedRequest } from '../harness/delay-proxy';
@@ -12,7 +14,9 @@ import {
 	credentialId,
 	delayedPageLookup,
 	listPages,
+	poll,
 	seedPages,
+	storedPageRows,
 	useNodeTestContext,
 	type TenantContext,
 } from '../harness/nodes';
@@ -52,7 +56,7 @@ function maxInFlight(requests: ProxiedRequest[]): number {
 }
 
 /** Page > Get for each item through the proxy, each held back `delay` ms; returns the proxy's log. */
-async function getPages(delays: number[], typeVersion: number, options: INodeParameters = {}) {
+async function getPages(delays: number[], options: INodeParameters = {}) {
 	const credentials = ctx.runner.credentials.add('siteTenantApi', {
 		baseUrl: proxy.url,
 		token: tenant.token,
@@ -61,7 +65,6 @@ async function getPages(delays: number[], typeVersion: number, options: INodePar
 	const input = delays.map((delay, i) => ({ json: { i, delay } }));
 	const result = await ctx.runner.runNode({
 		type: 'siteTenant',
-		typeVersion,
 		credentials,
 		input,
 		parameters: {
@@ -78,13 +81,13 @@ async function getPages(delays: number[], typeVersion: number, options: INodePar
 	return proxy.log.slice(first);
 }
 
-describe('sliding window (version 2)', () => {
+describe('sliding window', () => {
 	test(`by default ${DEFAULT_CONCURRENCY} requests are in flight, and a new one starts as soon as any answer arrives`, async () => {
 		// Item 0 is slow; the others are quick. A batch barrier would hold the items after the first
 		// window until item 0 is done.
 		const count = DEFAULT_CONCURRENCY + 12;
 		const delays = Array.from({ length: count }, (_, i) => (i === 0 ? 800 : 40));
-		const requests = await getPages(delays, 2);
+		const requests = await getPages(delays);
 		expect(requests).toHaveLength(count);
 		expect(maxInFlight(requests)).toBe(DEFAULT_CONCURRENCY);
 		const slowest = requests.find((entry) => entry.path.includes('url=%2Fw0'))!;
@@ -94,26 +97,26 @@ describe('sliding window (version 2)', () => {
 	});
 
 	test('Concurrency sets the window; 1 sends one item after the other', async () => {
-		const three = await getPages(Array(9).fill(30), 2, { concurrency: 3 });
+		const three = await getPages(Array(9).fill(30), { concurrency: 3 });
 		expect(maxInFlight(three)).toBe(3);
 
-		const one = await getPages(Array(5).fill(20), 2, { concurrency: 1 });
+		const one = await getPages(Array(5).fill(20), { concurrency: 1 });
 		expect(maxInFlight(one)).toBe(1);
 		for (let i = 1; i < one.length; i++)
 			expect(one[i].arrivedAt).toBeGreaterThanOrEqual(one[i - 1].finishedAt!);
 	});
 
 	test(`a Concurrency over ${MAX_CONCURRENCY} is held at ${MAX_CONCURRENCY}; one that is not a number falls back to the default`, async () => {
-		const many = await getPages(Array(MAX_CONCURRENCY + 12).fill(150), 2, { concurrency: 1000 });
+		const many = await getPages(Array(MAX_CONCURRENCY + 12).fill(150), { concurrency: 1000 });
 		expect(maxInFlight(many)).toBe(MAX_CONCURRENCY);
-		const unreadable = await getPages(Array(DEFAULT_CONCURRENCY + 4).fill(150), 2, {
+		const unreadable = await getPages(Array(DEFAULT_CONCURRENCY + 4).fill(150), {
 			concurrency: '=not a number',
 		});
 		expect(maxInFlight(unreadable)).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	test('Batching groups items for a pause between groups, with at most Concurrency in flight in a group', async () => {
-		const requests = await getPages(Array(12).fill(30), 2, {
+		const requests = await getPages(Array(12).fill(30), {
 			concurrency: 2,
 			batching: { batch: { batchSize: 6, batchInterval: 200 } },
 		});
@@ -146,7 +149,6 @@ describe('sliding window (version 2)', () => {
 		const first = proxy.log.length;
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 2,
 			credentials,
 			input,
 			parameters: {
@@ -181,15 +183,13 @@ describe('sliding window (version 2)', () => {
 				url: '={{ $json.url }}',
 				locale: 'en',
 			},
-			{ continueOnFail: true, typeVersion: 2, input: urls.map((url) => ({ json: { url } })) },
+			{ continueOnFail: true, input: urls.map((url) => ({ json: { url } })) },
 		);
 		expect(result.error).toBeUndefined();
 		expect(
 			result.items.map((item) => [
 				item.pairedItem,
-				item.json.error === undefined
-					? (item.json.page as { url: string }).url
-					: item.json.httpCode,
+				item.json.error === undefined ? item.json.url : item.json.httpCode,
 			]),
 		).toEqual(
 			urls.map((url, i) => [{ item: i }, i === 1 || i === 5 ? '409' : i === 8 ? '400' : url]),
@@ -208,7 +208,6 @@ describe('sliding window (version 2)', () => {
 		const ids = Array.from({ length: DEFAULT_CONCURRENCY + 4 }, (_, i) => `window-admin-${i}`);
 		const result = await ctx.runner.runNode({
 			type: 'siteAdmin',
-			typeVersion: 2,
 			credentials,
 			input: ids.map((id) => ({ json: { id } })),
 			parameters: { resource: 'tenant', operation: 'create', id: '={{ $json.id }}' },
@@ -233,7 +232,7 @@ describe('Get Many fetches the pages after the first through the window', () => 
 		expect(expected).toHaveLength(450);
 	});
 
-	async function getMany(typeVersion: number, parameters: INodeParameters) {
+	async function getMany(parameters: INodeParameters) {
 		// Every page request held back 60 ms, so requests in flight together overlap visibly.
 		const credentials = ctx.runner.credentials.add('siteTenantApi', {
 			baseUrl: `${proxy.url}/_/delay=60`,
@@ -242,7 +241,6 @@ describe('Get Many fetches the pages after the first through the window', () => 
 		const first = proxy.log.length;
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion,
 			credentials,
 			parameters: { resource: 'page', operation: 'getAll', ...parameters },
 		});
@@ -250,8 +248,8 @@ describe('Get Many fetches the pages after the first through the window', () => 
 		return { urls: result.items.map((item) => item.json.url), requests: proxy.log.slice(first) };
 	}
 
-	test('version 2: page 1 alone, then pages 2 to 5 at once, joined in page order', async () => {
-		const { urls, requests } = await getMany(2, { returnAll: true });
+	test('page 1 alone, then pages 2 to 5 at once, joined in page order', async () => {
+		const { urls, requests } = await getMany({ returnAll: true });
 		expect(urls).toEqual(expected);
 		expect(requests).toHaveLength(5);
 		const firstDone = requests[0].finishedAt!;
@@ -260,31 +258,37 @@ describe('Get Many fetches the pages after the first through the window', () => 
 	});
 
 	test('a Limit asks only for the pages it needs', async () => {
-		const { urls, requests } = await getMany(2, { returnAll: false, limit: 250 });
+		const { urls, requests } = await getMany({ returnAll: false, limit: 250 });
 		expect(urls).toEqual(expected.slice(0, 250));
 		expect(requests).toHaveLength(3);
 	});
 
-	test('Concurrency 1, and version 1, read one page after the other', async () => {
-		for (const run of [
-			await getMany(2, { returnAll: true, options: { concurrency: 1 } }),
-			await getMany(1, { returnAll: true }),
-		]) {
-			expect(run.urls).toEqual(expected);
-			expect(maxInFlight(run.requests)).toBe(1);
-		}
+	test('the walk reads the credential once for its item, not once per page', async () => {
+		const credentials = ctx.runner.credentials.add('siteTenantApi', {
+			baseUrl: ctx.site.url,
+			token: listing.token,
+		});
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			credentials,
+			parameters: { resource: 'page', operation: 'getAll', returnAll: true },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(450);
+		expect(ctx.runner.credentials.reads.get(credentialId(credentials))).toBe(1);
+	});
+
+	test('Concurrency 1 reads one page after the other', async () => {
+		const run = await getMany({ returnAll: true, options: { concurrency: 1 } });
+		expect(run.urls).toEqual(expected);
+		expect(maxInFlight(run.requests)).toBe(1);
 	});
 });
 
-describe('version 1 keeps its behaviour', () => {
-	test('without options, one item at a time', async () => {
-		const requests = await getPages(Array(5).fill(20), 1);
-		expect(maxInFlight(requests)).toBe(1);
-	});
-
-	test('Batching runs a whole batch at once with a barrier between batches', async () => {
+describe('Batching without Concurrency set', () => {
+	test('runs a whole batch at once with a barrier between batches', async () => {
 		const delays = [200, 20, 20, 20, 20, 20, 20, 20];
-		const requests = await getPages(delays, 1, { batching: { batch: { batchSize: 4 } } });
+		const requests = await getPages(delays, { batching: { batch: { batchSize: 4 } } });
 		expect(maxInFlight(requests)).toBe(4);
 		const firstBatchDone = Math.max(...requests.slice(0, 4).map((entry) => entry.finishedAt!));
 		expect(Math.min(...requests.slice(4).map((entry) => entry.arrivedAt))).toBeGreaterThanOrEqual(
@@ -293,30 +297,25 @@ describe('version 1 keeps its behaviour', () => {
 	});
 });
 
-/** A tenant, a managed credential for it, and a run of 60 Page Creates on that credential. */
-async function managedTenant(tenantId: string) {
+/**
+ * A tenant, a managed credential for it (`overrides` on its data), and runs of `count` Page Creates on
+ * that credential. `countTokens` is the number of tokens the server issued to the tenant since.
+ */
+async function managedTenant(tenantId: string, overrides: INodeParameters = {}, count = 60) {
 	await ctx.site.createTenant(tenantId);
-	const tokens = () =>
-		(
-			ctx.site.server.app.site.store.db
-				.prepare(
-					'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
-				)
-				.get(tenantId) as { n: number }
-		).n;
 	// Tokens issued since the tenant was made (with a token of its own).
-	const before = tokens();
-	const countTokens = () => tokens() - before;
+	const before = ctx.site.tokensIssued(tenantId);
+	const countTokens = () => ctx.site.tokensIssued(tenantId) - before;
 	const credentials = ctx.runner.credentials.add(
 		'siteManagedTenantApi',
-		managedCredentialData(ctx.site, tenantId),
+		managedCredentialData(ctx.site, tenantId, overrides as ICredentialDataDecryptedObject),
 	);
-	const createPages = async (prefix: string, typeVersion = 3, options: INodeParameters = {}) => {
+	const urls = (prefix: string) => Array.from({ length: count }, (_, i) => `/${prefix}${i}`);
+	const createPages = async (prefix: string, options: INodeParameters = {}) => {
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion,
 			credentials,
-			input: Array.from({ length: 60 }, (_, i) => ({ json: { url: `/${prefix}${i}` } })),
+			input: urls(prefix).map((url) => ({ json: { url } })),
 			parameters: {
 				authentication: 'managedTenant',
 				resource: 'page',
@@ -328,33 +327,31 @@ async function managedTenant(tenantId: string) {
 			},
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items).toHaveLength(60);
+		expect(result.items.map((item) => item.json.url)).toEqual(urls(prefix));
+		return result;
 	};
-	return { countTokens, createPages };
+	return { credentials, countTokens, createPages, urls };
 }
 
-test.each([
-	[`a window of ${DEFAULT_CONCURRENCY} (version 2, default)`, 2, {}],
-	['Batching 8 (version 1: a whole batch at once)', 1, { batching: { batch: { batchSize: 8 } } }],
-	[
-		'Batching 8 with Concurrency 8 (version 2)',
-		2,
-		{ batching: { batch: { batchSize: 8 } }, concurrency: 8 },
-	],
-] as Array<[string, number, INodeParameters]>)(
+/** Window and batching settings a run of the managed credential is tried with. */
+const RUN_SETTINGS = [
+	[`a window of ${DEFAULT_CONCURRENCY} (the default)`, {}],
+	['Concurrency 1 (one item after the other)', { concurrency: 1 }],
+	['Batching 8 with Concurrency 8', { batching: { batch: { batchSize: 8 } }, concurrency: 8 }],
+] as Array<[string, INodeParameters]>;
+
+test.each(RUN_SETTINGS)(
 	'the managed credential mints one token for %s over 60 items',
-	async (label, typeVersion, options) => {
-		const { countTokens, createPages } = await managedTenant(
-			`window-managed-${typeVersion}-${label.length}`,
-		);
-		await createPages('m', typeVersion, options);
+	async (label, options) => {
+		const { countTokens, createPages } = await managedTenant(`window-managed-${label.length}`);
+		await createPages('m', options);
 		expect(countTokens()).toBe(1);
 	},
 );
 
 describe('with a database between n8n and the credential', () => {
-	// Each credential read and store takes 3 ms, one at a time, as n8n's queries do: most requests
-	// read the credential before the first minted token is stored.
+	// Each credential read takes 3 ms, one at a time, as n8n's queries do: the requests of a window
+	// read their item's credential at different moments, some while the run's mint is under way.
 	beforeEach(() => {
 		ctx.runner.credentials.databaseLatencyMs = 3;
 	});
@@ -362,22 +359,25 @@ describe('with a database between n8n and the credential', () => {
 		ctx.runner.credentials.databaseLatencyMs = 0;
 	});
 
-	test.each([
-		[`a window of ${DEFAULT_CONCURRENCY} (version 2, default)`, 2, {}],
-		[`a window of ${DEFAULT_CONCURRENCY} (version 3, default)`, 3, {}],
-		['Batching 8 (version 1: a whole batch at once)', 1, { batching: { batch: { batchSize: 8 } } }],
-	] as Array<[string, number, INodeParameters]>)(
-		'%s mints one token over 60 items, and the next execution none',
-		async (label, typeVersion, options) => {
-			const { countTokens, createPages } = await managedTenant(`db-${typeVersion}-${label.length}`);
-			await createPages('a', typeVersion, options);
+	test.each(RUN_SETTINGS)(
+		'%s mints one token over 60 items, and the next execution exactly one more',
+		async (label, options) => {
+			const { credentials, countTokens, createPages } = await managedTenant(`db-${label.length}`);
+			const id = credentialId(credentials);
+			const reads = ctx.runner.credentials.reads.get(id) ?? 0;
+			await createPages('a', options);
 			expect(countTokens()).toBe(1);
-			await createPages('b', typeVersion, options);
-			expect(countTokens()).toBe(1);
+			// Each item read the credential (n8n resolves it per item); none of them minted again.
+			expect((ctx.runner.credentials.reads.get(id) ?? 0) - reads).toBe(60);
+			// Nothing is kept between runs: the next execution mints its own token, once.
+			await createPages('b', options);
+			expect(countTokens()).toBe(2);
+			// Nothing was stored in n8n's credential either.
+			expect(ctx.runner.credentials.read(id).accessToken).toBe('');
 		},
 	);
 
-	test('after a rotation revoked the token, the 60 items that get 401 share one new mint', async () => {
+	test('a rotation between two runs costs the next run nothing more than its own mint', async () => {
 		const tenantId = 'db-revoked';
 		const { countTokens, createPages } = await managedTenant(tenantId);
 		await createPages('a');
@@ -392,7 +392,73 @@ describe('with a database between n8n and the credential', () => {
 	});
 });
 
-test('the credential is read once per node run and handed to each request (not once more per request by n8n)', async () => {
+test(`a token revoked in the middle of a run (window of ${DEFAULT_CONCURRENCY}) is replaced by one mint shared by every request it failed`, async () => {
+	const tenantId = 'revoked-mid-run';
+	// Three windows' worth of items; every request held back 1.5 s by the proxy before it reaches the
+	// server, so a whole window is in flight at once (and stays there while the test revokes).
+	const count = 3 * DEFAULT_CONCURRENCY;
+	const { countTokens, createPages, urls } = await managedTenant(
+		tenantId,
+		{ baseUrl: `${proxy.url}/_/delay=1500` },
+		count,
+	);
+	const first = proxy.log.length;
+	const log = () => proxy.log.slice(first);
+	const run = createPages('r');
+
+	// The first window went through with the run's token and the second is in flight (held by the
+	// proxy): revoke the token now, as a rotation on the admin surface does.
+	await poll(async () => log().length >= 2 * DEFAULT_CONCURRENCY, 20_000, 5);
+	const inFlight = log().filter((entry) => entry.finishedAt === undefined);
+	const rotation = await ctx.site.admin.post('/api/tenant/token', {
+		id: tenantId,
+		revoke_previous: true,
+	});
+	expect(rotation.status).toBe(200);
+	// Still the same window in flight after the rotation (none of it has reached the server yet).
+	expect(log().filter((entry) => entry.finishedAt === undefined)).toEqual(inFlight);
+	expect(inFlight).toHaveLength(DEFAULT_CONCURRENCY);
+	expect(
+		log()
+			.slice(0, DEFAULT_CONCURRENCY)
+			.every((entry) => entry.status === 201),
+	).toBe(true);
+	await run;
+
+	// The run's mint, the rotation, and ONE replacement for all the requests the old token failed.
+	expect(countTokens()).toBe(3);
+	const bearer = (entry: ProxiedRequest) => String(entry.headers.authorization);
+	const [minted, replacement] = [...new Set(log().map(bearer))];
+	expect(new Set(log().map(bearer)).size).toBe(2);
+	const refused = log().filter((entry) => entry.status === 401);
+	// Exactly the window in flight was refused, each request presenting the revoked token once...
+	const keys = (entries: ProxiedRequest[]) => entries.map((entry) => entry.idempotencyKey);
+	expect(keys(refused)).toEqual(keys(inFlight));
+	expect(refused.every((entry) => bearer(entry) === minted)).toBe(true);
+	// ...and sent again, once, with the replacement, under its own Idempotency-Key.
+	const resent = log().filter(
+		(entry) => entry.status !== 401 && keys(refused).includes(entry.idempotencyKey),
+	);
+	expect(resent).toHaveLength(DEFAULT_CONCURRENCY);
+	expect(resent.every((entry) => bearer(entry) === replacement)).toBe(true);
+	expect(log()).toHaveLength(count + DEFAULT_CONCURRENCY);
+	expect(log().every((entry) => entry.status === 201 || entry.status === 401)).toBe(true);
+	// The revoked token went out with the first window (accepted) and the second (refused) only; every
+	// request after the rotation carried the replacement.
+	expect(log().map((entry) => (bearer(entry) === minted ? entry.status : 'replacement'))).toEqual([
+		...Array(DEFAULT_CONCURRENCY).fill(201),
+		...Array(DEFAULT_CONCURRENCY).fill(401),
+		...Array(count - DEFAULT_CONCURRENCY).fill('replacement'),
+	]);
+	// Every item landed once (read from the database: the rotation revoked the tenant's own token too).
+	expect(
+		storedPageRows(ctx.site, tenantId)
+			.map((row) => row.url)
+			.sort(),
+	).toEqual(urls('r').sort());
+});
+
+test('the credential is read once per item, as n8n resolves it for each (not once more per request by n8n)', async () => {
 	const credentials = ctx.runner.credentials.add('siteTenantApi', {
 		baseUrl: ctx.site.url,
 		token: tenant.token,
@@ -400,7 +466,6 @@ test('the credential is read once per node run and handed to each request (not o
 	const id = credentialId(credentials);
 	const result = await ctx.runner.runNode({
 		type: 'siteTenant',
-		typeVersion: 2,
 		credentials,
 		input: Array.from({ length: 20 }, (_, i) => ({ json: { url: `/w${i}` } })),
 		parameters: { resource: 'page', operation: 'get', url: '={{ $json.url }}' },
@@ -409,6 +474,7 @@ test('the credential is read once per node run and handed to each request (not o
 	expect(result.items.map((item) => item.json.url)).toEqual(
 		Array.from({ length: 20 }, (_, i) => `/w${i}`),
 	);
-	// 20 requests, one read: httpRequestWithAuthentication gets the run's read (credentialsDecrypted).
-	expect(ctx.runner.credentials.reads.get(id)).toBe(1);
+	// 20 requests, 20 reads: each request reads its item's credential and hands it to
+	// httpRequestWithAuthentication (credentialsDecrypted), which does not read it again.
+	expect(ctx.runner.credentials.reads.get(id)).toBe(20);
 });

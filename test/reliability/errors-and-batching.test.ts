@@ -11,18 +11,22 @@ import {
 	useNodeTestContext,
 	type TenantContext,
 } from '../harness/nodes';
+import { startMintCapture, type MintCapture } from '../harness/mint-capture';
 import { managedCredentialData } from '../harness/reference-server';
 
 const ctx = useNodeTestContext();
 
 let tenant: TenantContext;
 let proxy: DelayProxy;
+let capture: MintCapture;
 beforeAll(async () => {
 	tenant = await ctx.tenant('shared');
 	proxy = await startDelayProxy(() => ctx.site.url);
+	capture = await startMintCapture(() => ctx.site.url);
 });
 afterAll(async () => {
 	await proxy?.close();
+	await capture?.close();
 });
 
 describe('server errors', () => {
@@ -88,7 +92,14 @@ describe('server errors', () => {
 	test('without Continue On Fail the first failing item stops the node, naming the item', async () => {
 		await seedPages(tenant.client, [{ url: '/exists' }]);
 		const result = await tenant.run(
-			{ resource: 'page', operation: 'create', name: 'n', url: '={{ $json.url }}', locale: 'en' },
+			{
+				resource: 'page',
+				operation: 'create',
+				name: 'n',
+				url: '={{ $json.url }}',
+				locale: 'en',
+				options: { concurrency: 1 },
+			},
 			{
 				input: [
 					{ json: { url: '/fresh-1' } },
@@ -101,7 +112,7 @@ describe('server errors', () => {
 		expect(result.items).toHaveLength(0);
 		expect(result.error?.httpCode).toBe('409');
 		expect(result.error?.context?.itemIndex).toBe(1);
-		// Items run one after the other (batch size 1): the one before ran, the one after did not.
+		// Items run one after the other (Concurrency 1): the one before ran, the one after did not.
 		const urls = (await listPages(tenant.client)).map((page) => page.url);
 		expect(urls).toContain('/fresh-1');
 		expect(urls).not.toContain('/fresh-2');
@@ -127,9 +138,7 @@ describe('Continue On Fail', () => {
 		expect(
 			result.items.map((item) => [
 				item.pairedItem,
-				item.json.error === undefined
-					? (item.json.page as { url: string }).url
-					: (item.json.httpCode ?? item.json.error),
+				item.json.error === undefined ? item.json.url : (item.json.httpCode ?? item.json.error),
 			]),
 		).toEqual([
 			[{ item: 0 }, '/c0'],
@@ -139,11 +148,12 @@ describe('Continue On Fail', () => {
 			[{ item: 4 }, '/c4'],
 			[{ item: 5 }, 'Page URL is required'],
 		]);
-		expect((await listPages(local.client)).map((page) => page.url)).toEqual([
-			'/taken',
+		// The items run concurrently: compare without the order of creation.
+		expect((await listPages(local.client)).map((page) => page.url).sort()).toEqual([
 			'/c0',
 			'/c2',
 			'/c4',
+			'/taken',
 		]);
 	});
 
@@ -160,9 +170,9 @@ describe('Continue On Fail', () => {
 			{
 				continueOnFail: true,
 				input: [
-					{ json: { url: '/nope-0', templates: '[]' } },
+					{ json: { url: '/nope-0', templates: '[{"type":"text"}]' } },
 					{ json: { url: '/nope-1', templates: '{}' } },
-					{ json: { url: '/nope-2', templates: '[]' } },
+					{ json: { url: '/nope-2', templates: '[{"type":"text"}]' } },
 					{ json: { url: '/nope-3', templates: 'x' } },
 				],
 			},
@@ -245,7 +255,7 @@ describe('Batching', () => {
 			},
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => (item.json.notification as { id: string }).id)).toEqual(
+		expect(result.items.map((item) => item.json.id)).toEqual(
 			Array.from({ length: 6 }, (_, i) => `batch-${i}`),
 		);
 		const requests = proxy.log.slice(first);
@@ -272,9 +282,9 @@ describe('Batching', () => {
 			{ input: Array.from({ length: 10 }, (_, n) => ({ json: { n } })) },
 		);
 		expect(result.error).toBeUndefined();
-		expect(
-			result.items.map((item) => [(item.json.page as { url: string }).url, item.pairedItem]),
-		).toEqual(Array.from({ length: 10 }, (_, n) => [`/n${n}`, { item: n }]));
+		expect(result.items.map((item) => [item.json.url, item.pairedItem])).toEqual(
+			Array.from({ length: 10 }, (_, n) => [`/n${n}`, { item: n }]),
+		);
 		expect((await listPages(local.client)).map((page) => page.url).sort()).toEqual(
 			Array.from({ length: 10 }, (_, n) => `/n${n}`).sort(),
 		);
@@ -293,9 +303,11 @@ describe('no token anywhere', () => {
 			baseUrl: ctx.site.url,
 			token: ctx.site.adminToken,
 		});
+		// The managed credential mints through a loopback forwarder that records the tokens it hands
+		// out: a node run keeps its token to itself (nothing is stored in the credential).
 		const managed = ctx.runner.credentials.add(
 			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, 'secrets'),
+			managedCredentialData(ctx.site, 'secrets', { adminBaseUrl: capture.url }),
 		);
 		const managedBadAdmin = ctx.runner.credentials.add(
 			'siteManagedTenantApi',
@@ -410,11 +422,11 @@ describe('no token anywhere', () => {
 			'error 409',
 			'error 400',
 		]);
-		const managedToken = ctx.runner.credentials.read(Object.values(managed)[0].id!)
-			.accessToken as string;
+		// The one managed run that could mint did, once.
+		expect(capture.minted).toEqual([{ tenantId: 'secrets', token: expect.any(String) }]);
 		expectNoSecrets(
 			runs.map((run) => ({ run: run.run, error: run.error, items: run.items })),
-			[local.token, tenant.token, bogus, ctx.site.adminToken, managedToken],
+			[local.token, tenant.token, bogus, ctx.site.adminToken, ...capture.tokens()],
 		);
 	});
 });

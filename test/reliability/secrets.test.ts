@@ -10,6 +10,7 @@ import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 import type { NodeRunResult } from '../harness/workflow-runner';
 import { report } from '../harness/fault-counter';
 import { credentialId, expectNoSecrets, useNodeTestContext } from '../harness/nodes';
+import { startMintCapture } from '../harness/mint-capture';
 import { managedCredentialData } from '../harness/reference-server';
 
 const ctx = useNodeTestContext();
@@ -67,41 +68,49 @@ test('every operation, plain and managed credential: outputs, errors and executi
 	const issued = await ctx.adminNode({
 		resource: 'token',
 		operation: 'issue',
-		tenantId: 'secrets',
+		id: 'secrets',
 	});
 	const token = issued.items[0].json.token as string;
 	expect(token).toEqual(expect.any(String));
 	secrets.push(token);
 
 	const plain = ctx.runner.credentials.add('siteTenantApi', { baseUrl: ctx.site.url, token });
+	// The managed credential mints through a loopback forwarder that records the tokens it hands out:
+	// a node run keeps its tokens to itself (nothing is stored in the credential).
+	const capture = await startMintCapture(() => ctx.site.url);
 	const managed = ctx.runner.credentials.add(
 		'siteManagedTenantApi',
-		managedCredentialData(ctx.site, 'secrets'),
+		managedCredentialData(ctx.site, 'secrets', { adminBaseUrl: capture.url }),
 	);
-	const minted = new Set<string>();
-	for (const [authentication, credentials] of [
-		['tenantToken', plain],
-		['managedTenant', managed],
-	] as Array<[string, INodeCredentials]>) {
-		for (const parameters of operations) {
-			const result = await ctx.runner.runNode({
-				type: 'siteTenant',
-				credentials,
-				parameters: { authentication, ...parameters },
-			});
-			expect({ op: parameters.operation, error: result.error?.message }).toEqual({
-				op: parameters.operation,
-				error: undefined,
-			});
-			const accessToken = ctx.runner.credentials.read(credentialId(managed)).accessToken;
-			if (typeof accessToken === 'string' && accessToken !== '' && !minted.has(accessToken)) {
-				minted.add(accessToken);
-				secrets.push(accessToken);
+	const issuedBefore = ctx.site.tokensIssued('secrets');
+	try {
+		for (const [authentication, credentials] of [
+			['tenantToken', plain],
+			['managedTenant', managed],
+		] as Array<[string, INodeCredentials]>) {
+			for (const parameters of operations) {
+				const result = await ctx.runner.runNode({
+					type: 'siteTenant',
+					credentials,
+					parameters: { authentication, ...parameters },
+				});
+				expect({ op: parameters.operation, error: result.error?.message }).toEqual({
+					op: parameters.operation,
+					error: undefined,
+				});
+				for (const minted of capture.tokens()) if (!secrets.includes(minted)) secrets.push(minted);
+				scan(`${authentication} ${parameters.resource}.${parameters.operation}`, result);
 			}
-			scan(`${authentication} ${parameters.resource}.${parameters.operation}`, result);
 		}
+	} finally {
+		await capture.close();
 	}
-	expect(minted.size).toBeGreaterThanOrEqual(1);
+	// Each run with the managed credential minted its own token (none with the plain one), and every
+	// token the server issued since is among those scanned for.
+	expect(new Set(capture.tokens()).size).toBe(operations.length);
+	expect(ctx.site.tokensIssued('secrets') - issuedBefore).toBe(operations.length);
+	// Nothing was stored in n8n's credential.
+	expect(ctx.runner.credentials.read(credentialId(managed)).accessToken).toBe('');
 
 	// The Admin node's other operations.
 	for (const parameters of [
@@ -115,12 +124,12 @@ test('every operation, plain and managed credential: outputs, errors and executi
 test('failures: wrong, revoked and wrong-surface tokens leave no token in the error, with or without Continue On Fail', async () => {
 	await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'secrets-fail' });
 	const revoked = (
-		await ctx.adminNode({ resource: 'token', operation: 'issue', tenantId: 'secrets-fail' })
+		await ctx.adminNode({ resource: 'token', operation: 'issue', id: 'secrets-fail' })
 	).items[0].json.token as string;
 	await ctx.adminNode({
 		resource: 'token',
 		operation: 'issue',
-		tenantId: 'secrets-fail',
+		id: 'secrets-fail',
 		revokePrevious: true,
 	});
 	const wrong = `stt_wrong_${'x'.repeat(40)}`;

@@ -62,7 +62,6 @@ describe('the Managed Tenant credential with a per-item Tenant ID', () => {
 		);
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 4,
 			credentials,
 			input: alternating(['item-a', 'item-b'], 8),
 			parameters: { authentication: 'managedTenant', ...createPage },
@@ -93,7 +92,6 @@ describe('the Tenant Token credential with a per-item token', () => {
 		});
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 4,
 			credentials,
 			input: alternating(['token-a', 'token-b'], 8, (tenant) => ({ token: tokens[tenant] })),
 			parameters: { authentication: 'tenantToken', ...createPage },
@@ -117,7 +115,6 @@ describe('one admin credential for any tenant: empty Tenant ID, the node names t
 	) =>
 		ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 4,
 			credentials,
 			continueOnFail,
 			input: alternating(tenants, count),
@@ -218,7 +215,6 @@ describe('one admin credential for any tenant: empty Tenant ID, the node names t
 		const credentials = anyTenant();
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 4,
 			credentials,
 			parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll' },
 		});
@@ -233,7 +229,7 @@ describe('one admin credential for any tenant: empty Tenant ID, the node names t
 		const credentials = anyTenant();
 		const tenants = await listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 4,
+			typeVersion: 1,
 			method: 'searchTenants',
 			parameters: { authentication: 'managedTenant' },
 			credentials,
@@ -243,7 +239,7 @@ describe('one admin credential for any tenant: empty Tenant ID, the node names t
 
 		const pages = await listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 4,
+			typeVersion: 1,
 			method: 'searchPages',
 			parameters: {
 				authentication: 'managedTenant',
@@ -276,7 +272,7 @@ describe('a service without the tenant list', () => {
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
-				typeVersion: 4,
+				typeVersion: 1,
 				method: 'searchTenants',
 				parameters: { authentication: 'managedTenant' },
 				credentials,
@@ -304,7 +300,6 @@ describe('an edited credential acts on its new tenant and host from the next run
 		const runCreate = async (url: string) =>
 			await ctx.runner.runNode({
 				type: 'siteTenant',
-				typeVersion: 4,
 				credentials,
 				input: [{ json: { url } }],
 				parameters: { authentication: 'managedTenant', ...createPage },
@@ -343,7 +338,6 @@ describe('an edited credential acts on its new tenant and host from the next run
 			const list = () =>
 				ctx.runner.runNode({
 					type: 'siteTenant',
-					typeVersion: 4,
 					credentials,
 					parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll' },
 				});
@@ -379,7 +373,6 @@ describe('the Admin node with a per-item admin credential', () => {
 		});
 		const result = await ctx.runner.runNode({
 			type: 'siteAdmin',
-			typeVersion: 4,
 			credentials,
 			input: [0, 1, 2, 3].map((index) => ({
 				json: {
@@ -477,5 +470,42 @@ describe('the Contact Form Trigger registers with the tenant its credential name
 		expect(await trigger.deactivate()).toBe(true);
 		expect((await readSettings(b)).contact_form_webhook_url).toBeNull();
 		expect((await readSettings(a)).contact_form_webhook_url).toBe(ownReceiver);
+	});
+});
+
+describe('a mint that fails is shared, not repeated by every waiting request', () => {
+	test('32 items against an Admin API answering 503: one mint per attempt, not one per item', async () => {
+		let mints = 0;
+		const admin = http.createServer((request, response) => {
+			if (request.url === '/api/tenant/token') mints++;
+			response.writeHead(503, { 'content-type': 'application/json' });
+			response.end('{"error":"unavailable","message":"Down for a moment."}');
+		});
+		await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve));
+		try {
+			const credentials = ctx.runner.credentials.add(
+				'siteManagedTenantApi',
+				managedCredentialData(ctx.site, 'mint-down', {
+					adminBaseUrl: `http://127.0.0.1:${(admin.address() as AddressInfo).port}`,
+				}),
+			);
+			const result = await ctx.runner.runNode({
+				type: 'siteTenant',
+				credentials,
+				continueOnFail: true,
+				input: Array.from({ length: 32 }, (_, index) => ({ json: { url: `/down-${index}` } })),
+				parameters: {
+					authentication: 'managedTenant',
+					...createPage,
+					options: { maxRetries: 0 },
+				},
+			});
+			expect(jsonOf(result.items)).toHaveLength(32);
+			for (const item of jsonOf(result.items))
+				expect(String(item.error)).toMatch(/503|tenant token/);
+			expect(mints).toBe(1);
+		} finally {
+			await new Promise((resolve) => admin.close(resolve));
+		}
 	});
 });

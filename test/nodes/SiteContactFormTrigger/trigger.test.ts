@@ -80,6 +80,8 @@ describe('registration on activation (create)', () => {
 			[trigger.productionUrl]: {
 				url: trigger.productionUrl,
 				headerName: 'X-Site-Webhook-Secret',
+				// Where its deliveries are claimed: the tenant base URL it registered through.
+				siteUrl: ctx.site.url,
 				secretHash: createHash('sha256').update(secret).digest('hex'),
 				registeredAt: expect.stringMatching(ISO),
 				test: false,
@@ -206,35 +208,6 @@ describe('checkExists', () => {
 		});
 		expect(await trigger.checkExists()).toBe(false);
 	});
-});
-
-test('a registration stored before only hashes were kept (plain secret) still works, and checkExists rewrites it to the hash', async () => {
-	const { tenant, trigger, secret } = await activeTrigger('legacy-secret');
-	const registrations = trigger.staticData.registrations as Record<string, IDataObject>;
-	const { secretHash: _hash, ...rest } = registrations[trigger.productionUrl];
-	trigger.staticData.registrations = { [trigger.productionUrl]: { ...rest, secret } };
-	expect(
-		(
-			await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), {
-				[SECRET_HEADER]: secret,
-			})
-		).status,
-	).toBe(200);
-
-	expect(await trigger.checkExists()).toBe(true);
-	const rewritten = (trigger.staticData.registrations as Record<string, IDataObject>)[
-		trigger.productionUrl
-	];
-	expect(rewritten).not.toHaveProperty('secret');
-	expect(rewritten.secretHash).toBe(createHash('sha256').update(secret).digest('hex'));
-	expect(JSON.stringify(trigger.staticData)).not.toContain(secret);
-	expect(
-		(
-			await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), {
-				[SECRET_HEADER]: secret,
-			})
-		).status,
-	).toBe(200);
 });
 
 describe('delivery and verification (webhook)', () => {
@@ -416,44 +389,79 @@ describe('repeats (at-least-once delivery)', () => {
 		);
 	});
 
-	test('a burst of deliveries reads the tenant credential once: the trigger holds it for a few seconds', async () => {
-		const { tenant, trigger, secret } = await activeTrigger('held-credential');
-		const id = Object.values(tenant.credential)[0]!.id!;
-		const readsBefore = ctx.harness.credentials.reads.get(id) ?? 0;
-		const bodies = Array.from({ length: 20 }, (_, i) =>
-			submissionBody(tenant.id, { message: `burst ${i}` }),
-		);
-		const answers = await Promise.all(
-			bodies.map((body) => postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })),
-		);
-		expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
-		for (const body of bodies)
-			expect(ctx.harness.callsFor(body.submission_id).filter(started)).toHaveLength(1);
-		expect((ctx.harness.credentials.reads.get(id) ?? 0) - readsBefore).toBe(1);
+	test('a delivery reads no credential: each claims with the secret it carried, at the base URL the trigger registered through, with no token', async () => {
+		const tenant = await ctx.tenant('no-credential-read');
+		// The trigger is registered through a proxy in front of the site, so its claims can be watched.
+		const proxy = await startDelayProxy(() => ctx.site.url);
+		try {
+			const credential = ctx.harness.credentials.add('siteTenantApi', {
+				baseUrl: proxy.url,
+				token: tenant.token,
+			});
+			const id = Object.values(credential)[0]!.id!;
+			const trigger = ctx.trigger({}, credential);
+			expect(await trigger.activate()).toBe(true);
+			const secret = (await readSettings(tenant)).contact_form_webhook_headers?.[
+				'X-Site-Webhook-Secret'
+			] as string;
+			const readsBefore = ctx.harness.credentials.reads.get(id) ?? 0;
+			const first = proxy.log.length;
+
+			const bodies = Array.from({ length: 20 }, (_, i) =>
+				submissionBody(tenant.id, { message: `burst ${i}` }),
+			);
+			const answers = await Promise.all(
+				bodies.map((body) => postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+			for (const body of bodies)
+				expect(ctx.harness.callsFor(body.submission_id).filter(started)).toHaveLength(1);
+			const claims = proxy.log.slice(first);
+			expect(claims.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(
+				Array(20).fill(`POST /forms/${tenant.id}/claims 201`),
+			);
+			expect(claims.every((entry) => entry.headers[SECRET_HEADER] === secret)).toBe(true);
+			expect(claims.some((entry) => entry.headers.authorization !== undefined)).toBe(false);
+
+			// An edited credential changes nothing for deliveries: they are claimed where the trigger
+			// registered, with the delivery's secret.
+			ctx.harness.credentials.update(id, { baseUrl: ctx.site.url, token: 'stt_edited_not_used' });
+			const after = submissionBody(tenant.id, { message: 'after the edit' });
+			expect((await postTo(trigger.productionUrl, after, { [SECRET_HEADER]: secret })).status).toBe(
+				200,
+			);
+			expect(ctx.harness.callsFor(after.submission_id).filter(started)).toHaveLength(1);
+			expect(proxy.log.slice(first)).toHaveLength(21);
+			expect((ctx.harness.credentials.reads.get(id) ?? 0) - readsBefore).toBe(0);
+		} finally {
+			await proxy.close();
+		}
 	});
 
-	test('a rotated token: the held one is refused, that delivery gets 503 and starts nothing, the next reads the credential again', async () => {
+	test('a rotated token does not stop deliveries: the claim needs none, and a repeat is still recognised', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('rotated-token');
-		const id = Object.values(tenant.credential)[0]!.id!;
 		const first = submissionBody(tenant.id, { message: 'before rotation' });
 		expect((await postTo(trigger.productionUrl, first, { [SECRET_HEADER]: secret })).status).toBe(
 			200,
 		);
+		// The token is rotated on the admin surface; the credential still holds the revoked one.
 		const rotated = await ctx.site.admin.post('/api/tenant/token', {
 			id: tenant.id,
 			revoke_previous: true,
 		});
-		ctx.harness.credentials.update(id, { token: rotated.data.token as string });
+		expect(rotated.status).toBe(200);
+		expect((await tenant.client.get('/api/settings')).status).toBe(401);
 
-		const during = submissionBody(tenant.id, { message: 'held token refused' });
-		const refused = await postTo(trigger.productionUrl, during, { [SECRET_HEADER]: secret });
-		expect(refused.status).toBe(503);
-		expect(ctx.harness.callsFor(during.submission_id).filter(started)).toHaveLength(0);
-		expect(JSON.stringify(refused.data)).not.toContain(tenant.token);
-
-		// The site delivers it again: now with the credential's new token.
-		const again = await postTo(trigger.productionUrl, during, { [SECRET_HEADER]: secret });
-		expect(again.status).toBe(200);
+		const during = submissionBody(tenant.id, { message: 'after rotation' });
+		const accepted = await postTo(trigger.productionUrl, during, { [SECRET_HEADER]: secret });
+		expect(accepted.status).toBe(200);
+		expect(ctx.harness.callsFor(during.submission_id).filter(started)).toHaveLength(1);
+		// Its repeat is recognised by the site's claim, as before the rotation.
+		const repeat = await postTo(trigger.productionUrl, during, { [SECRET_HEADER]: secret });
+		expect(repeat.data).toEqual({
+			message: 'Submission already received',
+			submission_id: during.submission_id,
+		});
 		expect(ctx.harness.callsFor(during.submission_id).filter(started)).toHaveLength(1);
 	});
 
@@ -534,17 +542,17 @@ describe('repeats (at-least-once delivery)', () => {
 	test('when the site cannot take the claim, the delivery gets 503 and starts nothing; the site delivers again', async () => {
 		const { tenant, trigger, secret } = await activeTrigger('claim-down');
 		const body = submissionBody(tenant.id, { message: 'later' });
-		// The site stops answering (its address now refuses connections).
-		const credentialId = tenant.credential.siteTenantApi.id as string;
-		const data = ctx.harness.credentials.read(credentialId);
-		ctx.harness.credentials.update(credentialId, { ...data, baseUrl: await closedPortUrl() });
+		// The site stops answering (the address the trigger claims at now refuses connections).
+		const registrations = trigger.staticData.registrations as Record<string, IDataObject>;
+		const registered = registrations[trigger.productionUrl];
+		registrations[trigger.productionUrl] = { ...registered, siteUrl: await closedPortUrl() };
 		const answer = await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret });
 		expect(answer.status).toBe(503);
 		expect(answer.data).toMatchObject({ error: 'unavailable' });
 		expect(ctx.harness.callsFor(body.submission_id).filter(started)).toHaveLength(0);
 
 		// Back up: the next delivery starts the workflow.
-		ctx.harness.credentials.update(credentialId, data);
+		registrations[trigger.productionUrl] = registered;
 		expect((await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret })).data).toBe('');
 		expect(ctx.harness.callsFor(body.submission_id).filter(started)).toHaveLength(1);
 	}, 60_000);
@@ -748,6 +756,7 @@ describe('test URL (listening in the editor)', () => {
 		expect(registration).toEqual({
 			url: trigger.testUrl,
 			headerName: 'X-Site-Webhook-Secret',
+			siteUrl: ctx.site.url,
 			secretHash: expect.stringMatching(HEX_32_BYTES),
 			registeredAt: expect.stringMatching(ISO),
 			test: true,

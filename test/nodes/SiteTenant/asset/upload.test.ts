@@ -4,10 +4,12 @@
  */
 import axios from 'axios';
 import { createHash, randomBytes } from 'crypto';
+import type { IncomingMessage, ServerResponse } from 'http';
 import type { Readable } from 'stream';
 
 import { managedCredentialData, startTestSite } from '../../../harness/reference-server';
-import { credentialId, useNodeTestContext, type TenantContext } from '../../../harness/nodes';
+import { startMintCapture } from '../../../harness/mint-capture';
+import { useNodeTestContext, type TenantContext } from '../../../harness/nodes';
 
 const ctx = useNodeTestContext({ maxUploadMb: 100 });
 
@@ -171,52 +173,83 @@ test('a bad MIME type override or a missing binary property fails before anythin
 	expect(after.n).toBe(before.n);
 });
 
-test('with the managed credential, an upload after the token was revoked mints again and sends the file once', async () => {
+test('with the managed credential, an upload whose token was revoked mints again and sends the file once', async () => {
 	await ctx.site.createTenant('assets-managed');
-	const credentials = ctx.runner.credentials.add(
-		'siteManagedTenantApi',
-		managedCredentialData(ctx.site, 'assets-managed'),
-	);
-	const run = (data: Buffer) =>
-		ctx.runner.runNode({
-			type: 'siteTenant',
-			credentials,
-			parameters: {
-				authentication: 'managedTenant',
-				resource: 'asset',
-				operation: 'upload',
-				binaryPropertyName: 'data',
-			},
-			input: [
-				{
-					json: {},
-					binary: { data: { data, fileName: 'm.bin', mimeType: 'application/octet-stream' } },
+	// The mint goes through a loopback forwarder that can revoke a token the moment it is issued.
+	const capture = await startMintCapture(() => ctx.site.url);
+	try {
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, 'assets-managed', { adminBaseUrl: capture.url }),
+		);
+		const run = (data: Buffer) =>
+			ctx.runner.runNode({
+				type: 'siteTenant',
+				credentials,
+				parameters: {
+					authentication: 'managedTenant',
+					resource: 'asset',
+					operation: 'upload',
+					binaryPropertyName: 'data',
 				},
-			],
-		});
-	expect((await run(Buffer.from('first'))).error).toBeUndefined();
-	expect(ctx.runner.credentials.preAuthenticationCalls.get(credentialId(credentials))).toBe(1);
+				input: [
+					{
+						json: {},
+						binary: { data: { data, fileName: 'm.bin', mimeType: 'application/octet-stream' } },
+					},
+				],
+			});
+		const issued = ctx.site.tokensIssued('assets-managed');
+		expect((await run(Buffer.from('first'))).error).toBeUndefined();
+		// One run, one mint.
+		expect(ctx.site.tokensIssued('assets-managed') - issued).toBe(1);
+		expect(capture.minted).toHaveLength(1);
 
-	expect(
-		(
-			await ctx.site.admin.post('/api/tenant/token', {
+		// The next run's token is revoked (a rotation on the admin surface) as soon as it is minted:
+		// the upload, a streamed 2 MB body, is refused with 401, and the run mints once more.
+		let rotations = 0;
+		capture.afterMint = async () => {
+			capture.afterMint = undefined;
+			const rotation = await ctx.site.admin.post('/api/tenant/token', {
 				id: 'assets-managed',
 				revoke_previous: true,
-			})
-		).status,
-	).toBe(200);
-	const data = randomBytes(2 * 1024 * 1024);
-	const result = await run(data);
-	expect(result.error).toBeUndefined();
-	expect(ctx.runner.credentials.preAuthenticationCalls.get(credentialId(credentials))).toBe(2);
-	expect((await download(String(result.items[0].json.url))).sha256).toBe(sha256(data));
+			});
+			expect(rotation.status).toBe(200);
+			rotations++;
+		};
+		// What the server answered to the uploads of this run.
+		const answers: number[] = [];
+		const onRequest = (request: IncomingMessage, response: ServerResponse) => {
+			if (request.method === 'POST' && request.url === '/api/asset')
+				response.on('finish', () => answers.push(response.statusCode));
+		};
+		ctx.site.server.app.server.on('request', onRequest);
+		const data = randomBytes(2 * 1024 * 1024);
+		let result;
+		try {
+			result = await run(data);
+		} finally {
+			ctx.site.server.app.server.off('request', onRequest);
+		}
+		expect(result.error).toBeUndefined();
+		expect(rotations).toBe(1);
+		// Refused once with the revoked token, then stored once with the replacement.
+		expect(answers).toEqual([401, 201]);
+		// This run minted twice (the revoked token, then its one replacement): three mints through the
+		// forwarder in all; on the server, with the rotation's token, four since the first run began.
+		expect(capture.minted).toHaveLength(3);
+		expect(ctx.site.tokensIssued('assets-managed') - issued).toBe(4);
+		expect((await download(String(result.items[0].json.url))).sha256).toBe(sha256(data));
 
-	const stored = ctx.site.server.app.site.store.db
-		.prepare(
-			'SELECT a.size FROM assets a JOIN tenants t ON t.pk = a.tenant_pk WHERE t.id = ? ORDER BY a.rowid',
-		)
-		.all('assets-managed') as Array<{ size: number }>;
-	expect(stored.map((row) => row.size)).toEqual([5, data.length]);
+		const stored = ctx.site.server.app.site.store.db
+			.prepare(
+				'SELECT a.size FROM assets a JOIN tenants t ON t.pk = a.tenant_pk WHERE t.id = ? ORDER BY a.rowid',
+			)
+			.all('assets-managed') as Array<{ size: number }>;
+		expect(stored.map((row) => row.size)).toEqual([5, data.length]);
+	} finally {
+		await capture.close();
+	}
 });
 
 test('a file over the server limit fails with 413 and the server message', async () => {
