@@ -11,6 +11,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
 
 import { credentialTestTypes, testCredential } from '../harness/credential-tester';
+import { byUrl } from '../harness/locators';
 import { credentialId, expectNoSecrets, listPages, useNodeTestContext } from '../harness/nodes';
 import { managedCredentialData } from '../harness/reference-server';
 
@@ -220,14 +221,7 @@ describe('managed tenant credential in workflows', () => {
 
 		const first = await createPages(credentials, ['/a', '/b', '/c', '/d', '/e', '/f'], 3);
 		expect(first.error).toBeUndefined();
-		expect(first.items.map((item) => (item.json.page as { url: string }).url)).toEqual([
-			'/a',
-			'/b',
-			'/c',
-			'/d',
-			'/e',
-			'/f',
-		]);
+		expect(first.items.map((item) => item.json.url)).toEqual(['/a', '/b', '/c', '/d', '/e', '/f']);
 		expect(ctx.site.tokensIssued('managed-once')).toBe(before + 1);
 		const newest = ctx.site.server.app.site.store.db
 			.prepare(
@@ -250,7 +244,7 @@ describe('managed tenant credential in workflows', () => {
 				authentication: 'managedTenant',
 				resource: 'page',
 				operation: 'get',
-				url: '={{ $json.url }}',
+				url: byUrl('={{ $json.url }}'),
 				options: { batching: { batch: { batchSize: 4 } } },
 			},
 		});

@@ -108,7 +108,7 @@ describe('canvas subtitles name the operation', () => {
 	const nodeTypes = new TestNodeTypes({ siteTenant: NODES.SiteTenant, siteAdmin: NODES.SiteAdmin });
 	const subtitle = (type: string, node: INodeType, parameters: Record<string, string>) => {
 		const workflow = new Workflow({
-			nodes: [{ id: 'n', name: 'Node', type, typeVersion: 3, position: [0, 0], parameters }],
+			nodes: [{ id: 'n', name: 'Node', type, typeVersion: 1, position: [0, 0], parameters }],
 			connections: {},
 			active: false,
 			nodeTypes,

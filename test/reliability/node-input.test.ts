@@ -14,6 +14,7 @@ import { isValidMimeType } from '../../nodes/SiteTenant/actions/asset/multipart'
 
 import type { WorkflowRunner } from '../harness/workflow-runner';
 import { report } from '../harness/fault-counter';
+import { byKey, byList, byUrl } from '../harness/locators';
 import { createRunner } from '../harness/nodes';
 
 let server: Server;
@@ -164,7 +165,12 @@ test('Content > Update: Templates that are not a JSON array of objects', async (
 		fc.asyncProperty(badTemplates, async (templates) => {
 			await expectRejected(
 				'siteTenant',
-				{ resource: 'content', operation: 'update', url: '/page', templates: templates.value },
+				{
+					resource: 'content',
+					operation: 'update',
+					url: byUrl('/page'),
+					templates: templates.value,
+				},
 				'Templates',
 				templates.input,
 			);
@@ -186,8 +192,8 @@ test('Content > Update: a Banner that is not a JSON object (nor empty, nor null)
 				{
 					resource: 'content',
 					operation: 'update',
-					url: '/page',
-					templates: '[]',
+					url: byUrl('/page'),
+					templates: '[{"type": "text"}]',
 					banner: banner.value,
 				},
 				'Banner',
@@ -204,6 +210,8 @@ test('required fields left empty or blank name themselves', async () => {
 		parameters: INodeParameters;
 		field: string;
 		label: string;
+		/** A resource locator (Page, Variable): the value goes in as the editor saves it, From List or By Key. */
+		locator?: (value: string) => INodeParameters[string];
 	}> = [
 		{
 			type: 'siteTenant',
@@ -225,21 +233,40 @@ test('required fields left empty or blank name themselves', async () => {
 		},
 		{
 			type: 'siteTenant',
-			parameters: { resource: 'page', operation: 'get', url: '/u' },
+			parameters: { resource: 'page', operation: 'get', url: byList('/u') },
 			field: 'url',
-			label: 'Page URL',
+			label: 'Page',
+			locator: byList,
 		},
 		{
 			type: 'siteTenant',
-			parameters: { resource: 'page', operation: 'delete', url: '/u' },
+			parameters: { resource: 'page', operation: 'delete', url: byList('/u') },
 			field: 'url',
-			label: 'Page URL',
+			label: 'Page',
+			locator: byList,
 		},
 		{
 			type: 'siteTenant',
-			parameters: { resource: 'content', operation: 'update', url: '/u', templates: '[]' },
+			parameters: {
+				resource: 'content',
+				operation: 'update',
+				url: byList('/u'),
+				templates: '[{"type": "text"}]',
+			},
 			field: 'url',
-			label: 'Page URL',
+			label: 'Page',
+			locator: byList,
+		},
+		{
+			type: 'siteTenant',
+			parameters: {
+				resource: 'content',
+				operation: 'update',
+				url: byList('/u'),
+				templates: '[{"type": "text"}]',
+			},
+			field: 'templates',
+			label: 'Templates',
 		},
 		{
 			type: 'siteTenant',
@@ -249,9 +276,10 @@ test('required fields left empty or blank name themselves', async () => {
 		},
 		{
 			type: 'siteTenant',
-			parameters: { resource: 'variable', operation: 'delete', key: 'k' },
+			parameters: { resource: 'variable', operation: 'delete', key: byKey('k') },
 			field: 'key',
-			label: 'Key',
+			label: 'Variable',
+			locator: byKey,
 		},
 		{
 			type: 'siteTenant',
@@ -285,15 +313,9 @@ test('required fields left empty or blank name themselves', async () => {
 		},
 		{
 			type: 'siteAdmin',
-			parameters: { resource: 'tenant', operation: 'update', oldId: 'a', id: 'b' },
-			field: 'oldId',
-			label: 'Current Tenant ID',
-		},
-		{
-			type: 'siteAdmin',
-			parameters: { resource: 'tenant', operation: 'update', oldId: 'a', id: 'b' },
+			parameters: { resource: 'tenant', operation: 'update', id: 'a', newId: 'b' },
 			field: 'id',
-			label: 'New Tenant ID',
+			label: 'Tenant ID',
 		},
 		{
 			type: 'siteAdmin',
@@ -303,19 +325,24 @@ test('required fields left empty or blank name themselves', async () => {
 		},
 		{
 			type: 'siteAdmin',
-			parameters: { resource: 'token', operation: 'issue', tenantId: 't' },
-			field: 'tenantId',
+			parameters: { resource: 'token', operation: 'issue', id: 't' },
+			field: 'id',
 			label: 'Tenant ID',
 		},
 	];
 	// Strictly empty: n8n itself refuses to run a node with an empty required parameter (before the node).
-	for (const { type, parameters, field } of cases) {
+	const withValue = (
+		{ parameters, field, locator }: (typeof cases)[number],
+		value: string,
+	): INodeParameters => ({ ...parameters, [field]: locator ? locator(value) : value });
+	for (const testCase of cases) {
+		const { type } = testCase;
 		tried++;
 		const before = requests;
 		await expect(
 			runner.runNode({
 				type,
-				parameters: { ...parameters, [field]: '' },
+				parameters: withValue(testCase, ''),
 				credentials: type === 'siteTenant' ? tenantCredential : adminCredential,
 			}),
 		).rejects.toThrow(/has issues/);
@@ -329,8 +356,8 @@ test('required fields left empty or blank name themselves', async () => {
 				blank.filter((v) => v !== ''),
 				fc.constantFrom('={{ "" }}', '={{ "   " }}', '={{ null }}', '={{ undefined }}'),
 			),
-			async ({ type, parameters, field, label }, value) => {
-				await expectRejected(type, { ...parameters, [field]: value }, label);
+			async (testCase, value) => {
+				await expectRejected(testCase.type, withValue(testCase, value), testCase.label);
 			},
 		),
 		{ numRuns: RUNS * 2 },

@@ -14,6 +14,7 @@ import {
 	useContactFormContext,
 } from '../harness/contact-form';
 import { credentialTestTypes, testCredential } from '../harness/credential-tester';
+import { startDelayProxy } from '../harness/delay-proxy';
 import { listSearch } from '../harness/list-search';
 import { listPages, useNodeTestContext } from '../harness/nodes';
 import { startRedirectSite, type RedirectSite } from '../harness/redirect-site';
@@ -45,10 +46,9 @@ function expectRedirectError(message: string | undefined, path: string, status =
 const redirectingTenant = (): INodeCredentials =>
 	ctx.runner.credentials.add('siteTenantApi', { baseUrl: site.url, token: 'stt_not_for_others' });
 
-async function runTenant(parameters: INodeParameters, typeVersion = 3) {
+async function runTenant(parameters: INodeParameters) {
 	return await ctx.runner.runNode({
 		type: 'siteTenant',
-		typeVersion,
 		credentials: redirectingTenant(),
 		parameters,
 	});
@@ -66,34 +66,30 @@ describe('the Tenant node does not follow a redirect', () => {
 		},
 	);
 
-	test.each([1, 2, 3])(
-		'version %i: Notification > Send and Custom API Call (POST with a body) send nothing on',
-		async (typeVersion) => {
-			const send = await runTenant(
-				{ resource: 'notification', operation: 'send', notificationId: 'n1', message: 'hi' },
-				typeVersion,
-			);
-			expectRedirectError(send.error?.message, '/api/notifications');
-			const call = await runTenant(
-				{
-					resource: 'customApiCall',
-					operation: 'call',
-					method: 'POST',
-					path: '/api/chatbot',
-					body: '{"question":"private"}',
-				},
-				typeVersion,
-			);
-			expectRedirectError(call.error?.message, '/api/chatbot');
-			expect(site.received).toEqual([]);
-		},
-	);
+	test('Notification > Send and Custom API Call (POST with a body) send nothing on', async () => {
+		const send = await runTenant({
+			resource: 'notification',
+			operation: 'send',
+			notificationId: 'n1',
+			message: 'hi',
+		});
+		expectRedirectError(send.error?.message, '/api/notifications');
+		const call = await runTenant({
+			resource: 'customApiCall',
+			operation: 'call',
+			method: 'POST',
+			path: '/api/chatbot',
+			body: '{"question":"private"}',
+		});
+		expectRedirectError(call.error?.message, '/api/chatbot');
+		expect(site.received).toEqual([]);
+	});
 
 	test('list search (the editor’s page list) fails the same way', async () => {
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
-				typeVersion: 3,
+				typeVersion: 1,
 				method: 'searchPages',
 				parameters: { resource: 'page', operation: 'get' },
 				credentials: redirectingTenant(),
@@ -110,7 +106,6 @@ describe('the Tenant node does not follow a redirect', () => {
 		});
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 3,
 			credentials,
 			parameters: { resource: 'page', operation: 'getAll', returnAll: true },
 		});
@@ -128,7 +123,6 @@ describe('the admin token does not follow a redirect', () => {
 		});
 		const result = await ctx.runner.runNode({
 			type: 'siteAdmin',
-			typeVersion: 3,
 			credentials,
 			parameters: { resource: 'tenant', operation: 'create', id: 'redirected' },
 		});
@@ -144,7 +138,6 @@ describe('the admin token does not follow a redirect', () => {
 		);
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 3,
 			credentials,
 			parameters: {
 				authentication: 'managedTenant',
@@ -203,20 +196,37 @@ describe('the Contact Form Trigger does not follow a redirect', () => {
 
 	test('a claim that meets a redirect starts nothing and sends nothing on', async () => {
 		const tenant = await forms.tenant('claim-redirect');
-		const trigger = forms.trigger({}, tenant.credential);
-		expect(await trigger.activate()).toBe(true);
-		const secret = (await readSettings(tenant)).contact_form_webhook_headers?.[
-			'X-Site-Webhook-Secret'
-		] as string;
-		const id = tenant.credential.siteTenantApi.id as string;
-		forms.harness.credentials.update(id, { baseUrl: site.url });
+		// The trigger registers through an address that forwards to the site; later that address
+		// answers with a redirect. Claims go to the address the trigger registered through (they read
+		// no credential), so the claim meets the redirect.
+		let upstream = forms.site.url;
+		const proxy = await startDelayProxy(() => upstream);
+		try {
+			const credential = forms.harness.credentials.add('siteTenantApi', {
+				baseUrl: proxy.url,
+				token: tenant.token,
+			});
+			const trigger = forms.trigger({}, credential);
+			expect(await trigger.activate()).toBe(true);
+			const secret = (await readSettings(tenant)).contact_form_webhook_headers?.[
+				'X-Site-Webhook-Secret'
+			] as string;
+			upstream = site.url;
 
-		const body = submissionBody(tenant.id, { message: 'hello' });
-		const answer = await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret });
-		expect(answer.status).toBeGreaterThanOrEqual(500);
-		expect(
-			forms.harness.callsFor(body.submission_id).filter((call) => call.items !== undefined),
-		).toHaveLength(0);
-		expect(site.received).toEqual([]);
+			const body = submissionBody(tenant.id, { message: 'hello' });
+			const answer = await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret });
+			expect(answer.status).toBeGreaterThanOrEqual(500);
+			expect(
+				proxy.log
+					.filter((request) => request.path === `/forms/${tenant.id}/claims`)
+					.map((request) => [request.method, request.status]),
+			).toEqual([['POST', 307]]);
+			expect(
+				forms.harness.callsFor(body.submission_id).filter((call) => call.items !== undefined),
+			).toHaveLength(0);
+			expect(site.received).toEqual([]);
+		} finally {
+			await proxy.close();
+		}
 	});
 });

@@ -1,19 +1,17 @@
 /**
- * Site Management Admin node, version 4 (safe defaults) against the reference server, in n8n's engine:
- * one Tenant ID parameter, Create or Update in one shape, tokens with a lifetime by default, errors
- * that name fields as the editor shows them. Versions 1 to 3 are covered as saved by tenant.test.ts
- * and token.test.ts; the contrasts that matter are repeated here.
+ * Site Management Admin node, its safe defaults against the reference server, in n8n's engine: one
+ * Tenant ID parameter, Create or Update in one shape, tokens with a lifetime by default, errors that
+ * name fields as the editor shows them.
  */
 import { useNodeTestContext } from '../../harness/nodes';
 
 const ctx = useNodeTestContext();
-const v4 = { typeVersion: 4 };
 const storedTenant = (id: string) => ctx.site.server.app.site.store.tenants.findById(id);
 const DAY_MS = 24 * 3600 * 1000;
 
-describe('Tenant > Create or Update, version 4: one shape', () => {
+describe('Tenant > Create or Update: one shape', () => {
 	const upsert = (parameters: Record<string, string>) =>
-		ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', ...parameters }, v4);
+		ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', ...parameters });
 
 	test('created, updated and unchanged all answer {id, fqdn, created, result, message}', async () => {
 		const created = await upsert({ id: 'one-shape' });
@@ -55,33 +53,13 @@ describe('Tenant > Create or Update, version 4: one shape', () => {
 				'result',
 			]);
 	});
-
-	test('version 3 keeps its two shapes (no fqdn key when kept, no result)', async () => {
-		await upsert({ id: 'two-shapes' });
-		const kept = await ctx.adminNode(
-			{ resource: 'tenant', operation: 'createOrUpdate', id: 'two-shapes' },
-			{ typeVersion: 3 },
-		);
-		expect(kept.items[0].json).toEqual({
-			id: 'two-shapes',
-			created: false,
-			message: 'Tenant updated successfully.',
-		});
-	});
 });
 
 describe('errors name the field as the editor shows it', () => {
-	test.each([
-		['create', 3],
-		['createOrUpdate', 4],
-		['delete', 4],
-	])(
-		'Tenant > %s (version %i): a malformed ID is "Tenant ID", not id',
-		async (operation, version) => {
-			const result = await ctx.adminNode(
-				{ resource: 'tenant', operation, id: 'Not Valid!' },
-				{ typeVersion: version },
-			);
+	test.each(['create', 'createOrUpdate', 'delete'])(
+		'Tenant > %s: a malformed ID is "Tenant ID", not id',
+		async (operation) => {
+			const result = await ctx.adminNode({ resource: 'tenant', operation, id: 'Not Valid!' });
 			expect(result.error?.httpCode).toBe('400');
 			expect(result.error?.description).toMatch(/^Tenant ID: /);
 			expect(result.error?.description).not.toMatch(/^id:/m);
@@ -90,29 +68,30 @@ describe('errors name the field as the editor shows it', () => {
 	);
 
 	test('Token > Issue and Tenant > Update name their fields too', async () => {
-		const issue = await ctx.adminNode(
-			{ resource: 'token', operation: 'issue', id: 'Not Valid!' },
-			v4,
-		);
+		const issue = await ctx.adminNode({ resource: 'token', operation: 'issue', id: 'Not Valid!' });
 		expect(issue.error?.description).toMatch(/^Tenant ID: /);
 
 		await ctx.site.createTenant('rename-me');
-		const rename = await ctx.adminNode(
-			{ resource: 'tenant', operation: 'update', id: 'rename-me', newId: 'Not Valid!' },
-			v4,
-		);
+		const rename = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'update',
+			id: 'rename-me',
+			newId: 'Not Valid!',
+		});
 		expect(rename.error?.description).toMatch(/^New Tenant ID: /);
 		expect(storedTenant('rename-me')).toBeDefined();
 	});
 });
 
-describe('Tenant > Update, version 4: Tenant ID is the tenant to change', () => {
+describe('Tenant > Update: Tenant ID is the tenant to change', () => {
 	test('New Tenant ID renames it; left empty, only the domain changes', async () => {
 		await ctx.site.createTenant('before-rename');
-		const renamed = await ctx.adminNode(
-			{ resource: 'tenant', operation: 'update', id: 'before-rename', newId: 'after-rename' },
-			v4,
-		);
+		const renamed = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'update',
+			id: 'before-rename',
+			newId: 'after-rename',
+		});
 		expect(renamed.error).toBeUndefined();
 		expect(renamed.items[0].json).toEqual({
 			id: 'after-rename',
@@ -121,43 +100,37 @@ describe('Tenant > Update, version 4: Tenant ID is the tenant to change', () => 
 		});
 		expect(storedTenant('before-rename')).toBeUndefined();
 
-		const domain = await ctx.adminNode(
-			{ resource: 'tenant', operation: 'update', id: 'after-rename', fqdn: 'www.after.example' },
-			v4,
-		);
+		const domain = await ctx.adminNode({
+			resource: 'tenant',
+			operation: 'update',
+			id: 'after-rename',
+			fqdn: 'www.after.example',
+		});
 		expect(domain.items[0].json).toMatchObject({ id: 'after-rename', old_id: 'after-rename' });
 		expect(storedTenant('after-rename')).toMatchObject({ fqdn: 'www.after.example' });
 	});
 });
 
-describe('Token > Issue, version 4', () => {
-	test('as it comes, a token lives 30 days (version 3 as it comes: never expires)', async () => {
+describe('Token > Issue: a lifetime by default', () => {
+	test('as it comes, a token lives 30 days', async () => {
 		await ctx.site.createTenant('lifetime');
 		const before = Date.now();
-		const issued = await ctx.adminNode(
-			{ resource: 'token', operation: 'issue', id: 'lifetime' },
-			v4,
-		);
+		const issued = await ctx.adminNode({ resource: 'token', operation: 'issue', id: 'lifetime' });
 		expect(issued.error).toBeUndefined();
 		const expiresAt = Date.parse(issued.items[0].json.expires_at as string);
 		expect(expiresAt).toBeGreaterThanOrEqual(before + 30 * DAY_MS - 60_000);
 		expect(expiresAt).toBeLessThanOrEqual(Date.now() + 30 * DAY_MS + 60_000);
 		expect(issued.items[0].json.tenant_id).toBe('lifetime');
-
-		const legacy = await ctx.adminNode(
-			{ resource: 'token', operation: 'issue', tenantId: 'lifetime' },
-			{ typeVersion: 3 },
-		);
-		expect(legacy.error).toBeUndefined();
-		expect(legacy.items[0].json.expires_at).toBeNull();
 	});
 
 	test('0 still means a token that never expires', async () => {
 		await ctx.site.createTenant('forever');
-		const issued = await ctx.adminNode(
-			{ resource: 'token', operation: 'issue', id: 'forever', expiresIn: 0 },
-			v4,
-		);
+		const issued = await ctx.adminNode({
+			resource: 'token',
+			operation: 'issue',
+			id: 'forever',
+			expiresIn: 0,
+		});
 		expect(issued.items[0].json.expires_at).toBeNull();
 	});
 });

@@ -1,13 +1,11 @@
 /**
- * Site Management Tenant node, version 4 (safe defaults) against the reference server, in n8n's
- * engine: Content > Update as it comes wipes nothing, Custom API Call as it comes works. Each beside
- * version 3 run as it comes, which keeps its saved behaviour.
+ * Site Management Tenant node, its safe defaults against the reference server, in n8n's engine:
+ * Content > Update as it comes wipes nothing, Custom API Call as it comes works.
  */
+import { byUrl } from '../../harness/locators';
 import { readPage, seedPages, useNodeTestContext, type TenantContext } from '../../harness/nodes';
 
 const ctx = useNodeTestContext();
-const v4 = { typeVersion: 4 };
-const v3 = { typeVersion: 3 };
 const BLOCKS = [
 	{ type: 'heading', text: 'About us' },
 	{ type: 'text', body: 'We are a small team.' },
@@ -15,7 +13,7 @@ const BLOCKS = [
 
 let tenant: TenantContext;
 beforeAll(async () => {
-	tenant = await ctx.tenant('version-four');
+	tenant = await ctx.tenant('defaults');
 	await seedPages(tenant.client, [
 		{ url: '/about-us', name: 'About us' },
 		{ url: '/contact', name: 'Contact' },
@@ -27,10 +25,10 @@ const putBlocks = async (url: string) => {
 	expect(response.status).toBe(200);
 };
 
-describe('Content > Update, version 4', () => {
-	const update = (parameters: Record<string, unknown>, extra: Record<string, unknown> = v4) =>
+describe('Content > Update: nothing is wiped unless asked', () => {
+	const update = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
 		tenant.run(
-			{ resource: 'content', operation: 'update', url: '/about-us', ...parameters },
+			{ resource: 'content', operation: 'update', url: byUrl('/about-us'), ...parameters },
 			extra,
 		);
 
@@ -50,7 +48,7 @@ describe('Content > Update, version 4', () => {
 		for (const templates of ['[]', ' [ ] ', '={{ [] }}', '={{ $json.blocks }}']) {
 			const result = await update(
 				{ templates },
-				{ ...v4, input: [{ json: { blocks: [] } }], continueOnFail: true },
+				{ input: [{ json: { blocks: [] } }], continueOnFail: true },
 			);
 			expect(result.items[0].json).toEqual({
 				error: 'Templates is an empty list: that would remove every block of the page',
@@ -75,27 +73,24 @@ describe('Content > Update, version 4', () => {
 			templates: [],
 			banner: { title: 'Keep me' },
 		});
-		const result = await update({ url: '/contact', templates: JSON.stringify(BLOCKS), banner: '' });
+		const result = await update({
+			url: byUrl('/contact'),
+			templates: JSON.stringify(BLOCKS),
+			banner: '',
+		});
 		expect(result.error).toBeUndefined();
 		expect(await readPage(tenant.client, '/contact')).toMatchObject({
 			templates: BLOCKS,
 			banner: { title: 'Keep me' },
 		});
 	});
-
-	test('version 3 as it comes still sends its default [] and empties the page, as saved workflows did', async () => {
-		await putBlocks('/about-us');
-		const result = await update({}, v3);
-		expect(result.error).toBeUndefined();
-		expect((await readPage(tenant.client, '/about-us'))?.templates).toEqual([]);
-	});
 });
 
-describe('Custom API Call, version 4', () => {
-	const call = (parameters: Record<string, unknown>, extra: Record<string, unknown> = v4) =>
+describe('Custom API Call: a default that works', () => {
+	const call = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
 		tenant.run({ resource: 'customApiCall', operation: 'call', ...parameters }, extra);
 
-	test("as it comes it lists the site's pages (GET /api/pages); version 3 as it comes fails on /api/", async () => {
+	test("as it comes it lists the site's pages (GET /api/pages)", async () => {
 		const result = await call({});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
@@ -103,15 +98,12 @@ describe('Custom API Call, version 4', () => {
 		expect(
 			(result.items[0].json.data as Array<{ url: string }>).map((page) => page.url).sort(),
 		).toEqual(['/about-us', '/contact']);
-
-		const legacy = await call({}, v3);
-		expect(legacy.error?.message).toMatch(/^Path must start with \/api\//);
 	});
 
 	test("Split Listing Into Items outputs one item per entry of the answer's data, each paired", async () => {
 		const result = await call(
 			{ splitData: true },
-			{ ...v4, input: [{ json: { n: 1 } }, { json: { n: 2 } }] },
+			{ input: [{ json: { n: 1 } }, { json: { n: 2 } }] },
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => [item.json.url, item.pairedItem])).toEqual(

@@ -10,7 +10,6 @@ async function sitemapWith(baseUrl: string, token: string) {
 	const credentials = ctx.runner.credentials.add('siteTenantApi', { baseUrl, token });
 	return await ctx.runner.runNode({
 		type: 'siteTenant',
-		typeVersion: 4,
 		credentials,
 		parameters: { resource: 'sitemap', operation: 'get', options: { maxRetries: 0 } },
 	});
@@ -27,7 +26,6 @@ test('a base URL ending in /api: the 404 says to drop /api', async () => {
 	expect((await sitemapWith(ctx.site.url, tenant.token)).error).toBeUndefined();
 	const missing = await ctx.runner.runNode({
 		type: 'siteTenant',
-		typeVersion: 4,
 		credentials: ctx.runner.credentials.add('siteTenantApi', {
 			baseUrl: ctx.site.url,
 			token: tenant.token,

@@ -24,7 +24,7 @@ function shown(nodeType: INodeType, parameters: INodeParameters): INodePropertie
 	const node = {
 		name: 'node',
 		type: nodeType.description.name,
-		typeVersion: 4,
+		typeVersion: 1,
 		parameters,
 	} as unknown as INode;
 	return nodeType.description.properties.filter((property) =>
@@ -51,7 +51,6 @@ test('a tool saved with Token > Issue fails before any request and returns no to
 	await ctx.site.createTenant('tool-tenant');
 	const result = await ctx.runner.runNode({
 		type: 'siteAdminTool',
-		typeVersion: 4,
 		credentials: ctx.adminCredential,
 		parameters: { resource: 'token', operation: 'issue', id: 'tool-tenant' },
 	});

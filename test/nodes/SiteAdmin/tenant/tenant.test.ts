@@ -58,8 +58,8 @@ describe('Tenant', () => {
 		const result = await ctx.adminNode({
 			resource: 'tenant',
 			operation: 'update',
-			oldId: 'old-name',
-			id: 'new-name',
+			id: 'old-name',
+			newId: 'new-name',
 			fqdn: 'new.example.org',
 		});
 		expect(result.error).toBeUndefined();
@@ -81,23 +81,28 @@ describe('Tenant', () => {
 		expect(await listPages(reused.client)).toEqual([]);
 	});
 
-	test('Update with the same id changes only the domain; an empty domain keeps it', async () => {
+	test('Update without a New Tenant ID changes only the domain; an empty domain keeps it', async () => {
 		await ctx.site.createTenant('domain-only');
 		const changed = await ctx.adminNode({
 			resource: 'tenant',
 			operation: 'update',
-			oldId: 'domain-only',
 			id: 'domain-only',
 			fqdn: 'a.example.com',
 		});
 		expect(changed.error).toBeUndefined();
+		expect(changed.items[0].json).toEqual({
+			message: 'Tenant updated successfully.',
+			id: 'domain-only',
+			old_id: 'domain-only',
+			fqdn: 'a.example.com',
+		});
 		expect(storedTenant('domain-only')?.fqdn).toBe('a.example.com');
 
 		const kept = await ctx.adminNode({
 			resource: 'tenant',
 			operation: 'update',
-			oldId: 'domain-only',
 			id: 'domain-only',
+			newId: '',
 			fqdn: '',
 		});
 		expect(kept.error).toBeUndefined();
@@ -111,8 +116,8 @@ describe('Tenant', () => {
 		const missing = await ctx.adminNode({
 			resource: 'tenant',
 			operation: 'update',
-			oldId: 'no-such-tenant',
-			id: 'whatever',
+			id: 'no-such-tenant',
+			newId: 'whatever',
 		});
 		expect(missing.error?.httpCode).toBe('404');
 		expect(missing.error?.message).toBe('Tenant "no-such-tenant" not found.');
@@ -121,8 +126,8 @@ describe('Tenant', () => {
 		const clash = await ctx.adminNode({
 			resource: 'tenant',
 			operation: 'update',
-			oldId: 'taken-a',
-			id: 'taken-b',
+			id: 'taken-a',
+			newId: 'taken-b',
 		});
 		expect(clash.error?.httpCode).toBe('409');
 		expect(storedTenant('taken-a')).toBeDefined();
@@ -136,7 +141,11 @@ describe('Tenant', () => {
 
 		const result = await ctx.adminNode({ resource: 'tenant', operation: 'delete', id: 'doomed' });
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toEqual({ message: 'Tenant deleted successfully.', id: 'doomed' });
+		expect(result.items[0].json).toEqual({
+			id: 'doomed',
+			deleted: true,
+			message: 'Tenant deleted successfully.',
+		});
 		expect(storedTenant('doomed')).toBeUndefined();
 		expect((await tenant.client.get('/api/pages')).status).toBe(401);
 
@@ -156,44 +165,19 @@ describe('Tenant', () => {
 	});
 });
 
-describe('version 3: one output shape for the tenant', () => {
-	test('Create and Delete output the tenant {id, fqdn, message}, Delete with deleted: true; version 2 as before', async () => {
-		const v3 = { typeVersion: 3 };
-		const created = await ctx.adminNode(
-			{ resource: 'tenant', operation: 'create', id: 'shape-v3' },
-			v3,
-		);
+describe('one output shape for the tenant', () => {
+	test('Create and Delete output the tenant {id, fqdn, message}: fqdn null without a domain, Delete with deleted: true', async () => {
+		const created = await ctx.adminNode({ resource: 'tenant', operation: 'create', id: 'shape' });
 		expect(created.items[0].json).toEqual({
-			id: 'shape-v3',
+			id: 'shape',
 			fqdn: null,
 			message: 'Tenant created successfully.',
 		});
-		const deleted = await ctx.adminNode(
-			{ resource: 'tenant', operation: 'delete', id: 'shape-v3' },
-			v3,
-		);
+		const deleted = await ctx.adminNode({ resource: 'tenant', operation: 'delete', id: 'shape' });
 		expect(deleted.items[0].json).toEqual({
-			id: 'shape-v3',
+			id: 'shape',
 			deleted: true,
 			message: 'Tenant deleted successfully.',
-		});
-
-		const v2 = { typeVersion: 2 };
-		const oldCreate = await ctx.adminNode(
-			{ resource: 'tenant', operation: 'create', id: 'shape-v2' },
-			v2,
-		);
-		expect(oldCreate.items[0].json).toEqual({
-			message: 'Tenant created successfully.',
-			id: 'shape-v2',
-		});
-		const oldDelete = await ctx.adminNode(
-			{ resource: 'tenant', operation: 'delete', id: 'shape-v2' },
-			v2,
-		);
-		expect(oldDelete.items[0].json).toEqual({
-			message: 'Tenant deleted successfully.',
-			id: 'shape-v2',
 		});
 	});
 });
@@ -211,6 +195,7 @@ describe('Tenant > Create or Update', () => {
 			id: 'upsert-me',
 			fqdn: 'www.first.example',
 			created: true,
+			result: 'created',
 			message: 'Tenant created successfully.',
 		});
 		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.first.example' });
@@ -226,6 +211,7 @@ describe('Tenant > Create or Update', () => {
 			id: 'upsert-me',
 			fqdn: 'www.second.example',
 			created: false,
+			result: 'updated',
 			message: 'Tenant updated successfully.',
 		});
 		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.second.example' });
@@ -235,10 +221,13 @@ describe('Tenant > Create or Update', () => {
 			operation: 'createOrUpdate',
 			id: 'upsert-me',
 		});
+		// Nothing to send: the tenant is left as it is (the service does not say its domain).
 		expect(kept.items[0].json).toEqual({
 			id: 'upsert-me',
+			fqdn: null,
 			created: false,
-			message: 'Tenant updated successfully.',
+			result: 'unchanged',
+			message: 'Tenant "upsert-me" exists; nothing to change (no domain given, it keeps its own).',
 		});
 		expect(storedTenant('upsert-me')).toMatchObject({ fqdn: 'www.second.example' });
 	});

@@ -21,7 +21,7 @@ describe('Token', () => {
 		const result = await ctx.adminNode({
 			resource: 'token',
 			operation: 'issue',
-			tenantId: 'token-owner',
+			id: 'token-owner',
 			expiresIn: 600,
 			revokePrevious: false,
 		});
@@ -50,7 +50,6 @@ describe('Token', () => {
 		const update = await ctx.adminNode({
 			resource: 'tenant',
 			operation: 'update',
-			oldId: 'token-owner',
 			id: 'token-owner',
 			fqdn: 'owner.example.com',
 		});
@@ -62,7 +61,7 @@ describe('Token', () => {
 		const result = await ctx.adminNode({
 			resource: 'token',
 			operation: 'issue',
-			tenantId: 'forever',
+			id: 'forever',
 			expiresIn: 0,
 		});
 		expect(result.error).toBeUndefined();
@@ -77,7 +76,7 @@ describe('Token', () => {
 		const second = await ctx.adminNode({
 			resource: 'token',
 			operation: 'issue',
-			tenantId: 'rotating',
+			id: 'rotating',
 			revokePrevious: false,
 		});
 		const secondToken = second.items[0].json.token as string;
@@ -88,7 +87,7 @@ describe('Token', () => {
 		const rotated = await ctx.adminNode({
 			resource: 'token',
 			operation: 'issue',
-			tenantId: 'rotating',
+			id: 'rotating',
 			revokePrevious: true,
 		});
 		expect(rotated.error).toBeUndefined();
@@ -101,7 +100,7 @@ describe('Token', () => {
 
 	test('Issue for an unknown tenant fails with 404', async () => {
 		const result = await ctx.adminNode(
-			{ resource: 'token', operation: 'issue', tenantId: 'ghost' },
+			{ resource: 'token', operation: 'issue', id: 'ghost' },
 			{ continueOnFail: true },
 		);
 		expect(result.items).toEqual([

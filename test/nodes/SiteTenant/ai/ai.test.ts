@@ -7,6 +7,7 @@ import type { INodeCredentials } from 'n8n-workflow';
 
 import { SiteTenant } from '../../../../nodes/SiteTenant/SiteTenant.node';
 import { startDelayProxy, type DelayProxy } from '../../../harness/delay-proxy';
+import { byList, byUrl } from '../../../harness/locators';
 import {
 	readPage,
 	seedPages,
@@ -57,7 +58,11 @@ const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 describe('Get Page Context', () => {
 	test('outputs the page fields, its content and a prompt-ready text with answer instructions', async () => {
-		const result = await tenant.run({ resource: 'ai', operation: 'getPageContext', url: '/about' });
+		const result = await tenant.run({
+			resource: 'ai',
+			operation: 'getPageContext',
+			url: byUrl('/about'),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
 		const context = result.items[0].json;
@@ -72,7 +77,8 @@ describe('Get Page Context', () => {
 			banner: ORIGINAL.banner,
 			updated_at: expect.any(String),
 		});
-		const text = context.prompt_context as string;
+		expect(context).not.toHaveProperty('prompt_context');
+		const text = context.prompt as string;
 		expect(text.split('\n')).toEqual(
 			expect.arrayContaining([
 				'Page: /about',
@@ -91,7 +97,7 @@ describe('Get Page Context', () => {
 		const result = await tenant.run({
 			resource: 'ai',
 			operation: 'getPageContext',
-			url: '/empty',
+			url: byList('/empty'),
 			includeInstructions: false,
 		});
 		expect(result.error).toBeUndefined();
@@ -103,12 +109,12 @@ describe('Get Page Context', () => {
 			draft: true,
 			locale: 'de',
 		});
-		expect(context.prompt_context).toContain('Templates (0):');
-		expect(context.prompt_context).toContain('Banner: null');
-		expect(context.prompt_context).not.toMatch(/Answer with only/);
+		expect(context.prompt).toContain('Templates (0):');
+		expect(context.prompt).toContain('Banner: null');
+		expect(context.prompt).not.toMatch(/Answer with only/);
 
 		const missing = await tenant.run(
-			{ resource: 'ai', operation: 'getPageContext', url: '/missing' },
+			{ resource: 'ai', operation: 'getPageContext', url: byUrl('/missing') },
 			{ continueOnFail: true },
 		);
 		expect(missing.items).toEqual([
@@ -217,10 +223,9 @@ describe('Apply Proposal: every accepted shape updates the page', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json).toMatchObject({
-			message: 'Content updated successfully.',
-			page: { url, templates },
-		});
+		// The output is the updated page itself.
+		expect(result.items[0].json).toMatchObject({ url, name, templates });
+		expect(result.items[0].json).not.toHaveProperty('page');
 		expect((await readPage(tenant.client, url))?.templates).toEqual(templates);
 	});
 
@@ -275,7 +280,7 @@ describe('Apply Proposal: every accepted shape updates the page', () => {
 		});
 
 		const keep = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', url: '/banners' },
+			{ resource: 'ai', operation: 'applyProposal', url: byUrl('/banners') },
 			{ input: [{ json: { proposal: { templates: [{ type: 'text', text: 'one' }] } } }] },
 		);
 		expect(keep.error).toBeUndefined();
@@ -285,7 +290,7 @@ describe('Apply Proposal: every accepted shape updates the page', () => {
 		});
 
 		const clear = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', url: '/banners' },
+			{ resource: 'ai', operation: 'applyProposal', url: byList('/banners') },
 			{
 				input: [
 					{
@@ -320,14 +325,17 @@ describe('Apply Proposal: Dry Run', () => {
 			input: [{ json: { proposal } }],
 		});
 		expect(result.error).toBeUndefined();
+		// The input item goes on, with what would change under dryRun.
 		expect(result.items[0].json).toEqual({
-			dryRun: true,
-			url: '/about',
-			changes: {
-				templates: { before: ORIGINAL.templates, after: proposal.templates, changed: true },
-				banner: { before: ORIGINAL.banner, after: ORIGINAL.banner, changed: false },
+			proposal,
+			dryRun: {
+				url: '/about',
+				changes: {
+					templates: { before: ORIGINAL.templates, after: proposal.templates, changed: true },
+					banner: { before: ORIGINAL.banner, after: ORIGINAL.banner, changed: false },
+				},
+				wouldSend: proposal,
 			},
-			wouldSend: proposal,
 		});
 		expect(proxy.log.slice(first).map((request) => request.method)).toEqual(['GET']);
 		expect(await readPage(tenant.client, '/about')).toEqual(before);
@@ -338,7 +346,7 @@ describe('Apply Proposal: Dry Run', () => {
 			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
 			{ input: [{ json: { proposal: { url: '/about', ...ORIGINAL } } }] },
 		);
-		expect(same.items[0].json.changes).toMatchObject({
+		expect((same.items[0].json.dryRun as Record<string, unknown>).changes).toMatchObject({
 			templates: { changed: false },
 			banner: { changed: false },
 		});
@@ -424,11 +432,11 @@ describe('Apply Proposal: malformed proposals fail the item and nothing is sent'
 
 	test('a proposal for another page than the Page URL parameter fails', async () => {
 		const result = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', url: '/empty' },
+			{ resource: 'ai', operation: 'applyProposal', url: byUrl('/empty') },
 			{ input: [{ json: { proposal: { url: '/about', templates: [] } } }] },
 		);
 		expect(result.error?.message).toBe(
-			'Proposal url "/about" does not match the URL parameter "/empty"',
+			'No usable proposal in the input field "proposal": Proposal url "/about" does not match the URL parameter "/empty"',
 		);
 	});
 
@@ -460,16 +468,14 @@ test('Continue On Fail: bad proposals become error items paired to their input, 
 		},
 	);
 	expect(result.error).toBeUndefined();
-	expect(
-		result.items.map((item) => [
-			item.pairedItem,
-			item.json.error ?? (item.json.page as { url: string }).url,
-		]),
-	).toEqual([
+	expect(result.items.map((item) => [item.pairedItem, item.json.error ?? item.json.url])).toEqual([
 		[{ item: 0 }, '/cof-0'],
 		[{ item: 1 }, expect.stringMatching(/not valid JSON/)],
 		[{ item: 2 }, '/cof-2'],
-		[{ item: 3 }, 'Proposal templates must be an array, got a string'],
+		[
+			{ item: 3 },
+			'No usable proposal in the input field "proposal": Proposal templates must be an array, got a string',
+		],
 	]);
 	expect((await readPage(tenant.client, '/cof-0'))?.templates).toEqual([{ n: 0 }]);
 	expect((await readPage(tenant.client, '/cof-2'))?.templates).toEqual([{ n: 2 }]);
@@ -480,7 +486,7 @@ test('a round trip: page context in, a model answer out, applied', async () => {
 	const context = await tenant.run({
 		resource: 'ai',
 		operation: 'getPageContext',
-		url: '/round-trip',
+		url: byUrl('/round-trip'),
 	});
 	const page = context.items[0].json;
 	// What a model would answer, given the prompt context.
@@ -503,8 +509,7 @@ test('a round trip: page context in, a model answer out, applied', async () => {
 	]);
 });
 
-describe('version 3: reads what n8n AI nodes output', () => {
-	const v3 = { typeVersion: 3 };
+describe('reads what n8n AI nodes output', () => {
 	const proposalFor = (url: string, text: string) => ({
 		url,
 		templates: [{ type: 'text', text }],
@@ -545,11 +550,11 @@ describe('version 3: reads what n8n AI nodes output', () => {
 	test.each(OUTPUTS)(
 		'Apply Proposal reads %s with its default Proposal Field',
 		async (name, output) => {
-			const url = `/v3/${slug(name)}`;
+			const url = `/ai-nodes/${slug(name)}`;
 			await seedPages(tenant.client, [{ url }]);
 			const result = await tenant.run(
 				{ resource: 'ai', operation: 'applyProposal' },
-				{ ...v3, input: [{ json: output(proposalFor(url, name)) as never }] },
+				{ input: [{ json: output(proposalFor(url, name)) as never }] },
 			);
 			expect(result.error).toBeUndefined();
 			expect((await readPage(tenant.client, url))?.templates).toEqual([
@@ -578,7 +583,6 @@ describe('version 3: reads what n8n AI nodes output', () => {
 		for (const [json, message] of cases) {
 			const result = await ctx.runner.runNode({
 				type: 'siteTenant',
-				typeVersion: 3,
 				credentials: viaProxy,
 				parameters: { resource: 'ai', operation: 'applyProposal' },
 				input: [{ json: json as never }],
@@ -586,15 +590,12 @@ describe('version 3: reads what n8n AI nodes output', () => {
 			expect(result.error?.message).toContain(message);
 			expect(result.error?.description).toMatch(/Nothing was sent/);
 		}
-		const parameter = await tenant.run(
-			{
-				resource: 'ai',
-				operation: 'applyProposal',
-				proposalSource: 'json',
-				proposalJson: '{"templates": []}',
-			},
-			v3,
-		);
+		const parameter = await tenant.run({
+			resource: 'ai',
+			operation: 'applyProposal',
+			proposalSource: 'json',
+			proposalJson: '{"templates": []}',
+		});
 		expect(parameter.error?.message).toBe(
 			'No usable proposal in the parameter "Proposal JSON": Proposal is missing "url" (the page path, e.g. "/about-us")',
 		);
@@ -603,21 +604,21 @@ describe('version 3: reads what n8n AI nodes output', () => {
 	});
 
 	test('a dry run passes its input through with the changes, and an Apply after it applies the same proposal', async () => {
-		await seedPages(tenant.client, [{ url: '/v3/dry' }]);
+		await seedPages(tenant.client, [{ url: '/ai-nodes/dry' }]);
 		await tenant.client.put('/api/content', {
-			url: '/v3/dry',
+			url: '/ai-nodes/dry',
 			templates: [{ type: 'text', text: 'old' }],
 		});
-		const answer = { text: fenced(proposalFor('/v3/dry', 'new')), other: 'kept' };
+		const answer = { text: fenced(proposalFor('/ai-nodes/dry', 'new')), other: 'kept' };
 		const dry = await tenant.run(
 			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
-			{ ...v3, input: [{ json: answer }] },
+			{ input: [{ json: answer }] },
 		);
 		expect(dry.error).toBeUndefined();
 		expect(dry.items[0].json).toEqual({
 			...answer,
 			dryRun: {
-				url: '/v3/dry',
+				url: '/ai-nodes/dry',
 				changes: {
 					templates: {
 						before: [{ type: 'text', text: 'old' }],
@@ -626,28 +627,29 @@ describe('version 3: reads what n8n AI nodes output', () => {
 					},
 					banner: { before: null, after: null, changed: false },
 				},
-				wouldSend: proposalFor('/v3/dry', 'new'),
+				wouldSend: proposalFor('/ai-nodes/dry', 'new'),
 			},
 		});
-		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([
+		expect((await readPage(tenant.client, '/ai-nodes/dry'))?.templates).toEqual([
 			{ type: 'text', text: 'old' },
 		]);
 
 		const apply = await tenant.run(
 			{ resource: 'ai', operation: 'applyProposal' },
-			{ ...v3, input: dry.items.map((item) => ({ json: item.json })) },
+			{ input: dry.items.map((item) => ({ json: item.json })) },
 		);
 		expect(apply.error).toBeUndefined();
-		expect((await readPage(tenant.client, '/v3/dry'))?.templates).toEqual([
+		expect((await readPage(tenant.client, '/ai-nodes/dry'))?.templates).toEqual([
 			{ type: 'text', text: 'new' },
 		]);
 	});
 
 	test('Get Page Context hands out the whole prompt: task, page, templates, banner and the JSON schema of the answer', async () => {
-		const result = await tenant.run(
-			{ resource: 'ai', operation: 'getPageContext', url: '/about' },
-			v3,
-		);
+		const result = await tenant.run({
+			resource: 'ai',
+			operation: 'getPageContext',
+			url: byUrl('/about'),
+		});
 		expect(result.error).toBeUndefined();
 		const context = result.items[0].json;
 		expect(context).toMatchObject({
@@ -676,22 +678,29 @@ describe('version 3: reads what n8n AI nodes output', () => {
 			properties: { url: { const: '/about' } },
 		});
 
-		const bare = await tenant.run(
-			{ resource: 'ai', operation: 'getPageContext', url: '/about', includeInstructions: false },
-			v3,
-		);
+		const bare = await tenant.run({
+			resource: 'ai',
+			operation: 'getPageContext',
+			url: byUrl('/about'),
+			includeInstructions: false,
+		});
 		expect(bare.items[0].json.prompt).not.toContain('JSON schema');
 		expect(bare.items[0].json.prompt).toContain('Page: /about');
 	});
 
 	test("as an agent's tool, outputs stay compact: the context is its prompt, an apply says it worked", async () => {
-		await seedPages(tenant.client, [{ url: '/v3/tool' }]);
-		const asTool = (parameters: Record<string, unknown>, typeVersion = 3) =>
-			tenant.run(parameters as never, { type: 'siteTenantTool', typeVersion });
-		const context = await asTool({ resource: 'ai', operation: 'getPageContext', url: '/v3/tool' });
+		await seedPages(tenant.client, [{ url: '/ai-nodes/tool' }]);
+		// An agent fills the Page parameter with a plain string.
+		const asTool = (parameters: Record<string, unknown>) =>
+			tenant.run(parameters as never, { type: 'siteTenantTool' });
+		const context = await asTool({
+			resource: 'ai',
+			operation: 'getPageContext',
+			url: '/ai-nodes/tool',
+		});
 		expect(Object.keys(context.items[0].json).sort()).toEqual(['prompt', 'url']);
 		expect(context.items[0].json.prompt).toContain('JSON schema of the answer');
-		const proposalJson = JSON.stringify(proposalFor('/v3/tool', 'by a tool'));
+		const proposalJson = JSON.stringify(proposalFor('/ai-nodes/tool', 'by a tool'));
 		const applied = await asTool({
 			resource: 'ai',
 			operation: 'applyProposal',
@@ -700,47 +709,11 @@ describe('version 3: reads what n8n AI nodes output', () => {
 		});
 		expect(applied.items[0].json).toEqual({
 			message: 'Content updated successfully.',
-			url: '/v3/tool',
+			url: '/ai-nodes/tool',
 			updated_at: expect.any(String),
 		});
-		expect((await readPage(tenant.client, '/v3/tool'))?.templates).toEqual([
+		expect((await readPage(tenant.client, '/ai-nodes/tool'))?.templates).toEqual([
 			{ type: 'text', text: 'by a tool' },
 		]);
-		// Version 2's tool form keeps the full outputs.
-		const v2 = await asTool({ resource: 'ai', operation: 'getPageContext', url: '/v3/tool' }, 2);
-		expect(v2.items[0].json).toMatchObject({
-			templates: [{ type: 'text', text: 'by a tool' }],
-			prompt_context: expect.any(String),
-		});
-	});
-
-	test('version 2 is unchanged: the default field is "proposal", a dry run outputs only the preview, the context has prompt_context', async () => {
-		const v2 = { typeVersion: 2 };
-		const missing = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal' },
-			{ ...v2, input: [{ json: { text: '{}' } }] },
-		);
-		expect(missing.error?.message).toBe('The input item has no field "proposal"');
-		const bad = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal' },
-			{ ...v2, input: [{ json: { proposal: { url: '/about' } } }] },
-		);
-		expect(bad.error?.message).toBe('Proposal is missing "templates" (an array of objects)');
-		const dry = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
-			{ ...v2, input: [{ json: { proposal: { url: '/about', ...ORIGINAL }, other: 'dropped' } }] },
-		);
-		expect(Object.keys(dry.items[0].json).sort()).toEqual([
-			'changes',
-			'dryRun',
-			'url',
-			'wouldSend',
-		]);
-		const context = await tenant.run(
-			{ resource: 'ai', operation: 'getPageContext', url: '/about' },
-			v2,
-		);
-		expect(context.items[0].json.prompt).toBeUndefined();
-		expect(context.items[0].json.prompt_context).toContain('Page: /about');
 	});
 });

@@ -1,4 +1,5 @@
 /** Tenant node, Content > Update. */
+import { byUrl } from '../../../harness/locators';
 import {
 	readPage,
 	seedPages,
@@ -16,7 +17,10 @@ describe('Content > Update', () => {
 	});
 
 	const update = (parameters: Record<string, unknown>, extra = {}) =>
-		tenant.run({ resource: 'content', operation: 'update', url: '/home', ...parameters }, extra);
+		tenant.run(
+			{ resource: 'content', operation: 'update', url: byUrl('/home'), ...parameters },
+			extra,
+		);
 
 	test('replaces templates and banner and outputs the updated page', async () => {
 		const templates = [
@@ -28,14 +32,14 @@ describe('Content > Update', () => {
 			banner: '{"title": "Spring sale", "image": "https://x.example/b.jpg"}',
 		});
 		expect(result.error).toBeUndefined();
+		// The output is the page itself, as the service saved it.
 		expect(result.items[0].json).toMatchObject({
-			message: 'Content updated successfully.',
-			page: {
-				url: '/home',
-				templates,
-				banner: { title: 'Spring sale', image: 'https://x.example/b.jpg' },
-			},
+			url: '/home',
+			name: 'Home',
+			templates,
+			banner: { title: 'Spring sale', image: 'https://x.example/b.jpg' },
 		});
+		expect(result.items[0].json).not.toHaveProperty('page');
 		expect(await readPage(tenant.client, '/home')).toMatchObject({
 			templates,
 			banner: { title: 'Spring sale' },
@@ -57,8 +61,13 @@ describe('Content > Update', () => {
 			banner: { title: 'Keep me' },
 		});
 
-		expect((await update({ templates: '[]', banner: 'null' })).error).toBeUndefined();
-		expect((await readPage(tenant.client, '/home'))?.banner).toBeNull();
+		expect(
+			(await update({ templates: '[{"type":"text","text":"two"}]', banner: 'null' })).error,
+		).toBeUndefined();
+		expect(await readPage(tenant.client, '/home')).toMatchObject({
+			templates: [{ type: 'text', text: 'two' }],
+			banner: null,
+		});
 
 		await tenant.client.put('/api/content', {
 			url: '/home',
@@ -66,14 +75,27 @@ describe('Content > Update', () => {
 			banner: { title: 'Again' },
 		});
 		expect(
-			(await update({ templates: '[]', clearBanner: true, banner: '{"title":"ignored"}' })).error,
+			(
+				await update({
+					templates: '[{"type":"text","text":"three"}]',
+					clearBanner: true,
+					banner: '{"title":"ignored"}',
+				})
+			).error,
 		).toBeUndefined();
-		expect((await readPage(tenant.client, '/home'))?.banner).toBeNull();
+		expect(await readPage(tenant.client, '/home')).toMatchObject({
+			templates: [{ type: 'text', text: 'three' }],
+			banner: null,
+		});
 	});
 
 	test('templates may come from an expression as an array', async () => {
 		const result = await update(
-			{ url: '={{ $json.url }}', templates: '={{ $json.blocks }}', banner: '={{ $json.banner }}' },
+			{
+				url: byUrl('={{ $json.url }}'),
+				templates: '={{ $json.blocks }}',
+				banner: '={{ $json.banner }}',
+			},
 			{
 				input: [
 					{
@@ -109,19 +131,15 @@ describe('Content > Update', () => {
 			{ templates: '[{"type": "text"}, "oops"]' },
 			/^Templates must be a JSON array of objects$/,
 		],
-		[
-			'templates empty text',
-			{ templates: '  ' },
-			/^Templates must be a JSON array of objects; it is empty$/,
-		],
+		['templates blank text', { templates: '  ' }, /^Templates is required$/],
 		[
 			'banner an array',
-			{ templates: '[]', banner: '[{"title": "x"}]' },
+			{ templates: '[{"type": "text"}]', banner: '[{"title": "x"}]' },
 			/^Banner must be a JSON object$/,
 		],
 		[
 			'banner not JSON',
-			{ templates: '[]', banner: '{title: x}' },
+			{ templates: '[{"type": "text"}]', banner: '{title: x}' },
 			/^Banner must be a JSON object; it is not valid JSON/,
 		],
 	])('%s fails before anything is sent', async (_label, parameters, message) => {
@@ -148,7 +166,7 @@ describe('Content > Update', () => {
 	});
 
 	test('content of a page that does not exist: the server answers 404', async () => {
-		const result = await update({ url: '/nowhere', templates: '[]' });
+		const result = await update({ url: byUrl('/nowhere'), templates: '[{"type": "text"}]' });
 		expect(result.error?.httpCode).toBe('404');
 		expect(result.error?.message).toMatch(/not found/i);
 	});

@@ -121,7 +121,6 @@ describe('Custom API Call', () => {
 			const before = hits;
 			const result = await ctx.runner.runNode({
 				type: 'siteTenant',
-				typeVersion: 3,
 				credentials: credential,
 				parameters: { resource: 'customApiCall', operation: 'call', method: 'GET', path },
 				continueOnFail: true,

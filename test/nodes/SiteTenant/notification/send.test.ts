@@ -17,12 +17,19 @@ describe('Notification > Send', () => {
 
 		const started = await send('Import started', 'info');
 		expect(started.error).toBeUndefined();
+		// The output is the notification itself.
 		expect(started.items[0].json).toMatchObject({
-			message: 'Notification saved.',
-			notification: { id: 'import-42', message: 'Import started', status: 'info' },
+			id: 'import-42',
+			message: 'Import started',
+			status: 'info',
 		});
+		expect(started.items[0].json).not.toHaveProperty('notification');
 
-		expect((await send('Import 50% done', 'warning')).error).toBeUndefined();
+		expect((await send('Import 50% done', 'warning')).items[0].json).toMatchObject({
+			id: 'import-42',
+			message: 'Import 50% done',
+			status: 'warning',
+		});
 		expect((await send('Import finished', 'success')).error).toBeUndefined();
 		const other = await tenant.run({
 			resource: 'notification',

@@ -1,7 +1,5 @@
-/**
- * Tenant node version 3: pages picked from a list or given by url, one output shape per resource.
- * The same operations saved as versions 1 and 2 keep their string parameters and outputs.
- */
+/** Tenant node: pages picked from a list or given by url, one output shape per resource. */
+import { byList, byUrl } from '../../../harness/locators';
 import {
 	readPage,
 	seedPages,
@@ -10,11 +8,8 @@ import {
 } from '../../../harness/nodes';
 
 const ctx = useNodeTestContext();
-const V3 = { typeVersion: 3 };
-const byList = (value: string) => ({ __rl: true, mode: 'list', value });
-const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
 
-describe('Page locator (version 3)', () => {
+describe('Page locator', () => {
 	let tenant: TenantContext;
 	beforeAll(async () => {
 		tenant = await ctx.tenant('locator');
@@ -30,7 +25,7 @@ describe('Page locator (version 3)', () => {
 			byUrl('/about-us'),
 			byUrl('https://www.example.com/about-us?ref=mail'),
 		]) {
-			const result = await tenant.run({ resource: 'page', operation: 'get', url }, V3);
+			const result = await tenant.run({ resource: 'page', operation: 'get', url });
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json).toMatchObject({ url: '/about-us', name: 'About us' });
 		}
@@ -38,64 +33,64 @@ describe('Page locator (version 3)', () => {
 
 	test("By URL that is no page url: n8n stops a typed value with the mode's message, the node one from an expression", async () => {
 		await expect(
-			tenant.run({ resource: 'page', operation: 'get', url: byUrl('about-us') }, V3),
+			tenant.run({ resource: 'page', operation: 'get', url: byUrl('about-us') }),
 		).rejects.toThrow('Not a page url. Give a site path such as /about-us');
-		const result = await tenant.run(
-			{ resource: 'page', operation: 'get', url: byUrl('={{ "about" + "-us" }}') },
-			V3,
-		);
+		const result = await tenant.run({
+			resource: 'page',
+			operation: 'get',
+			url: byUrl('={{ "about" + "-us" }}'),
+		});
 		expect(result.error?.message).toBe('The parameter "Page" is not a page url: "about-us"');
 		expect(result.error?.description).toContain('/about-us');
 		await expect(
-			tenant.run({ resource: 'page', operation: 'get', url: byList('') }, V3),
+			tenant.run({ resource: 'page', operation: 'get', url: byList('') }),
 		).rejects.toThrow('Parameter "Page" is required');
-		const empty = await tenant.run(
-			{ resource: 'page', operation: 'get', url: byList('={{ $json.missing ?? "" }}') },
-			V3,
-		);
+		const empty = await tenant.run({
+			resource: 'page',
+			operation: 'get',
+			url: byList('={{ $json.missing ?? "" }}'),
+		});
 		expect(empty.error?.message).toBe('The parameter "Page" is required');
 	});
 
 	test("an unknown page fails with the one reader's message, in Page > Get and AI > Get Page Context alike", async () => {
-		const get = await tenant.run({ resource: 'page', operation: 'get', url: byUrl('/nope') }, V3);
-		const context = await tenant.run(
-			{ resource: 'ai', operation: 'getPageContext', url: byUrl('/nope') },
-			V3,
-		);
+		const get = await tenant.run({ resource: 'page', operation: 'get', url: byUrl('/nope') });
+		const context = await tenant.run({
+			resource: 'ai',
+			operation: 'getPageContext',
+			url: byUrl('/nope'),
+		});
 		expect(get.error?.message).toBe('No page with url "/nope"');
 		expect(context.error?.message).toBe(get.error?.message);
 	});
 
 	test('one output shape: Create, Get, Content > Update and Apply Proposal output the page; Delete the page plus deleted', async () => {
-		const created = await tenant.run(
-			{ resource: 'page', operation: 'create', name: 'Fresh', url: '/fresh', locale: 'en' },
-			V3,
-		);
+		const created = await tenant.run({
+			resource: 'page',
+			operation: 'create',
+			name: 'Fresh',
+			url: '/fresh',
+			locale: 'en',
+		});
 		expect(created.items[0].json).toMatchObject({ url: '/fresh', name: 'Fresh', templates: [] });
 		expect(created.items[0].json).not.toHaveProperty('message');
 
 		const templates = [{ type: 'text', text: 'Hi' }];
-		const updated = await tenant.run(
-			{
-				resource: 'content',
-				operation: 'update',
-				url: byList('/fresh'),
-				templates: JSON.stringify(templates),
-			},
-			V3,
-		);
+		const updated = await tenant.run({
+			resource: 'content',
+			operation: 'update',
+			url: byList('/fresh'),
+			templates: JSON.stringify(templates),
+		});
 		expect(updated.items[0].json).toMatchObject({ url: '/fresh', name: 'Fresh', templates });
 
-		const applied = await tenant.run(
-			{
-				resource: 'ai',
-				operation: 'applyProposal',
-				proposalSource: 'json',
-				proposalJson: JSON.stringify({ templates: [{ type: 'text', text: 'AI' }] }),
-				url: byList('/fresh'),
-			},
-			V3,
-		);
+		const applied = await tenant.run({
+			resource: 'ai',
+			operation: 'applyProposal',
+			proposalSource: 'json',
+			proposalJson: JSON.stringify({ templates: [{ type: 'text', text: 'AI' }] }),
+			url: byList('/fresh'),
+		});
 		expect(applied.error).toBeUndefined();
 		expect(applied.items[0].json).toMatchObject({
 			url: '/fresh',
@@ -103,10 +98,11 @@ describe('Page locator (version 3)', () => {
 			templates: [{ type: 'text', text: 'AI' }],
 		});
 
-		const deleted = await tenant.run(
-			{ resource: 'page', operation: 'delete', url: byList('/fresh') },
-			V3,
-		);
+		const deleted = await tenant.run({
+			resource: 'page',
+			operation: 'delete',
+			url: byList('/fresh'),
+		});
 		expect(deleted.items[0].json).toMatchObject({
 			url: '/fresh',
 			name: 'Fresh',
@@ -117,29 +113,11 @@ describe('Page locator (version 3)', () => {
 		expect(await readPage(tenant.client, '/fresh')).toBeUndefined();
 	});
 
-	test('versions 1 and 2 keep the string parameter and their answers as they were', async () => {
-		for (const typeVersion of [1, 2]) {
-			const url = `/old-${typeVersion}`;
-			const created = await tenant.run(
-				{ resource: 'page', operation: 'create', name: 'Old', url, locale: 'en' },
-				{ typeVersion },
-			);
-			expect(created.items[0].json).toMatchObject({
-				message: 'Page created successfully.',
-				page: { url },
-			});
-			const got = await tenant.run({ resource: 'page', operation: 'get', url }, { typeVersion });
-			expect(got.items[0].json).toMatchObject({ url, name: 'Old' });
-			const deleted = await tenant.run(
-				{ resource: 'page', operation: 'delete', url },
-				{ typeVersion },
-			);
-			expect(deleted.items[0].json).toMatchObject({
-				deleted: true,
-				permanently: false,
-				message: 'Page deleted successfully.',
-				page: { url },
-			});
-		}
+	test('a plain string (as an AI agent gives it) is read as the page url', async () => {
+		const got = await tenant.run({ resource: 'page', operation: 'get', url: '/keep' });
+		expect(got.error).toBeUndefined();
+		expect(got.items[0].json).toMatchObject({ url: '/keep', name: 'Keep' });
+		const missing = await tenant.run({ resource: 'page', operation: 'get', url: '/nope' });
+		expect(missing.error?.message).toBe('No page with url "/nope"');
 	});
 });

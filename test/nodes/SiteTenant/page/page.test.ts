@@ -1,4 +1,5 @@
 /** Tenant node, Page resource: Get Many, Get, Create, Delete, against the reference server. */
+import { byList, byUrl } from '../../../harness/locators';
 import {
 	jsonOf,
 	listPages,
@@ -144,7 +145,7 @@ describe('Get', () => {
 		});
 		expect(content.status).toBe(200);
 
-		const result = await tenant.run({ resource: 'page', operation: 'get', url: '/about' });
+		const result = await tenant.run({ resource: 'page', operation: 'get', url: byUrl('/about') });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result.items)).toEqual([
 			expect.objectContaining({
@@ -155,12 +156,12 @@ describe('Get', () => {
 			}),
 		]);
 
-		const missing = await tenant.run({ resource: 'page', operation: 'get', url: '/abou' });
+		const missing = await tenant.run({ resource: 'page', operation: 'get', url: byUrl('/abou') });
 		expect(missing.items).toHaveLength(0);
 		expect(missing.error?.message).toBe('No page with url "/abou"');
 
 		const continued = await tenant.run(
-			{ resource: 'page', operation: 'get', url: '={{ $json.url }}' },
+			{ resource: 'page', operation: 'get', url: byUrl('={{ $json.url }}') },
 			{ input: [{ json: { url: '/nope' } }, { json: { url: '/about-us' } }], continueOnFail: true },
 		);
 		expect(
@@ -188,18 +189,10 @@ describe('Create', () => {
 			},
 		});
 		expect(result.error).toBeUndefined();
+		// The output is the page itself, as the service stored it.
+		expect(result.items[0].json).toEqual(await readPage(tenant.client, '/de/ueber-uns'));
 		expect(result.items[0].json).toMatchObject({
-			message: 'Page created successfully.',
-			page: {
-				url: '/de/ueber-uns',
-				name: 'Über uns',
-				locale: 'de',
-				meta_title: 'Über uns | Acme',
-				meta_description: 'Wer wir sind',
-				draft: true,
-			},
-		});
-		expect(await readPage(tenant.client, '/de/ueber-uns')).toMatchObject({
+			url: '/de/ueber-uns',
 			name: 'Über uns',
 			locale: 'de',
 			meta_title: 'Über uns | Acme',
@@ -276,16 +269,15 @@ describe('Delete', () => {
 		});
 		const before = await readPage(tenant.client, '/old-news');
 
-		const result = await tenant.run({ resource: 'page', operation: 'delete', url: '/old-news' });
+		const result = await tenant.run({
+			resource: 'page',
+			operation: 'delete',
+			url: byUrl('/old-news'),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json).toEqual({
-			deleted: true,
-			permanently: false,
-			message: 'Page deleted successfully.',
-			page: before,
-		});
-		expect((result.items[0].json.page as Record<string, unknown>).templates).toHaveLength(2);
+		expect(result.items[0].json).toEqual({ ...before, deleted: true, permanently: false });
+		expect(result.items[0].json.templates).toHaveLength(2);
 
 		expect((await listPages(tenant.client)).map((page) => page.url)).toEqual(['/keep']);
 		const sitemap = await tenant.client.post('/api/sitemap', {});
@@ -305,16 +297,11 @@ describe('Delete', () => {
 		const result = await tenant.run({
 			resource: 'page',
 			operation: 'delete',
-			url: '/secret',
+			url: byList('/secret'),
 			permanently: true,
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toEqual({
-			deleted: true,
-			permanently: true,
-			message: 'Page deleted successfully.',
-			page: before,
-		});
+		expect(result.items[0].json).toEqual({ ...before, deleted: true, permanently: true });
 		expect(storedPageRows(ctx.site, 'eraser')).toEqual([]);
 	});
 
@@ -322,7 +309,11 @@ describe('Delete', () => {
 		const tenant = await ctx.tenant('delete-missing');
 		await seedPages(tenant.client, [{ url: '/a' }, { url: '/b' }, { url: '/c' }]);
 
-		const missing = await tenant.run({ resource: 'page', operation: 'delete', url: '/nope' });
+		const missing = await tenant.run({
+			resource: 'page',
+			operation: 'delete',
+			url: byUrl('/nope'),
+		});
 		expect(missing.items).toHaveLength(0);
 		expect(missing.error?.message).toBe('No page with url "/nope"');
 		expect(storedPageRows(ctx.site, 'delete-missing').every((row) => row.deleted_at === null)).toBe(
@@ -330,18 +321,13 @@ describe('Delete', () => {
 		);
 
 		const mixed = await tenant.run(
-			{ resource: 'page', operation: 'delete', url: '={{ $json.url }}' },
+			{ resource: 'page', operation: 'delete', url: byUrl('={{ $json.url }}') },
 			{
 				input: [{ json: { url: '/a' } }, { json: { url: '/missing' } }, { json: { url: '/c' } }],
 				continueOnFail: true,
 			},
 		);
-		expect(
-			mixed.items.map((item) => [
-				item.json.error ?? (item.json.page as { url: string }).url,
-				item.pairedItem,
-			]),
-		).toEqual([
+		expect(mixed.items.map((item) => [item.json.error ?? item.json.url, item.pairedItem])).toEqual([
 			['/a', { item: 0 }],
 			['No page with url "/missing"', { item: 1 }],
 			['/c', { item: 2 }],
@@ -353,12 +339,12 @@ describe('Delete', () => {
 		const tenant = await ctx.tenant('delete-twice');
 		await seedPages(tenant.client, [{ url: '/once' }]);
 		expect(
-			(await tenant.run({ resource: 'page', operation: 'delete', url: '/once' })).error,
+			(await tenant.run({ resource: 'page', operation: 'delete', url: byUrl('/once') })).error,
 		).toBeUndefined();
 		const again = await tenant.run({
 			resource: 'page',
 			operation: 'delete',
-			url: '/once',
+			url: byUrl('/once'),
 			permanently: true,
 		});
 		expect(again.error?.message).toBe('No page with url "/once"');

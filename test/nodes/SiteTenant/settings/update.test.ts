@@ -24,14 +24,15 @@ describe('Settings > Update', () => {
 			},
 		});
 		expect(first.error).toBeUndefined();
-		expect(first.items[0].json).toMatchObject({ message: 'Settings saved successfully.' });
-		expect(await settings()).toEqual({
+		// The output is the settings as saved, the same the service gives to a read.
+		expect(first.items[0].json).toEqual({
 			google_code: 'G-ABC123',
 			noindex: 1,
 			statistics_iframe: null,
 			contact_form_webhook_url: 'https://hooks.example.com/contact',
 			contact_form_webhook_headers: { 'X-Form-Secret': 's3cret', 'X-Site': 'acme' },
 		});
+		expect(await settings()).toEqual(first.items[0].json);
 
 		const second = await tenant.run({
 			resource: 'settings',
@@ -42,6 +43,7 @@ describe('Settings > Update', () => {
 			},
 		});
 		expect(second.error).toBeUndefined();
+		expect(second.items[0].json).toEqual(await settings());
 		expect(await settings()).toEqual({
 			google_code: 'G-ABC123',
 			noindex: 0,

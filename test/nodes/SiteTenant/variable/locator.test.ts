@@ -1,54 +1,53 @@
-/** Tenant node version 3: variables picked from a list or given by key. */
+/** Tenant node: variables picked from a list or given by key. */
+import { byKey, byList } from '../../../harness/locators';
 import { useNodeTestContext } from '../../../harness/nodes';
 
 const ctx = useNodeTestContext();
-const V3 = { typeVersion: 3 };
-const byList = (value: string) => ({ __rl: true, mode: 'list', value });
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 
-describe('Variable locator (version 3)', () => {
-	test('Get and Delete by list or key; Set outputs the variable; versions 1 and 2 as before', async () => {
+describe('Variable locator', () => {
+	test('Get and Delete by list or key; Set outputs the variable', async () => {
 		const tenant = await ctx.tenant('variable-locator');
-		const set = await tenant.run(
-			{ resource: 'variable', operation: 'set', key: 'colour', value: 'blue' },
-			V3,
-		);
+		const set = await tenant.run({
+			resource: 'variable',
+			operation: 'set',
+			key: 'colour',
+			value: 'blue',
+		});
 		expect(set.items[0].json).toEqual({ key: 'colour', value: 'blue' });
 
-		const got = await tenant.run(
-			{ resource: 'variable', operation: 'get', key: byList('colour') },
-			V3,
-		);
+		const got = await tenant.run({ resource: 'variable', operation: 'get', key: byList('colour') });
 		expect(got.items[0].json).toEqual({ key: 'colour', value: 'blue' });
-		const missing = await tenant.run(
-			{ resource: 'variable', operation: 'get', key: byKey('size') },
-			V3,
-		);
+		const missing = await tenant.run({
+			resource: 'variable',
+			operation: 'get',
+			key: byKey('size'),
+		});
 		expect(missing.error?.message).toBe('No variable with key "size"');
 
-		const deleted = await tenant.run(
-			{ resource: 'variable', operation: 'delete', key: byKey('colour') },
-			V3,
-		);
+		const deleted = await tenant.run({
+			resource: 'variable',
+			operation: 'delete',
+			key: byKey('colour'),
+		});
 		expect(deleted.items[0].json).toEqual({ key: 'colour', deleted: true });
 		expect((await tenant.client.get('/api/variables')).data.data).toEqual([]);
+	});
 
-		const oldSet = await tenant.run(
-			{ resource: 'variable', operation: 'set', key: 'size', value: 'L' },
-			{ typeVersion: 2 },
-		);
-		expect(oldSet.items[0].json).toEqual({
-			message: 'Variable saved.',
-			variable: { key: 'size', value: 'L' },
+	test('a plain string (as an AI agent gives it) is read as the key; an empty one is refused', async () => {
+		const tenant = await ctx.tenant('variable-plain');
+		await tenant.client.put('/api/variables', { key: 'size', value: 'L' });
+		const got = await tenant.run({ resource: 'variable', operation: 'get', key: 'size' });
+		expect(got.error).toBeUndefined();
+		expect(got.items[0].json).toEqual({ key: 'size', value: 'L' });
+
+		const empty = await tenant.run({
+			resource: 'variable',
+			operation: 'delete',
+			key: byKey('={{ $json.missing ?? "" }}'),
 		});
-		const oldDelete = await tenant.run(
-			{ resource: 'variable', operation: 'delete', key: 'size' },
-			{ typeVersion: 2 },
-		);
-		expect(oldDelete.items[0].json).toEqual({
-			message: 'Variable deleted.',
-			key: 'size',
-			deleted: true,
-		});
+		expect(empty.error?.message).toBe('The parameter "Variable" is required');
+		expect((await tenant.client.get('/api/variables')).data.data).toEqual([
+			{ key: 'size', value: 'L' },
+		]);
 	});
 });

@@ -1,4 +1,5 @@
 /** Tenant node, Variable: set, get, get many and delete. */
+import { byKey } from '../../../harness/locators';
 import { startTestSite } from '../../../harness/reference-server';
 import { jsonOf, useNodeTestContext } from '../../../harness/nodes';
 
@@ -10,12 +11,12 @@ describe('Variable', () => {
 		const set = (key: string, value: string) =>
 			tenant.run({ resource: 'variable', operation: 'set', key, value });
 
-		expect((await set('colour', 'blue')).items[0].json).toEqual({
-			message: 'Variable saved.',
-			variable: { key: 'colour', value: 'blue' },
-		});
+		expect((await set('colour', 'blue')).items[0].json).toEqual({ key: 'colour', value: 'blue' });
 		expect((await set('size', 'L')).error).toBeUndefined();
-		expect((await set('colour', 'green')).error).toBeUndefined();
+		expect((await set('colour', 'green')).items[0].json).toEqual({
+			key: 'colour',
+			value: 'green',
+		});
 
 		const all = await tenant.run({ resource: 'variable', operation: 'getAll' });
 		expect(jsonOf(all.items).sort((a, b) => String(a.key).localeCompare(String(b.key)))).toEqual([
@@ -23,17 +24,21 @@ describe('Variable', () => {
 			{ key: 'size', value: 'L' },
 		]);
 
-		const deleted = await tenant.run({ resource: 'variable', operation: 'delete', key: 'colour' });
-		expect(deleted.items[0].json).toEqual({
-			message: 'Variable deleted.',
-			key: 'colour',
-			deleted: true,
+		const deleted = await tenant.run({
+			resource: 'variable',
+			operation: 'delete',
+			key: byKey('colour'),
 		});
+		expect(deleted.items[0].json).toEqual({ key: 'colour', deleted: true });
 		expect((await tenant.client.get('/api/variables')).data.data).toEqual([
 			{ key: 'size', value: 'L' },
 		]);
 
-		const missing = await tenant.run({ resource: 'variable', operation: 'delete', key: 'colour' });
+		const missing = await tenant.run({
+			resource: 'variable',
+			operation: 'delete',
+			key: byKey('colour'),
+		});
 		expect(missing.error?.httpCode).toBe('404');
 	});
 
