@@ -3,10 +3,12 @@
  * both base URLs, admin token; credentials/tenantTokenMint.ts), shared by every request of the run
  * that resolves to that scope, at any concurrency.
  *
- * Kept per run: the WeakMap's key is the run's context object (an execute, poll, hook, webhook or
- * list-search context), so the tokens go with it. Nothing is kept between runs, nothing is stored in
- * n8n's credential, and a token is only ever looked up by the scope it was minted for: an item whose
- * credential resolves to another tenant or host (a per-item expression, an edit) gets its own.
+ * Kept per execution: the WeakMap's key is n8n's flow context of the execution (`getContext('flow')`,
+ * one object shared by the execution's nodes), or, where a context has none (a trigger's poll, hook or
+ * webhook, the editor's list search), the context itself; the tokens go with it. Nothing is stored in
+ * n8n's credential (n8n 1.x would store the credential's fields as resolved for one item, replacing
+ * their expressions), and a token is only ever looked up by the scope it was minted for: an item
+ * whose credential resolves to another tenant or host (a per-item expression, an edit) gets its own.
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
@@ -20,11 +22,25 @@ const EXPIRY_MARGIN_MS = 30_000;
 
 const runTokens = new WeakMap<object, Map<string, Promise<MintedToken>>>();
 
+/** What lives as long as the run's execution (see above). */
+function runOf(ctx: SiteRequestContext): object {
+	const withFlow = ctx as { getContext?: (type: 'flow') => object };
+	if (typeof withFlow.getContext === 'function') {
+		try {
+			return withFlow.getContext('flow');
+		} catch {
+			// No execution data to hold a flow context: the context alone.
+		}
+	}
+	return ctx;
+}
+
 function tokensOf(ctx: SiteRequestContext): Map<string, Promise<MintedToken>> {
-	let tokens = runTokens.get(ctx);
+	const run = runOf(ctx);
+	let tokens = runTokens.get(run);
 	if (!tokens) {
 		tokens = new Map();
-		runTokens.set(ctx, tokens);
+		runTokens.set(run, tokens);
 	}
 	return tokens;
 }

@@ -20,6 +20,7 @@ import {
 	seedPages,
 	useNodeTestContext,
 } from '../harness/nodes';
+import { sourceRegistry } from '../harness/item-source.node';
 import { PollTriggerWorkflow } from '../harness/poll-trigger';
 import { managedCredentialData, startTestSite, type TestSite } from '../harness/reference-server';
 
@@ -507,5 +508,66 @@ describe('a mint that fails is shared, not repeated by every waiting request', (
 		} finally {
 			await new Promise((resolve) => admin.close(resolve));
 		}
+	});
+});
+
+describe('one token per tenant and execution, across the nodes of the execution', () => {
+	test('two Tenant nodes in one execution, items alternating two tenants: one token per tenant', async () => {
+		const a = await ctx.tenant('flow-a');
+		const b = await ctx.tenant('flow-b');
+		const before = [ctx.site.tokensIssued('flow-a'), ctx.site.tokensIssued('flow-b')];
+		const credentials = ctx.runner.credentials.add(
+			'siteManagedTenantApi',
+			managedCredentialData(ctx.site, ''),
+		);
+		const key = `flow-${Date.now()}`;
+		sourceRegistry.set(key, alternating(['flow-a', 'flow-b'], 6));
+		const tenantNode = (name: string, x: number, parameters: INodeParameters) => ({
+			id: name,
+			name,
+			type: 'siteTenant',
+			typeVersion: 1,
+			position: [x, 0] as [number, number],
+			credentials,
+			parameters: {
+				authentication: 'managedTenant',
+				tenant: tenantById('={{ $("Source").item.json.tenant }}'),
+				...parameters,
+			},
+		});
+		const run = await ctx.runner.runWorkflow(
+			[
+				{
+					id: 'source',
+					name: 'Source',
+					type: 'test.itemSource',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { key },
+				},
+				tenantNode('Create', 200, createPage),
+				tenantNode('Notify', 400, {
+					resource: 'notification',
+					operation: 'send',
+					notificationId: '={{ "page-" + $("Source").item.json.url }}',
+					message: 'A page was created',
+					status: 'info',
+				}),
+			],
+			{
+				Source: { main: [[{ node: 'Create', type: 'main', index: 0 }]] },
+				Create: { main: [[{ node: 'Notify', type: 'main', index: 0 }]] },
+			},
+		);
+		expect(run.data.resultData.error).toBeUndefined();
+		expect(run.data.resultData.runData.Notify[0].data?.main[0]).toHaveLength(6);
+		expect(await urlsOf(a.client)).toEqual(['/item-0', '/item-2', '/item-4']);
+		expect(await urlsOf(b.client)).toEqual(['/item-1', '/item-3', '/item-5']);
+		// Two nodes, two tenants, one execution: one token per tenant.
+		expect([ctx.site.tokensIssued('flow-a'), ctx.site.tokensIssued('flow-b')]).toEqual([
+			before[0] + 1,
+			before[1] + 1,
+		]);
+		expectNoSecrets(run, [ctx.site.adminToken, a.token, b.token]);
 	});
 });
