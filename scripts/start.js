@@ -53,12 +53,17 @@ const SERVER_DATA = path.join(DATA, 'reference-server');
 const N8N_LOG = path.join(DATA, 'n8n.log');
 const SERVER_LOG = path.join(DATA, 'reference-server.log');
 
-const N8N_PORT = Number(process.env.N8N_PORT || 5678);
-const BROKER_PORT = Number(process.env.N8N_RUNNERS_BROKER_PORT || N8N_PORT + 1);
-const SERVER_PORT = Number(process.env.SITE_SERVER_PORT || 4010);
-const AI_PORT = Number(process.env.SITE_AI_PORT || 4011);
+const { options: flags } = require('./lib/start-options').readStartOptions(process.argv.slice(2));
+
+// A flag wins over the environment variable of the same setting.
+const N8N_PORT = Number(flags['n8n-port'] ?? process.env.N8N_PORT ?? 5678);
+const BROKER_PORT = Number(
+	flags['broker-port'] ?? process.env.N8N_RUNNERS_BROKER_PORT ?? N8N_PORT + 1,
+);
+const SERVER_PORT = Number(flags['server-port'] ?? process.env.SITE_SERVER_PORT ?? 4010);
+const AI_PORT = Number(flags['ai-port'] ?? process.env.SITE_AI_PORT ?? 4011);
 // --queue: n8n in queue mode (Redis, PostgreSQL, main + 2 workers + 2 webhook processors), see lib/queue/start.js.
-const QUEUE = process.argv.slice(2).includes('--queue');
+const QUEUE = flags.queue === true;
 
 const started = Date.now();
 const say = (message) =>
