@@ -326,7 +326,7 @@ test('n8n loads it: a workflow of each node runs (Admin and Tenant with n8n exec
 	await expectAdminWorkflowWorks();
 
 	const tenantRun = await execute(TENANT_WORKFLOW.id);
-	expect(one(tenantRun, 'Create page').page).toMatchObject({ url: '/e2e-page' });
+	expect(one(tenantRun, 'Create page')).toMatchObject({ url: '/e2e-page' });
 	expect(one(tenantRun, 'Upload asset')).toMatchObject({ name: 'hello-e2e.txt' });
 	expect(one(tenantRun, 'Delete page')).toMatchObject({ deleted: true });
 	expect((await ctx.demo('GET', '/api/settings')).data.settings).toMatchObject({

@@ -193,8 +193,9 @@ afterAll(async () => {
 });
 
 describe('examples and operations, run with n8n execute', () => {
-	test('tenant onboarding example: tenant, token, pages with content, settings, sitemap, notification (managed credential mints inside n8n)', async () => {
-		// As `npm start` does: the tenant exists, empty, before the example runs; the example updates it.
+	test('tenant onboarding example: several tenants, the pages of each with content, through one Managed Tenant credential with no Tenant ID', async () => {
+		// As `npm start` does: the acme tenant exists, empty, before the example runs; the example
+		// updates it and creates the other sites of its list.
 		expect(
 			await stack.ensureTenant(ctx.server.url, ctx.server.adminToken, {
 				id: stack.ONBOARDING_TENANT,
@@ -202,32 +203,45 @@ describe('examples and operations, run with n8n execute', () => {
 		).toBe(true);
 		const run = await execute(stack.WORKFLOWS.onboarding.id);
 
-		expect(one(run, 'Create or update tenant')).toMatchObject({
-			message: 'Tenant updated successfully.',
-			id: 'acme',
-			fqdn: 'acme.example.com',
-			created: false,
-		});
-		const token = one(run, 'Issue tenant token');
-		expect(token).toMatchObject({ token_type: 'Bearer', tenant_id: 'acme' });
-		expect(token.token).toMatch(/^stt_/);
-		remember(token.token);
-		// The examples use version 3: every page operation outputs the page itself.
+		expect(items(run, 'Create or update tenant')).toEqual([
+			expect.objectContaining({
+				id: 'acme',
+				fqdn: 'acme.example.com',
+				created: false,
+				result: 'updated',
+			}),
+			expect.objectContaining({
+				id: 'globex',
+				fqdn: 'globex.example.com',
+				created: true,
+				result: 'created',
+			}),
+			expect.objectContaining({
+				id: 'initech',
+				fqdn: 'initech.example.com',
+				created: true,
+				result: 'created',
+			}),
+		]);
+		// The examples use the current version: every page operation outputs the page itself.
 		expect(items(run, 'Create page').map((page) => page.url)).toEqual([
 			'/',
 			'/about-us',
 			'/contact',
+			'/',
+			'/products',
+			'/',
+			'/contact',
 		]);
-		expect(items(run, 'Set page content')).toHaveLength(3);
-		const sitemap = one(run, 'Sitemap');
-		expect(sitemap.pages.map((page) => page.url).sort()).toEqual(['/', '/about-us', '/contact']);
-		expect(one(run, 'Notify site owner')).toMatchObject({
-			id: 'onboarding-acme',
-			status: 'success',
-		});
+		expect(items(run, 'Set page content')).toHaveLength(7);
 
-		// What the server holds, read with the token the workflow issued.
-		const acme = stack.siteClient(ctx.server.url, token.token);
+		// What the server holds, read with tokens this test issues.
+		const siteOf = async (tenant) =>
+			stack.siteClient(
+				ctx.server.url,
+				remember((await ctx.admin('POST', '/api/tenant/token', { id: tenant })).data.token),
+			);
+		const acme = await siteOf('acme');
 		const about = await acme('GET', '/api/pages?url=%2Fabout-us');
 		expect(about.status).toBe(200);
 		expect(about.data.data[0]).toMatchObject({
@@ -236,13 +250,14 @@ describe('examples and operations, run with n8n execute', () => {
 			draft: false,
 		});
 		expect(about.data.data[0].templates[0]).toEqual({ type: 'heading', text: 'About us' });
-		expect((await acme('GET', '/api/settings')).data.settings).toMatchObject({
-			google_code: 'G-ACME0001',
-		});
-		const notifications = (await acme('GET', '/api/notifications')).data.data;
-		expect(notifications.find((n) => n.id === 'onboarding-acme').message).toContain(
-			'3 pages published',
-		);
+		const globex = await siteOf('globex');
+		expect(
+			(await globex('GET', '/api/pages?per_page=10')).data.data.map((page) => page.url).sort(),
+		).toEqual(['/', '/products']);
+		const initech = await siteOf('initech');
+		expect(
+			(await initech('GET', '/api/pages?per_page=10')).data.data.map((page) => page.url).sort(),
+		).toEqual(['/', '/contact']);
 	});
 
 	test('Admin node: tenant create, update (rename), token issue (rotation), delete', async () => {
@@ -266,7 +281,7 @@ describe('examples and operations, run with n8n execute', () => {
 
 	test('Tenant node: page, content, asset, settings, sitemap, notification, variable, AI and custom API call operations', async () => {
 		const run = await execute(TEST_WORKFLOWS.tenantOps.id);
-		expect(one(run, 'Create page').page).toMatchObject({
+		expect(one(run, 'Create page')).toMatchObject({
 			url: '/e2e-page',
 			name: 'E2E page',
 			meta_title: 'E2E title',
@@ -275,7 +290,7 @@ describe('examples and operations, run with n8n execute', () => {
 		expect(items(run, 'List pages').map((page) => page.url)).toEqual(
 			expect.arrayContaining(['/about-us', '/e2e-page']),
 		);
-		expect(one(run, 'Update content').page).toMatchObject({
+		expect(one(run, 'Update content')).toMatchObject({
 			templates: [{ type: 'text', body: 'Hello from n8n' }],
 			banner: { title: 'E2E banner' },
 		});
@@ -286,28 +301,29 @@ describe('examples and operations, run with n8n execute', () => {
 		expect(download.status).toBe(200);
 		expect(await download.text()).toBe('hello asset from n8n');
 
-		expect(one(run, 'Update settings').settings).toMatchObject({ google_code: 'G-E2E0001' });
+		expect(one(run, 'Update settings')).toMatchObject({ google_code: 'G-E2E0001' });
 		expect(items(run, 'Sitemap').map((page) => page.url)).toEqual(
 			expect.arrayContaining(['/about-us', '/e2e-page']),
 		);
-		expect(one(run, 'Send notification').notification).toMatchObject({
+		expect(one(run, 'Send notification')).toMatchObject({
 			id: 'e2e-progress',
 			status: 'warning',
 		});
-		expect(one(run, 'Set variable').variable).toEqual({ key: 'e2e_key', value: 'e2e value' });
+		expect(one(run, 'Set variable')).toEqual({ key: 'e2e_key', value: 'e2e value' });
 		expect(items(run, 'List variables')).toEqual(
 			expect.arrayContaining([expect.objectContaining({ key: 'e2e_key', value: 'e2e value' })]),
 		);
 		one(run, 'Delete variable');
-		expect(one(run, 'Page context').prompt_context).toContain('Page: /e2e-page');
-		const dryRun = one(run, 'Dry-run proposal');
-		expect(dryRun).toMatchObject({ dryRun: true, url: '/e2e-page' });
+		expect(one(run, 'Page context').prompt).toContain('/e2e-page');
+		// The dry run passes its input on, with what would change under dryRun.
+		expect(one(run, 'Dry-run proposal').dryRun).toMatchObject({ url: '/e2e-page' });
 		const customCall = items(run, 'Custom call');
 		expect(JSON.stringify(customCall)).toContain('e2e-progress');
 		expect(one(run, 'Delete page')).toMatchObject({
 			deleted: true,
 			permanently: false,
-			page: { url: '/e2e-page', templates: [{ type: 'text', body: 'Hello from n8n' }] },
+			url: '/e2e-page',
+			templates: [{ type: 'text', body: 'Hello from n8n' }],
 		});
 
 		// The server's side of it.
@@ -324,20 +340,14 @@ describe('examples and operations, run with n8n execute', () => {
 		expect(sitemap.data.pages.map((page) => page.url)).not.toContain('/e2e-page');
 	});
 
-	test('Managed Tenant credential: mints a token inside n8n, and mints again when the service revokes it', async () => {
+	test('Managed Tenant credentials: each run mints its own tokens inside n8n and stores none; a revocation elsewhere does not matter', async () => {
 		const exportFile = path.join(ctx.userFolder, 'managed-credential-export.json');
-		const mintedToken = async () => {
+		/** The Access Token n8n holds for a credential (decrypted export). */
+		const storedToken = async (id) => {
 			try {
 				await n8nCommands.n8nCliOk(
-					[
-						'export:credentials',
-						`--id=${stack.CREDENTIALS.managed.id}`,
-						'--decrypted',
-						`--output=${exportFile}`,
-					],
-					{
-						env: ctx.env,
-					},
+					['export:credentials', `--id=${id}`, '--decrypted', `--output=${exportFile}`],
+					{ env: ctx.env },
 				);
 				const [credential] = JSON.parse(fs.readFileSync(exportFile, 'utf8'));
 				return credential.data.accessToken;
@@ -345,28 +355,34 @@ describe('examples and operations, run with n8n execute', () => {
 				fs.rmSync(exportFile, { force: true });
 			}
 		};
+		const managedCredentials = [
+			stack.CREDENTIALS.managed.id,
+			stack.CREDENTIALS.managedEverySite.id,
+		];
+		const tokensIssued = (tenantId) =>
+			ctx.server.app.site.store.db
+				.prepare(
+					'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
+				)
+				.get(tenantId).n;
 
-		// The onboarding ran its page nodes on this credential: n8n minted a token and stored it (encrypted).
-		const before = remember(await mintedToken());
-		expect(before).toMatch(/^stt_/);
-		// Revoke every acme token (what a rotation elsewhere does): the stored one now gets 401.
+		// The onboarding ran its page nodes on the every-site credential: the run minted its tokens,
+		// n8n stored none.
+		for (const id of managedCredentials) expect(await storedToken(id)).toBeFalsy();
+		// Revoke every acme token (what a rotation elsewhere does): no run relies on an earlier token.
 		remember(
 			(await ctx.admin('POST', '/api/tenant/token', { id: 'acme', revoke_previous: true })).data
 				.token,
 		);
-		expect((await stack.siteClient(ctx.server.url, before)('GET', '/api/pages')).status).toBe(401);
+		const before = tokensIssued('acme');
 
 		const run = await execute(TEST_WORKFLOWS.managed.id);
-		expect(one(run, 'Notify (managed)').notification).toMatchObject({
-			id: 'managed-mint',
-			status: 'info',
-		});
+		expect(one(run, 'Notify (managed)')).toMatchObject({ id: 'managed-mint', status: 'info' });
 		expect(items(run, 'List pages (managed)').length).toBeGreaterThanOrEqual(3);
 
-		const after = remember(await mintedToken());
-		expect(after).toMatch(/^stt_/);
-		expect(after).not.toBe(before);
-		expect((await stack.siteClient(ctx.server.url, after)('GET', '/api/pages')).status).toBe(200);
+		// Fresh tokens, minted inside n8n: one for each of the two Tenant nodes' runs, none kept after.
+		expect(tokensIssued('acme') - before).toBe(2);
+		for (const id of managedCredentials) expect(await storedToken(id)).toBeFalsy();
 	});
 });
 
@@ -875,7 +891,7 @@ describe('no token outside credentials', () => {
 				leaks: [],
 			});
 		}
-		// The onboarding and the admin operations each had one Token > Issue output, and only those.
-		expect(issueTokenOutputs).toBe(2);
+		// The admin operations had one Token > Issue output, and only those (the onboarding needs no token).
+		expect(issueTokenOutputs).toBe(1);
 	});
 });
