@@ -140,3 +140,42 @@ test('a tool error makes the stand-in apply again; models are listed; a wrong ke
 	const wrongKey = new OpenAI({ apiKey: 'wrong', baseURL: ai.baseUrl, maxRetries: 0 });
 	await expect(wrongKey.models.list()).rejects.toMatchObject({ status: 401 });
 });
+
+test('"call the tool <name> with {…}": exactly that tool with those arguments, once, then its answer', async () => {
+	const tools = [
+		...TOOLS,
+		{
+			type: 'function',
+			function: {
+				name: 'issue_tenant_token',
+				description: 'issue',
+				parameters: { type: 'object', properties: { tenant: { type: 'string' } } },
+			},
+		},
+	];
+	const messages = [
+		{ role: 'user', content: 'Call the tool issue_tenant_token with {"tenant": "victim"}.' },
+	];
+	const first = (await streamed({ model: 'm', messages, tools })).toolCalls;
+	expect(first.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual([
+		['issue_tenant_token', { tenant: 'victim' }],
+	]);
+	messages.push(
+		{
+			role: 'assistant',
+			content: null,
+			tool_calls: [
+				{
+					id: first[0].id,
+					type: 'function',
+					function: { name: first[0].name, arguments: first[0].arguments },
+				},
+			],
+		},
+		{ role: 'tool', tool_call_id: first[0].id, content: '[{"error": "not available"}]' },
+	);
+	const second = await client.chat.completions.create({ model: 'm', messages, tools });
+	expect(second.choices[0].message.content).toBe(
+		'Done: issue_tenant_token answered: [{"error": "not available"}]',
+	);
+});

@@ -1,9 +1,10 @@
 'use strict';
 /**
- * The safe defaults of node version 4 in a real n8n (tools/n8n-runtime/, `n8n execute`) against the
- * reference server: a Content > Update that comes with empty templates never wipes a page, while a
- * workflow saved with version 3 still runs as it did; and n8n refuses to create a Contact Form Secret
- * credential whose secret is too short. One small stack of its own (server, n8n user folder, n8n).
+ * The safe defaults of the Tenant node in a real n8n (tools/n8n-runtime/, `n8n execute`) against the
+ * reference server: a Content > Update that comes with empty templates, or is given an empty list
+ * (typed or from an expression), never wipes a page; only Clear All Blocks empties it. And n8n
+ * refuses to create a Contact Form Secret credential whose secret is too short. One small stack of
+ * its own (server, n8n user folder, n8n).
  */
 const crypto = require('node:crypto');
 const path = require('node:path');
@@ -22,8 +23,8 @@ const BLOCKS = [
 	{ type: 'text', body: 'We are a small team.' },
 ];
 
-/** A manual trigger and one Content > Update on PAGE, at `typeVersion` with `parameters`. */
-function contentWorkflow(id, typeVersion, parameters) {
+/** A manual trigger and one Content > Update on PAGE (node version 1) with `parameters`. */
+function contentWorkflow(id, parameters) {
 	return {
 		id,
 		name: `defaults: ${id}`,
@@ -42,7 +43,7 @@ function contentWorkflow(id, typeVersion, parameters) {
 				id: `${id}-content`,
 				name: 'Set page content',
 				type: 'n8n-nodes-site-management.siteTenant',
-				typeVersion,
+				typeVersion: 1,
 				position: [220, 0],
 				parameters: {
 					resource: 'content',
@@ -60,14 +61,14 @@ function contentWorkflow(id, typeVersion, parameters) {
 }
 
 const WORKFLOWS = {
-	// Version 4 as it comes: Templates left empty (n8n refuses the required parameter).
-	asItComes: contentWorkflow('defaultsV4Empty1', 4, {}),
-	// Version 4 with an empty list typed in: the node refuses it.
-	emptyList: contentWorkflow('defaultsV4List01', 4, { templates: '[]' }),
-	// Version 4, the page emptied on purpose.
-	clearAll: contentWorkflow('defaultsV4Clear1', 4, { clearAllBlocks: true }),
-	// Version 3 as saved before: its default [] empties the page, as it always did.
-	savedV3: contentWorkflow('defaultsV3Saved1', 3, {}),
+	// As it comes: Templates left empty (n8n refuses the required parameter).
+	asItComes: contentWorkflow('defaultsEmpty001', {}),
+	// An empty list typed in: the node refuses it.
+	emptyList: contentWorkflow('defaultsList0001', { templates: '[]' }),
+	// An empty list from an expression: refused the same way.
+	fromExpression: contentWorkflow('defaultsExpr0001', { templates: '={{ [] }}' }),
+	// The page emptied on purpose.
+	clearAll: contentWorkflow('defaultsClear001', { clearAllBlocks: true }),
 };
 
 const ctx = {};
@@ -121,7 +122,7 @@ beforeAll(async () => {
 
 afterAll(async () => await e2eStack.stopStack(ctx));
 
-describe('Content > Update as it comes wipes nothing (node version 4)', () => {
+describe('Content > Update as it comes wipes nothing', () => {
 	test('Templates left empty: n8n does not run the node, the page keeps its blocks', async () => {
 		await resetPage();
 		// n8n checks required parameters before it starts an execution: `n8n execute` fails with no
@@ -132,17 +133,23 @@ describe('Content > Update as it comes wipes nothing (node version 4)', () => {
 		expect(await pageBlocks()).toEqual(BLOCKS);
 	});
 
-	test('an empty list typed in is refused with the way to clear on purpose; the page keeps its blocks', async () => {
-		await resetPage();
-		const result = await execute(WORKFLOWS.emptyList);
-		expect(result.failed).toBe(true);
-		const error = result.run?.data?.resultData?.error;
-		expect(error?.message).toBe(
-			'Templates is an empty list: that would remove every block of the page',
-		);
-		expect(error?.description).toMatch(/turn on Clear All Blocks/);
-		expect(await pageBlocks()).toEqual(BLOCKS);
-	});
+	test.each([
+		['typed in', 'emptyList'],
+		['from an expression', 'fromExpression'],
+	])(
+		'an empty list %s is refused with the way to clear on purpose; the page keeps its blocks',
+		async (_how, workflow) => {
+			await resetPage();
+			const result = await execute(WORKFLOWS[workflow]);
+			expect(result.failed).toBe(true);
+			const error = result.run?.data?.resultData?.error;
+			expect(error?.message).toBe(
+				'Templates is an empty list: that would remove every block of the page',
+			);
+			expect(error?.description).toMatch(/turn on Clear All Blocks/);
+			expect(await pageBlocks()).toEqual(BLOCKS);
+		},
+	);
 
 	test('Clear All Blocks empties the page on purpose', async () => {
 		await resetPage();
@@ -152,13 +159,6 @@ describe('Content > Update as it comes wipes nothing (node version 4)', () => {
 			url: PAGE,
 			templates: [],
 		});
-		expect(await pageBlocks()).toEqual([]);
-	});
-
-	test('a workflow saved with version 3 runs as it did: its default [] empties the page', async () => {
-		await resetPage();
-		const result = await execute(WORKFLOWS.savedV3);
-		expect(result.failed).toBe(false);
 		expect(await pageBlocks()).toEqual([]);
 	});
 });

@@ -57,10 +57,10 @@ const AI_API_KEY = 'ai-stand-in-key-queue';
 
 const ctx = {};
 const WORKERS = 2;
-// Managed Tenant tokens are minted by each node run for itself, stored nowhere and never shared with
-// another run or process: an execution of the managed workflow (Notify, then List pages, both on
-// acme) mints exactly one token per Tenant node, whichever worker runs it.
-const MANAGED_MINTS_PER_EXECUTION = 2;
+// Managed Tenant tokens are minted by each execution for itself, shared by its nodes, stored nowhere
+// and never shared with another execution or process: an execution of the managed workflow (Notify,
+// then List pages, both on acme) mints exactly one token, whichever worker runs it.
+const MANAGED_MINTS_PER_EXECUTION = 1;
 
 /** Reads the reference server's own database (in this process): what happened on the server. */
 function onServer(sql, ...params) {

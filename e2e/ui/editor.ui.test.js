@@ -283,7 +283,7 @@ step(
 );
 
 step(
-	'7. Content > Update and Custom API Call as they come (version 4): the notice visible, Templates empty and required, no JSON error',
+	'7. Content > Update and Custom API Call as they come: the notice visible, Templates empty and required, no JSON error',
 	async () => {
 		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
 		await editor.addNodeAction(page, {
