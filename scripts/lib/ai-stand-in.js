@@ -11,13 +11,16 @@
  *   context tool, then the apply tool with a proposal built from the context it returned, then the
  *   notification tool (when there is one), then a final answer. A user message asking to "first try an
  *   invalid proposal" makes the first apply call carry a proposal without templates; the apply is
- *   tried again with a good one once the tool has answered with an error.
+ *   tried again with a good one once the tool has answered with an error. A user message saying
+ *   "call the tool <name> with <JSON object>" makes it call exactly that tool with those arguments,
+ *   once, and then answer with what the tool returned (or its error).
  * `"stream": true` gets the same answer as server-sent events. `GET /v1/models` lists one model.
  */
 const http = require('node:http');
 
 const MODEL = 'stand-in';
 const INVALID_FIRST = /first try an invalid proposal/i;
+const CALL_TOOL = /call the tool (\S+) with (\{.*\})/i;
 
 /** A page of the conversation: from the rendered prompt text, or from a JSON page (a tool's result). */
 function pageFrom(source) {
@@ -115,6 +118,13 @@ function nextAgentStep(messages, tools) {
 	const page =
 		/(?:^|\s)(\/[\w/-]*)/.exec(userText)?.[1] ?? (/about/i.test(userText) ? '/about-us' : '/');
 	const history = toolHistory(messages);
+	const direct = CALL_TOOL.exec(userText);
+	const named = direct && tools.find((tool) => tool.function?.name === direct[1]);
+	if (named) {
+		const called = history.find((call) => call.name === direct[1]);
+		if (!called) return { toolCall: { tool: named, args: JSON.parse(direct[2]) } };
+		return { content: `Done: ${direct[1]} answered: ${called.result ?? '(nothing)'}` };
+	}
 	const contextTool = findTool(tools, /context/i);
 	const applyTool = findTool(tools, /apply|proposal/i);
 	const notifyTool = findTool(tools, /notif|owner/i);
@@ -153,11 +163,14 @@ function answer(body, requestNumber) {
 		const step = nextAgentStep(messages, tools);
 		if (step.content !== undefined)
 			return { message: { role: 'assistant', content: step.content }, finish: 'stop' };
-		const { tool, values } = step.toolCall;
+		const { tool, values, args } = step.toolCall;
 		const call = {
 			id: `call_standin_${requestNumber}`,
 			type: 'function',
-			function: { name: tool.function.name, arguments: JSON.stringify(argumentsFor(tool, values)) },
+			function: {
+				name: tool.function.name,
+				arguments: JSON.stringify(args ?? argumentsFor(tool, values)),
+			},
 		};
 		return {
 			message: { role: 'assistant', content: null, tool_calls: [call] },
