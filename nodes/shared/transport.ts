@@ -309,10 +309,10 @@ async function sendRequest(
 			json: request.json ?? true,
 			timeout,
 			returnFullResponse: true,
-			// No ignoreHttpStatusErrors: every non-2xx throws and is read in the catch below. A 401 must
-			// throw, as that is what makes n8n re-run preAuthentication (a fresh managed token) and retry
-			// once; the object form `{ ignore: true, except: [401] }` would do it on n8n 2.x, but n8n 1.x
-			// reads any object as `true` and then never refreshes the token.
+			// Every answer comes back whole, its headers included: n8n 1.x drops the headers of an
+			// answer it throws (Retry-After, Location). No request here relies on n8n's refresh after a
+			// 401: the managed token is renewed below.
+			ignoreHttpStatusErrors: true,
 		};
 		if (signal) requestOptions.abortSignal = signal;
 		if (requestOptions.qs === undefined) delete requestOptions.qs;
@@ -323,7 +323,7 @@ async function sendRequest(
 		requestOptions.disableFollowRedirect = true;
 
 		let status: number;
-		// Undefined when n8n did not pass the answer's headers on (n8n 1.x drops a thrown answer's).
+		// Undefined when n8n did not pass the answer's headers on (an answer thrown after all).
 		let responseHeaders: IDataObject | undefined = {};
 		let responseBody: unknown;
 		try {
@@ -346,18 +346,19 @@ async function sendRequest(
 					? networkError(node, failure.code, failure.message, itemIndex, attempt + 1, errorContext)
 					: requestFailedError(node, failure.message, itemIndex);
 			}
-			// A managed token the service refused (expired, revoked): once more with a fresh one. A
-			// stream given directly cannot be sent again.
-			if (
-				failure.status === 401 &&
-				(request.createBody !== undefined || !isStream(body)) &&
-				(await auth.renew())
-			) {
-				continue;
-			}
 			status = failure.status;
 			responseHeaders = failure.headers;
 			responseBody = failure.body;
+		}
+
+		// A managed token the service refused (expired, revoked): once more with a fresh one. A stream
+		// given directly cannot be sent again.
+		if (
+			status === 401 &&
+			(request.createBody !== undefined || !isStream(body)) &&
+			(await auth.renew())
+		) {
+			continue;
 		}
 
 		if (status >= 200 && status < 300) {
