@@ -119,7 +119,8 @@ step(
 			'About us (/about-us)',
 		);
 
-		// One "Custom API Call" among the resources (n8n adds none of its own next to ours).
+		// Our API Call among the resources, and n8n's own Custom API Call (it opens the HTTP Request node
+		// with the credential), once each.
 		await page.getByTestId('parameter-input-resource').click();
 		await page
 			.getByRole('option', { name: /^Variable/ })
@@ -127,7 +128,8 @@ step(
 			.first()
 			.waitFor();
 		const resources = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
-		expect(resources.filter((text) => /custom api call/i.test(text))).toHaveLength(1);
+		expect(resources.filter((text) => /^custom api call/i.test(text.trim()))).toHaveLength(1);
+		expect(resources.filter((text) => /^api call/i.test(text.trim()))).toHaveLength(1);
 		await page.keyboard.press('Escape');
 
 		await page.getByTestId('node-execute-button').click();

@@ -39,6 +39,12 @@ const properties: INodeProperties[] = [
 				description: 'Hand a page to an AI step and apply the content it proposes',
 			},
 			{
+				name: 'API Call',
+				value: 'customApiCall',
+				description:
+					"Any endpoint under /api/, e.g. the chatbot, with this node's retries and Idempotency-Key (n8n's own Custom API Call opens the HTTP Request node instead)",
+			},
+			{
 				name: 'Asset',
 				value: 'asset',
 				description: 'A media file stored by the service, served at a public URL',
@@ -47,11 +53,6 @@ const properties: INodeProperties[] = [
 				name: 'Content',
 				value: 'content',
 				description: 'The content blocks (templates) and banner of a page',
-			},
-			{
-				name: 'Custom API Call',
-				value: 'customApiCall',
-				description: 'Any endpoint under /api/, e.g. the chatbot',
 			},
 			{
 				name: 'Notification',

@@ -1,5 +1,5 @@
 /**
- * The Custom API Call reaches any endpoint of the tenant surface, but only under `/api/`: the token
+ * The API Call reaches any endpoint of the tenant surface, but only under `/api/`: the token
  * must never be sent elsewhere (another host, or a path that climbs out of /api/).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
@@ -60,7 +60,7 @@ export function readApiPath(ctx: IExecuteFunctions, itemIndex: number): string {
 	if (problem) {
 		throw new NodeOperationError(ctx.getNode(), `Path ${problem}`, {
 			itemIndex,
-			description: `Got "${raw}". The Custom API Call only reaches endpoints under /api/ of the credential's base URL.`,
+			description: `Got "${raw}". The API Call only reaches endpoints under /api/ of the credential's base URL.`,
 		});
 	}
 	return path;

@@ -1,5 +1,5 @@
 /**
- * Custom API Call: any method and path under /api/ of the tenant surface, with query parameters and
+ * API Call: any method and path under /api/ of the tenant surface, with query parameters and
  * a JSON body, authenticated by the node's credential. The way to the chatbot and to any endpoint
  * without an operation of its own.
  */
