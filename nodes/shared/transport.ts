@@ -50,6 +50,7 @@ import { credentialTenant } from '../../credentials/tenantTokenMint';
 import type { CancelSignal } from './cancel';
 import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
 import { managedTenantToken } from './managedTenant';
+import { isToolForm } from './toolForm';
 import { joinUrl } from './url';
 import { readConcurrency, runWindow, throwFirstFailure } from './window';
 
@@ -278,7 +279,9 @@ async function sendRequest(
 	const { itemIndex } = options;
 	const node = ctx.getNode();
 	const url = urlFor(request.path);
-	const errorContext = { baseUrl, fieldLabels: options.fieldLabels };
+	// An agent's tool answers its model: an error there names no address of the service.
+	const asTool = isToolForm(node);
+	const errorContext = { baseUrl: asTool ? undefined : baseUrl, fieldLabels: options.fieldLabels };
 
 	const headers: IDataObject = { ...(request.headers ?? {}) };
 	if (
@@ -342,9 +345,13 @@ async function sendRequest(
 					attempt++;
 					continue;
 				}
+				// The client's message names the address it could not reach: not for a model.
+				const message = asTool
+					? `The site could not be reached (${failure.code ?? 'no answer'})`
+					: failure.message;
 				throw transient
-					? networkError(node, failure.code, failure.message, itemIndex, attempt + 1, errorContext)
-					: requestFailedError(node, failure.message, itemIndex);
+					? networkError(node, failure.code, message, itemIndex, attempt + 1, errorContext)
+					: requestFailedError(node, message, itemIndex);
 			}
 			status = failure.status;
 			responseHeaders = failure.headers;
@@ -365,7 +372,13 @@ async function sendRequest(
 			return { statusCode: status, headers: responseHeaders ?? {}, body: responseBody };
 		}
 		if (isRedirectStatus(status)) {
-			throw redirectError(node, url, status, responseHeaders, itemIndex);
+			throw asTool
+				? requestFailedError(
+						node,
+						`The site answered with a redirect (HTTP ${status}); it was not followed.`,
+						itemIndex,
+					)
+				: redirectError(node, url, status, responseHeaders, itemIndex);
 		}
 		if (canRetry && isRetryableStatus(status)) {
 			const retryAfter = parseRetryAfter(headerValue(responseHeaders, 'retry-after'));

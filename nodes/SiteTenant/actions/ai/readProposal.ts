@@ -7,6 +7,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isToolForm } from '../../../shared/toolForm';
 import type { ParsedProposal } from './proposal';
 import { getByPath, parseProposal, ProposalError } from './proposal';
 
@@ -54,7 +55,8 @@ export function readProposal(
 		source === 'json'
 			? {
 					value: ctx.getNodeParameter('proposalJson', itemIndex, '') as string | IDataObject,
-					source: 'the parameter "Proposal JSON"',
+					// A model never sees the editor's field names: its own argument is "the proposal".
+					source: isToolForm(ctx.getNode()) ? 'the proposal' : 'the parameter "Proposal JSON"',
 				}
 			: rawFromField(ctx, itemIndex);
 	try {

@@ -2,6 +2,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { isToolForm } from '../../../shared/toolForm';
+
 import { tenantApiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -65,9 +67,21 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** As an agent's tool: at most this many pages, whatever the model asks for. */
+export const TOOL_PAGE_LIMIT = 100;
+/** As an agent's tool: the fields of each page a model needs to pick one. */
+const TOOL_PAGE_FIELDS = ['url', 'name', 'locale', 'draft', 'updated_at'];
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	const asTool = isToolForm(this.getNode());
+	let returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	let limit = Number(this.getNodeParameter('limit', itemIndex, 50));
+	if (asTool) {
+		// A model's limit is bounded: a billion pages would hold the execution and flood its context.
+		returnAll = false;
+		limit =
+			Number.isFinite(limit) && limit >= 1 ? Math.min(Math.floor(limit), TOOL_PAGE_LIMIT) : 20;
+	}
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 
 	const qs: IDataObject = {};
@@ -76,11 +90,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (typeof filters.url === 'string' && filters.url.trim()) qs.url = filters.url.trim();
 	if (filters.draft === 'true' || filters.draft === 'false') qs.draft = filters.draft;
 
-	return await tenantApiRequestAllItems.call(
+	const pages = await tenantApiRequestAllItems.call(
 		this,
 		'/api/pages',
 		qs,
 		{ returnAll, limit },
 		{ itemIndex },
+	);
+	if (!asTool) return pages;
+	return pages.map((page) =>
+		Object.fromEntries(TOOL_PAGE_FIELDS.map((field) => [field, page[field] ?? null])),
 	);
 }
