@@ -30,7 +30,8 @@ export class SiteManagedTenantApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:site.svg', dark: 'file:site.dark.svg' };
 
-	documentationUrl = 'https://github.com/site-management/n8n-nodes-site-management/blob/main/docs/credentials.md';
+	documentationUrl =
+		'https://github.com/site-management/n8n-nodes-site-management/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -288,6 +288,7 @@ async function stopDuringWait(workflowKey, site) {
 		nodeEndMs: nodeEnd ? nodeEndMs : 'not within 5000',
 		// n8n colours its console lines.
 		nodeLine: nodeEnd?.line
+			// eslint-disable-next-line no-control-regex -- the escape that starts a colour is what it removes
 			.replace(/\u001b\[[0-9;]*m/g, '')
 			.trim()
 			.slice(0, 100),

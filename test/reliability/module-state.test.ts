@@ -23,7 +23,7 @@ const EXCEPTIONS: Record<string, { name: string; why: string }> = {
 	},
 	'nodes/SiteContactFormTrigger/repeats.ts': {
 		name: 'recent',
-		why: "the repeat memory of manual registration, best effort and documented as per process. Need: a delivery the site repeats must not start the workflow twice. Manual registration has no credential for the site, so it cannot claim there (automatic registration does), and n8n does not save static data written by a webhook() call, so nothing else outlives the request",
+		why: 'the repeat memory of manual registration, best effort and documented as per process. Need: a delivery the site repeats must not start the workflow twice. Manual registration has no credential for the site, so it cannot claim there (automatic registration does), and n8n does not save static data written by a webhook() call, so nothing else outlives the request',
 	},
 };
 
