@@ -186,6 +186,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 			targets,
 			logger: app.log,
 			timeoutMs: config.deliveryTimeoutMs,
+			maxInFlight: config.maxTestCopiesInFlight,
 		}),
 		publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
 		listenPort: config.port,

@@ -22,6 +22,8 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 	maxUploadMb: 25,
 	uploadQuotaMb: 1024,
 	maxVariables: 1000,
+	maxTestWebhooks: 10,
+	maxTestCopiesInFlight: 50,
 	maxVariablesKb: 1024,
 	retentionDays: 30,
 	listCacheMb: 16,
@@ -133,6 +135,20 @@ const OPTION_SPECS: OptionSpec[] = [
 		kind: 'positiveInt',
 		field: 'maxVariables',
 		help: 'variables one tenant may have (default 1000; 413 quota_exceeded past it)',
+	},
+	{
+		flag: 'max-test-webhooks',
+		env: 'SITE_SERVER_MAX_TEST_WEBHOOKS',
+		kind: 'positiveInt',
+		field: 'maxTestWebhooks',
+		help: 'live test webhooks one tenant may have (default 10; 413 quota_exceeded past it)',
+	},
+	{
+		flag: 'max-test-copies-in-flight',
+		env: 'SITE_SERVER_MAX_TEST_COPIES_IN_FLIGHT',
+		kind: 'positiveInt',
+		field: 'maxTestCopiesInFlight',
+		help: 'test copies of submissions in flight at once, server-wide (default 50; more are not sent)',
 	},
 	{
 		flag: 'max-variables-kb',
@@ -398,6 +414,8 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 		'formMaxFields',
 		'formMaxFieldLength',
 		'maxVariables',
+		'maxTestWebhooks',
+		'maxTestCopiesInFlight',
 	] as const) {
 		if (!Number.isInteger(merged[field]) || merged[field] < 1)
 			problems.push(`${field} must be an integer >= 1, got ${merged[field]}`);

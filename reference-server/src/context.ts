@@ -23,7 +23,10 @@ export interface SiteContext {
 }
 
 /** Who is calling, set by the auth hooks; the idempotency scope derives from it. */
-export type Caller = { kind: 'admin' } | { kind: 'tenant'; pk: number; id: string };
+export type Caller =
+	| { kind: 'admin' }
+	/** tokenHash: the SHA-256 of the token the request carried (what it registers is tied to it). */
+	| { kind: 'tenant'; pk: number; id: string; tokenHash: string };
 
 export interface TenantRef {
 	/** Internal key: stable across renames. */

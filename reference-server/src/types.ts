@@ -17,6 +17,10 @@ export interface ServerOptions {
 	uploadQuotaMb: number;
 	/** Variables one tenant may have. */
 	maxVariables: number;
+	/** Live test webhooks one tenant may have (413 quota_exceeded past it). */
+	maxTestWebhooks: number;
+	/** Test copies in flight at once, server-wide; more are not sent (a copy is best effort). */
+	maxTestCopiesInFlight: number;
 	/** KB of one tenant's variable keys and values together. */
 	maxVariablesKb: number;
 	/** Days contact-form submissions (and their finished deliveries) are kept; 0: forever. */

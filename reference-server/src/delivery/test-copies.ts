@@ -8,6 +8,8 @@ export interface TestCopySenderOptions {
 	targets: TargetPolicy;
 	logger: FastifyBaseLogger;
 	timeoutMs: number;
+	/** Copies in flight at once; more are not sent (a copy is best effort, the live delivery counts). */
+	maxInFlight: number;
 }
 
 /**
@@ -17,17 +19,36 @@ export interface TestCopySenderOptions {
  * URL and no header value.
  */
 export class TestCopySender {
+	private inFlight = 0;
+
 	constructor(private readonly options: TestCopySenderOptions) {}
+
+	/** Copies being sent right now. */
+	get sending(): number {
+		return this.inFlight;
+	}
 
 	send(targets: TestWebhookTarget[], body: Record<string, unknown>): void {
 		const text = JSON.stringify(body);
 		for (const target of targets) {
-			void this.sendOne(target, text).catch((err: Error & { code?: string }) => {
+			if (this.inFlight >= this.options.maxInFlight) {
 				this.options.logger.info(
-					{ error: err.code ?? err.name },
-					'test copy of a contact-form submission not delivered',
+					{ inFlight: this.inFlight },
+					'test copy of a contact-form submission not sent: too many copies in flight',
 				);
-			});
+				continue;
+			}
+			this.inFlight++;
+			void this.sendOne(target, text)
+				.catch((err: Error & { code?: string }) => {
+					this.options.logger.info(
+						{ error: err.code ?? err.name },
+						'test copy of a contact-form submission not delivered',
+					);
+				})
+				.finally(() => {
+					this.inFlight--;
+				});
 		}
 	}
 

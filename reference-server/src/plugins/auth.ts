@@ -34,11 +34,12 @@ export default fp(
 
 		/** The tenant a token belongs to, if it is a live tenant token. */
 		function tenantFor(token: string): Caller | undefined {
-			const found = app.site.store.tokens.findByHash(sha256Hex(token));
+			const tokenHash = sha256Hex(token);
+			const found = app.site.store.tokens.findByHash(tokenHash);
 			if (!found || found.revoked_at !== null) return undefined;
 			if (found.expires_at !== null && found.expires_at <= new Date().toISOString())
 				return undefined;
-			return { kind: 'tenant', pk: found.tenant_pk, id: found.tenant_id };
+			return { kind: 'tenant', pk: found.tenant_pk, id: found.tenant_id, tokenHash };
 		}
 
 		app.decorateRequest('caller', null);

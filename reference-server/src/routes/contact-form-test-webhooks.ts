@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
-import { type FieldProblem, validationFailed } from '../errors/api-error';
+import { ApiError, type FieldProblem, validationFailed } from '../errors/api-error';
 import { tenantSecurity } from '../schemas/common';
 import {
 	testWebhookBody,
@@ -28,7 +28,9 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			config: { idempotency: false },
 			schema: {
 				summary:
-					'Set (or renew) a test webhook: it gets a copy of each new submission until it expires or is removed',
+					'Set (or renew) a test webhook: it gets a copy of each new submission until it expires, is removed, or the token that set it is revoked or expires',
+				description:
+					'At most --max-test-webhooks (10) per tenant at once: past it 413 quota_exceeded. Copies are sent once, at most --max-test-copies-in-flight (50) at a time server-wide; more are not sent. The settings (GET /api/settings) list them.',
 				tags: ['tenant'],
 				security: tenantSecurity,
 				'x-extension': true,
@@ -51,7 +53,17 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			}))
 				problems.push({ ...problem, field: problem.field.replace(/^contact_form_webhook_/, '') });
 			if (problems.length > 0) throw validationFailed(problems);
-			return testWebhooks.put(tenantOf(request).pk, url, headers ?? {}, ttlSeconds * 1000);
+			const tenantPk = tenantOf(request).pk;
+			const { maxTestWebhooks } = app.site.config;
+			if (testWebhooks.countLive(tenantPk, url) >= maxTestWebhooks)
+				throw new ApiError(
+					413,
+					'quota_exceeded',
+					`A tenant may have at most ${maxTestWebhooks} test webhooks at once (server option --max-test-webhooks); remove one or let it expire.`,
+				);
+			const caller = request.caller;
+			const tokenHash = caller?.kind === 'tenant' ? caller.tokenHash : '';
+			return testWebhooks.put(tenantPk, url, headers ?? {}, ttlSeconds * 1000, tokenHash);
 		},
 	);
 

@@ -3,7 +3,7 @@ import { type FieldProblem, validationFailed } from '../errors/api-error';
 import type { Settings } from '../db/settings';
 import { tenantOf } from '../context';
 import { tenantSecurity } from '../schemas/common';
-import { settingsBody, settingsResponses } from '../schemas/settings';
+import { settingsBody, readSettingsResponses, settingsResponses } from '../schemas/settings';
 
 export function isHttpUrl(value: string): boolean {
 	try {
@@ -104,14 +104,20 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
-				summary: 'Read the site settings',
+				summary: 'Read the site settings, and the test webhooks that get copies of submissions now',
 				tags: ['tenant'],
 				security: tenantSecurity,
 				'x-extension': true,
-				response: settingsResponses,
+				response: readSettingsResponses,
 			},
 		},
-		async (request) => ({ settings: store.settings.get(tenantOf(request).pk) }),
+		async (request) => {
+			const tenantPk = tenantOf(request).pk;
+			return {
+				settings: store.settings.get(tenantPk),
+				test_webhooks: store.contactFormTestWebhooks.list(tenantPk),
+			};
+		},
 	);
 };
 

@@ -55,6 +55,31 @@ export const settingsResponses = {
 	...errorResponses,
 } as const;
 
+/** GET /api/settings: the settings and the test webhooks that get copies now (without headers). */
+export const readSettingsResponses = {
+	200: {
+		type: 'object',
+		required: ['settings', 'test_webhooks'],
+		properties: {
+			settings: settingsSchema,
+			test_webhooks: {
+				type: 'array',
+				description:
+					'the live test webhooks (POST /api/contact-form/test-webhooks): each gets a copy of every new submission',
+				items: {
+					type: 'object',
+					required: ['url', 'expires_at'],
+					properties: {
+						url: { type: 'string' },
+						expires_at: { type: 'string', format: 'date-time' },
+					},
+				},
+			},
+		},
+	},
+	...errorResponses,
+} as const;
+
 /** Partial: a field not sent keeps its value. */
 export const settingsBody = Type.Object(
 	{
