@@ -32,8 +32,10 @@ const e2eStack = require('./lib/stack');
 
 const say = e2eStack.progressLog('n8n ai secrets');
 
-const N8N_VERSION = require(path.join(runtime.RUNTIME_MODULES, 'n8n', 'package.json')).version;
-const N8N_1 = N8N_VERSION.startsWith('1.');
+// The runtime's pinned n8n (its package.json is in the repository: a fresh clone has no installed
+// runtime yet when this file loads).
+const n8nVersion = () => require(path.join(runtime.RUNTIME_DIR, 'package.json')).dependencies.n8n;
+const N8N_1 = n8nVersion().startsWith('1.');
 const ADMIN_NODE = 'n8n-nodes-site-management.siteAdmin';
 const ADMIN_TOOL = `${ADMIN_NODE}Tool`;
 const TENANT = 'victim';
@@ -237,7 +239,7 @@ afterAll(async () => {
 	await e2eStack.stopStack(ctx);
 });
 
-describe(`AI tools hand no token to a model (n8n ${N8N_VERSION})`, () => {
+describe(`AI tools hand no token to a model (n8n ${n8nVersion()})`, () => {
 	const agentStops = !runtime.RUNTIME.agentReturnsToolErrors;
 	test(
 		agentStops

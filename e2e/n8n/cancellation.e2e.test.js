@@ -37,8 +37,10 @@ const e2eStack = require('./lib/stack');
 
 const say = e2eStack.progressLog('n8n cancel');
 
-const N8N_VERSION = require(path.join(runtime.RUNTIME_MODULES, 'n8n', 'package.json')).version;
-const N8N_1 = N8N_VERSION.startsWith('1.');
+// The runtime's pinned n8n (its package.json is in the repository: a fresh clone has no installed
+// runtime yet when this file loads).
+const n8nVersion = () => require(path.join(runtime.RUNTIME_DIR, 'package.json')).dependencies.n8n;
+const N8N_1 = n8nVersion().startsWith('1.');
 const TENANT_NODE = 'n8n-nodes-site-management.siteTenant';
 const RETRY_AFTER_SECONDS = 30;
 const BATCH_INTERVAL_MS = 30000;
@@ -276,7 +278,7 @@ async function stopDuringWait(workflowKey, site) {
 	const final = await rest('GET', `/executions/${executionId}`);
 
 	const figures = {
-		n8n: N8N_VERSION,
+		n8n: n8nVersion(),
 		case: workflowKey,
 		execution: executionId,
 		sentBeforeStop,
@@ -342,7 +344,7 @@ beforeAll(async () => {
 		echo: (line) => ctx.lines.push({ at: Date.now(), line }),
 	});
 	ctx.cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'cancel');
-	say(`n8n ${N8N_VERSION} ready on ${ctx.n8nUrl}`);
+	say(`n8n ${n8nVersion()} ready on ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -350,7 +352,7 @@ afterAll(async () => {
 	await e2eStack.stopStack(ctx);
 });
 
-describe(`stopping an execution ends the node's waits (n8n ${N8N_VERSION})`, () => {
+describe(`stopping an execution ends the node's waits (n8n ${n8nVersion()})`, () => {
 	const retryWait = N8N_1
 		? 'a retry backoff (n8n 1.x loses the Retry-After: 30, see above)'
 		: `a Retry-After: ${RETRY_AFTER_SECONDS} wait`;

@@ -102,7 +102,8 @@ const ctx = {
 
 const sleep = processes.sleep;
 const sha256 = (value) => crypto.createHash('sha256').update(value).digest('hex');
-const { parse: parseFlatted } = require(path.join(runtime.RUNTIME_MODULES, 'flatted'));
+// n8n's own flatted, read once the runtime is installed (a fresh clone has none when this file loads).
+const parseFlatted = (text) => require(path.join(runtime.RUNTIME_MODULES, 'flatted')).parse(text);
 
 // ---- the reference servers ----
 
