@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import {
 	MANAGED_TENANT,
@@ -44,10 +44,14 @@ const EVENTS: Array<{ name: string; value: PageEvent; description: string }> = [
  */
 const pollsInFlight = new Set<string>();
 
+/** A poll's deadline by default, and the longest one allowed (seconds): docs/page-trigger.md. */
+export const DEFAULT_POLL_DEADLINE_S = 45;
+export const MAX_POLL_DEADLINE_S = 300;
+
 /** created_at of every watched page, from the listing (only when the digest cannot tell). */
-function createdAtLookup(ctx: IPollFunctions, includeDrafts: boolean) {
+function createdAtLookup(ctx: IPollFunctions, includeDrafts: boolean, signal: AbortSignal) {
 	return async () => {
-		const pages = await listAllPages.call(ctx, includeDrafts ? {} : { draft: false });
+		const pages = await listAllPages.call(ctx, includeDrafts ? {} : { draft: false }, signal);
 		return new Map(
 			pages
 				.filter((page) => typeof page.url === 'string' && typeof page.created_at === 'string')
@@ -83,16 +87,17 @@ async function pollOnce(
 	includeDrafts: boolean,
 	includeContent: boolean,
 	manual: boolean,
+	signal: AbortSignal,
 ): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	// Every request happens before the state is written: a failed poll keeps the old state, and the
 	// next poll sees everything since it.
-	const snapshot = await readSnapshot.call(this, includeDrafts);
+	const snapshot = await readSnapshot.call(this, includeDrafts, signal);
 	const site = await watchedSite(this, snapshot.tenantId);
 	const state = readState(staticData);
 	const known = state !== undefined && state.drafts === includeDrafts && state.site === site.key;
 	const detected = known
-		? await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts))
+		? await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts, signal))
 		: undefined;
 	let changes = (detected?.changes ?? []).filter((change) => events.includes(change.event));
 
@@ -100,7 +105,7 @@ async function pollOnce(
 		// Fetch Test Event shows a sample and leaves the state as it was.
 		changes = changes.length > 0 ? changes.slice(-1) : sampleOf(snapshot, events);
 	}
-	const withPages = includeContent ? await withContent.call(this, changes) : changes;
+	const withPages = includeContent ? await withContent.call(this, changes, signal) : changes;
 	// Every item says which site it came from.
 	const output = withPages.map((change) => ({
 		...change,
@@ -110,9 +115,49 @@ async function pollOnce(
 
 	// The first activation (another Include Drafts, another site) only remembers where the site stands.
 	if (!manual)
-		writeState(staticData, stateOf(snapshot.pages, includeDrafts, site.key, detected?.digest));
+		writeState(
+			staticData,
+			stateOf(snapshot.pages, includeDrafts, site.key, detected?.digest, snapshot.generatedAt),
+		);
 	if (output.length === 0) return null;
 	return [this.helpers.returnJsonArray(output)];
+}
+
+/** The poll's deadline in seconds, from Options > Poll Deadline (Seconds). */
+function pollDeadline(ctx: IPollFunctions): number {
+	const value = Number(ctx.getNodeParameter('options.pollDeadline', DEFAULT_POLL_DEADLINE_S));
+	if (!Number.isFinite(value) || value <= 0) return DEFAULT_POLL_DEADLINE_S;
+	return Math.min(value, MAX_POLL_DEADLINE_S);
+}
+
+/**
+ * pollOnce within the deadline: every request of the poll is ended when it passes (the Timeout of a
+ * request counts only the wait between two bytes), and the poll fails saying so.
+ */
+async function pollWithinDeadline(
+	this: IPollFunctions,
+	...args: [PageEvent[], boolean, boolean, boolean]
+): Promise<INodeExecutionData[][] | null> {
+	const seconds = pollDeadline(this);
+	const deadline = AbortSignal.timeout(seconds * 1000);
+	try {
+		return await pollOnce.call(this, ...args, deadline);
+	} catch (error) {
+		// Not the deadline: the poll's own node error, passed on unchanged (n8n's scanner wants no raw
+		// rethrow); anything else is wrapped.
+		if (!deadline.aborted)
+			throw error instanceof NodeOperationError || error instanceof NodeApiError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The site did not answer within the poll deadline (${seconds} s)`,
+			{
+				description:
+					'The poll was ended and nothing was reported; the trigger keeps its place and tries again at the next poll. A slow site or a very large sitemap can need a longer Options > Poll Deadline (Seconds).',
+			},
+		);
+	}
 }
 
 export class SitePageTrigger implements INodeType {
@@ -178,6 +223,24 @@ export class SitePageTrigger implements INodeType {
 				description:
 					'Whether to read the page record (fields, templates, banner) for each change into page; one request per change',
 			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Poll Deadline (Seconds)',
+						name: 'pollDeadline',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: MAX_POLL_DEADLINE_S },
+						default: DEFAULT_POLL_DEADLINE_S,
+						description:
+							'How long one poll may take, all its requests included; a poll that takes longer is ended and fails with an error',
+					},
+				],
+			},
 		],
 	};
 
@@ -189,12 +252,13 @@ export class SitePageTrigger implements INodeType {
 		const includeDrafts = this.getNodeParameter('includeDrafts', false) as boolean;
 		const includeContent = this.getNodeParameter('includeContent', false) as boolean;
 		const manual = this.getMode() === 'manual';
-		if (manual) return await pollOnce.call(this, events, includeDrafts, includeContent, true);
+		if (manual)
+			return await pollWithinDeadline.call(this, events, includeDrafts, includeContent, true);
 		const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
 		if (pollsInFlight.has(key)) return null;
 		pollsInFlight.add(key);
 		try {
-			return await pollOnce.call(this, events, includeDrafts, includeContent, false);
+			return await pollWithinDeadline.call(this, events, includeDrafts, includeContent, false);
 		} finally {
 			pollsInFlight.delete(key);
 		}

@@ -3,14 +3,15 @@
  *
  * - Published and removed pages come from the digest: the last poll's digest minus this poll's leaves
  *   exactly the pages in one set and not the other (digest.ts).
- * - Updated pages are those still there whose updated_at moved past the watermark.
+ * - Updated pages are those still there whose updated_at moved (state.ts: the watermark and its
+ *   look-back window).
  * - When more pages were published and removed than the digest can name, the page listing tells the
  *   new ones apart by their created_at (one walk of the listing); the digest then has only the
  *   removals left to name. Removals beyond even that come out as one item with their number.
  */
 import { PageDigest, type PageKey } from './digest';
 import type { Snapshot, WatchedPage } from './snapshot';
-import { changedSince, type TriggerState } from './state';
+import { changeTest, type TriggerState } from './state';
 
 export type PageEvent = 'pagePublished' | 'pageUpdated' | 'pageRemoved';
 
@@ -81,9 +82,10 @@ async function setDifference(
 	// Too many differences for the cells: name the new pages from their created_at, take them out,
 	// and leave only the removals (and urls deleted and created again) for the digest to name.
 	const created = await createdAt();
+	const test = changeTest(state);
 	const fresh = pages.filter((page) => {
 		const time = created.get(page.url);
-		return time !== undefined && changedSince(state, { ...page, updated_at: time });
+		return time !== undefined && test.created(page.url, time);
 	});
 	const rest = before.subtract(now);
 	for (const page of fresh) rest.add(page);
@@ -117,9 +119,10 @@ export async function detectChanges(
 	const removed = difference.removed.filter((key) => !byUrl.has(key.url));
 
 	const changes: PageChange[] = [];
+	const test = changeTest(state);
 	for (const page of pages) {
 		if (difference.published.has(page.url)) changes.push(changeOf('pagePublished', page));
-		else if (changedSince(state, page)) changes.push(changeOf('pageUpdated', page));
+		else if (test.changed(page)) changes.push(changeOf('pageUpdated', page));
 	}
 	changes.sort(
 		(a, b) =>

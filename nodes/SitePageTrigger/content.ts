@@ -13,11 +13,15 @@ import type { PageChange } from './changes';
 /** Page reads in flight at once. */
 const CONCURRENCY = 8;
 
-async function readPage(ctx: IPollFunctions, url: string): Promise<IDataObject | null> {
+async function readPage(
+	ctx: IPollFunctions,
+	url: string,
+	signal?: AbortSignal,
+): Promise<IDataObject | null> {
 	const answer = await tenantApiRequest.call(
 		ctx,
 		{ method: 'GET', path: '/api/pages', qs: { url, page: 1, per_page: 100 } },
-		{ itemIndex: 0 },
+		{ itemIndex: 0, signal },
 	);
 	const pages = isPlainObject(answer) && 'url' in answer ? [answer] : unwrapList(answer);
 	return pages.find((page) => page?.url === url) ?? null;
@@ -26,12 +30,13 @@ async function readPage(ctx: IPollFunctions, url: string): Promise<IDataObject |
 export async function withContent(
 	this: IPollFunctions,
 	changes: PageChange[],
+	signal?: AbortSignal,
 ): Promise<Array<PageChange & { page: IDataObject | null }>> {
 	const pages: Array<IDataObject | null> = new Array(changes.length).fill(null);
 	throwFirstFailure(
 		await runWindow(0, changes.length, CONCURRENCY, async (index) => {
 			const { event, url } = changes[index];
-			if (event !== 'pageRemoved' && url !== null) pages[index] = await readPage(this, url);
+			if (event !== 'pageRemoved' && url !== null) pages[index] = await readPage(this, url, signal);
 		}),
 	);
 	return changes.map((change, index) => ({ ...change, page: pages[index] }));

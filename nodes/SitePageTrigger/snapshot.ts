@@ -27,6 +27,15 @@ export interface Snapshot {
 }
 
 const LIST_PAGE_SIZE = 100;
+/** Longest name kept: a longer one is cut to this many characters (the state and items stay small). */
+export const MAX_NAME_LENGTH = 1000;
+
+function contractError(ctx: IPollFunctions, message: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, {
+		description:
+			'The service answered outside its contract; the trigger keeps its place and tries again at the next poll.',
+	});
+}
 
 function watchedPage(
 	ctx: IPollFunctions,
@@ -45,20 +54,26 @@ function watchedPage(
 			},
 		);
 	}
+	if (!Number.isFinite(Date.parse(page.updated_at))) {
+		throw contractError(
+			ctx,
+			`The ${source} gives page ${JSON.stringify(page.url)} an updated_at that is not a time: ${JSON.stringify(page.updated_at.slice(0, 100))}`,
+		);
+	}
 	return {
 		url: page.url,
-		name: String(page.name ?? ''),
+		name: String(page.name ?? '').slice(0, MAX_NAME_LENGTH),
 		locale: String(page.locale ?? ''),
 		updated_at: page.updated_at,
 		draft,
 	};
 }
 
-async function readSitemap(this: IPollFunctions): Promise<Snapshot> {
+async function readSitemap(this: IPollFunctions, signal?: AbortSignal): Promise<Snapshot> {
 	const answer = await tenantApiRequest.call(
 		this,
 		{ method: 'POST', path: '/api/sitemap', body: {} },
-		{ itemIndex: 0 },
+		{ itemIndex: 0, signal },
 	);
 	if (!isPlainObject(answer) || !Array.isArray(answer.pages)) {
 		throw new NodeOperationError(this.getNode(), 'The sitemap answer has no list of pages', {
@@ -66,22 +81,36 @@ async function readSitemap(this: IPollFunctions): Promise<Snapshot> {
 		});
 	}
 	const generatedAt =
-		typeof answer.generated_at === 'string' ? answer.generated_at : new Date().toISOString();
+		typeof answer.generated_at === 'string' && Number.isFinite(Date.parse(answer.generated_at))
+			? answer.generated_at
+			: new Date().toISOString();
+	const pages = answer.pages.map((page: unknown) => watchedPage(this, page, false, 'sitemap'));
+	// A url listed twice would read as two pages: published twice, and later removed once too often.
+	const seen = new Set<string>();
+	for (const page of pages) {
+		if (seen.has(page.url))
+			throw contractError(this, `The sitemap lists the url ${JSON.stringify(page.url)} twice`);
+		seen.add(page.url);
+	}
 	return {
-		pages: answer.pages.map((page: unknown) => watchedPage(this, page, false, 'sitemap')),
+		pages,
 		generatedAt,
 		...(typeof answer.tenant_id === 'string' ? { tenantId: answer.tenant_id } : {}),
 	};
 }
 
 /** Every page of the listing with these filters, walked `per_page` 100 at a time. */
-export async function listAllPages(this: IPollFunctions, qs: IDataObject): Promise<IDataObject[]> {
+export async function listAllPages(
+	this: IPollFunctions,
+	qs: IDataObject,
+	signal?: AbortSignal,
+): Promise<IDataObject[]> {
 	const pages: IDataObject[] = [];
 	for (let page = 1; ; page++) {
 		const answer = await tenantApiRequest.call(
 			this,
 			{ method: 'GET', path: '/api/pages', qs: { ...qs, page, per_page: LIST_PAGE_SIZE } },
-			{ itemIndex: 0 },
+			{ itemIndex: 0, signal },
 		);
 		const batch = unwrapList(answer);
 		pages.push(...batch);
@@ -95,10 +124,11 @@ export async function listAllPages(this: IPollFunctions, qs: IDataObject): Promi
 export async function readSnapshot(
 	this: IPollFunctions,
 	includeDrafts: boolean,
+	signal?: AbortSignal,
 ): Promise<Snapshot> {
-	const snapshot = await readSitemap.call(this);
+	const snapshot = await readSitemap.call(this, signal);
 	if (includeDrafts) {
-		const drafts = await listAllPages.call(this, { draft: true });
+		const drafts = await listAllPages.call(this, { draft: true }, signal);
 		snapshot.pages.push(...drafts.map((page) => watchedPage(this, page, true, 'page listing')));
 	}
 	return snapshot;

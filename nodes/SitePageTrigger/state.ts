@@ -15,10 +15,12 @@ const STATE_VERSION = 1;
  */
 export const DIGEST_CELLS = 3 * 160;
 /**
- * Ties kept at most. Only a bulk write stamps more pages with one millisecond; then none are kept and a
- * page written again within that same millisecond after the poll would go unseen.
+ * The look-back window: pages stamped this long before the watermark (or later) are remembered by
+ * url and updated_at, so a write committed late with an older stamp is still seen once.
  */
-const MAX_TIES = 1000;
+export const LOOK_BACK_MS = 10 * 60_000;
+/** Pages remembered in the window at most; with more, the window is narrowed to the newest. */
+export const MAX_RECENT = 1000;
 
 export interface TriggerState {
 	version: number;
@@ -26,10 +28,17 @@ export interface TriggerState {
 	drafts: boolean;
 	/** The site watched (site.ts): another site starts afresh. */
 	site: string;
-	/** The latest updated_at seen (ms since the epoch), or null for an empty site. */
+	/**
+	 * The latest updated_at seen (ms since the epoch), but never past the sitemap's generated_at; null
+	 * for an empty site.
+	 */
 	watermark: number | null;
-	/** Short hashes of the urls whose updated_at was exactly the watermark. */
+	/** Short hashes of the urls whose updated_at was exactly the watermark (states before `recent`). */
 	ties: string[];
+	/** Pages stamped at or before this (ms) are unchanged; absent in states made before it. */
+	since?: number | null;
+	/** `urlHash(url)@updated_at` (base 36) of every page stamped after `since`. */
+	recent?: string[];
 	/** How many pages were watched. */
 	pages: number;
 	digest: StoredDigest;
@@ -45,24 +54,44 @@ export function timeOf(value: string): number {
 	return Number.isFinite(time) ? time : 0;
 }
 
-/** The state of these pages; `digest` when it was already made of them (with DIGEST_CELLS cells). */
+/** What `recent` remembers of a page: its url (hashed) and its updated_at. */
+function stampOf(url: string, time: number): string {
+	return `${urlHash(url)}@${time.toString(36)}`;
+}
+
+/**
+ * The state of these pages; `digest` when it was already made of them (with DIGEST_CELLS cells).
+ * `generatedAt` (the sitemap's) caps the watermark: a page stamped ahead of the service's clock does
+ * not hold it in the future.
+ */
 export function stateOf(
 	pages: WatchedPage[],
 	drafts: boolean,
 	site: string,
 	digest?: PageDigest,
+	generatedAt?: string,
 ): TriggerState {
 	let watermark: number | null = null;
 	for (const page of pages) watermark = Math.max(watermark ?? 0, timeOf(page.updated_at));
-	const ties = pages
-		.filter((page) => watermark !== null && timeOf(page.updated_at) === watermark)
-		.map((page) => urlHash(page.url));
+	const cap = generatedAt === undefined ? NaN : Date.parse(generatedAt);
+	if (watermark !== null && Number.isFinite(cap)) watermark = Math.min(watermark, cap);
+	let since = watermark === null ? null : watermark - LOOK_BACK_MS;
+	let window = pages
+		.filter((page) => since !== null && timeOf(page.updated_at) > since)
+		.sort((a, b) => timeOf(b.updated_at) - timeOf(a.updated_at));
+	if (window.length > MAX_RECENT) {
+		const cut = timeOf(window[MAX_RECENT].updated_at);
+		since = cut;
+		window = window.filter((page) => timeOf(page.updated_at) > cut);
+	}
 	return {
 		version: STATE_VERSION,
 		drafts,
 		site,
 		watermark,
-		ties: ties.length <= MAX_TIES ? ties : [],
+		ties: [],
+		since,
+		recent: window.map((page) => stampOf(page.url, timeOf(page.updated_at))),
 		pages: pages.length,
 		digest: (digest?.cells === DIGEST_CELLS
 			? digest
@@ -81,10 +110,40 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 	staticData.state = state as unknown as IDataObject;
 }
 
-/** A page changed after the state was taken: updated_at past the watermark, or at it and not a tie. */
-export function changedSince(state: TriggerState, page: WatchedPage): boolean {
-	if (state.watermark === null) return true;
-	const time = timeOf(page.updated_at);
-	if (time !== state.watermark) return time > state.watermark;
-	return state.ties.length > 0 && !state.ties.includes(urlHash(page.url));
+/** Whether a page changed after the state was taken, and whether a page was created after it. */
+export interface ChangeTest {
+	/** updated_at past the window, or in it and not the updated_at the state remembers for the url. */
+	changed(page: WatchedPage): boolean;
+	/** A page first seen with this created_at was not there when the state was taken. */
+	created(url: string, createdAt: string): boolean;
+}
+
+export function changeTest(state: TriggerState): ChangeTest {
+	if (state.recent === undefined) {
+		// A state made before the look-back window: the watermark and its ties.
+		const changed = (url: string, value: string) => {
+			if (state.watermark === null) return true;
+			const time = timeOf(value);
+			if (time !== state.watermark) return time > state.watermark;
+			return state.ties.length > 0 && !state.ties.includes(urlHash(url));
+		};
+		return {
+			changed: (page) => changed(page.url, page.updated_at),
+			created: changed,
+		};
+	}
+	const since = state.since ?? null;
+	const recent = new Set(state.recent);
+	const recentUrls = new Set(state.recent.map((stamp) => stamp.slice(0, stamp.indexOf('@'))));
+	return {
+		changed(page) {
+			if (since === null) return true;
+			const time = timeOf(page.updated_at);
+			return time > since && !recent.has(stampOf(page.url, time));
+		},
+		created(url, createdAt) {
+			if (since === null) return true;
+			return timeOf(createdAt) > since && !recentUrls.has(urlHash(url));
+		},
+	};
 }

@@ -100,6 +100,8 @@ export interface SiteRequestOptions {
 	 * parameter); else the credential's Tenant ID. Ignored by the other credentials.
 	 */
 	tenantId?: string;
+	/** Ends the request (and its retries) when it aborts, besides the execution's cancel signal. */
+	signal?: AbortSignal;
 }
 
 /** A response read whole: status, headers and the parsed body. */
@@ -227,7 +229,11 @@ async function resolveSettings(
 ): Promise<ResolvedSettings> {
 	const { itemIndex } = options;
 	const data = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType, itemIndex);
-	const signal = cancelSignalOf(ctx);
+	const cancel = cancelSignalOf(ctx);
+	const signal =
+		cancel && options.signal
+			? AbortSignal.any([cancel, options.signal])
+			: (cancel ?? options.signal);
 	let auth: SiteAuth;
 	if (credentialType === 'siteManagedTenantApi') {
 		const tenantId = String(options.tenantId ?? '').trim() || credentialTenant(data);

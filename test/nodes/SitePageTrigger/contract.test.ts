@@ -1,0 +1,250 @@
+/**
+ * Site Management Trigger in n8n's engine against a loopback site that serves crafted sitemaps: a
+ * site that drips its answer, clocks that disagree, and answers outside the contract.
+ */
+import { createServer, type Server } from 'http';
+import type { AddressInfo, Socket } from 'net';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SitePageTrigger } from '../../../nodes/SitePageTrigger/SitePageTrigger.node';
+import { MAX_NAME_LENGTH } from '../../../nodes/SitePageTrigger/snapshot';
+import { jsonOf, useNodeTestContext } from '../../harness/nodes';
+import { PollTriggerWorkflow } from '../../harness/poll-trigger';
+
+const ctx = useNodeTestContext();
+
+interface CraftedPage {
+	url: string;
+	name?: string;
+	locale?: string;
+	updated_at: string;
+}
+
+interface CraftedSite {
+	url: string;
+	/** What POST /api/sitemap answers. */
+	sitemap: { generated_at: string; pages: CraftedPage[] };
+	/** Milliseconds between two bytes of the sitemap; 0 sends it at once. */
+	dripMs: number;
+	sitemapRequests: number;
+	close(): Promise<void>;
+}
+
+async function startCraftedSite(): Promise<CraftedSite> {
+	const sockets = new Set<Socket>();
+	const site = {
+		sitemap: { generated_at: new Date().toISOString(), pages: [] },
+		dripMs: 0,
+		sitemapRequests: 0,
+	} as unknown as CraftedSite;
+	const server: Server = createServer((request, response) => {
+		request.resume();
+		request.on('end', () => {
+			if (request.method === 'POST' && request.url?.startsWith('/api/sitemap')) {
+				site.sitemapRequests++;
+				const body = Buffer.from(JSON.stringify({ tenant_id: 'crafted', ...site.sitemap }));
+				response.writeHead(200, { 'Content-Type': 'application/json' });
+				if (site.dripMs === 0) {
+					response.end(body);
+					return;
+				}
+				let sent = 0;
+				const drip = setInterval(() => {
+					if (response.destroyed || sent >= body.length) {
+						clearInterval(drip);
+						if (!response.destroyed) response.end();
+						return;
+					}
+					response.write(body.subarray(sent, sent + 1));
+					sent++;
+				}, site.dripMs);
+				response.on('close', () => clearInterval(drip));
+				return;
+			}
+			response.writeHead(404, { 'Content-Type': 'application/json' });
+			response.end('{"message":"not here"}');
+		});
+	});
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	site.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	site.close = async () => {
+		for (const socket of sockets) socket.destroy();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	};
+	return site;
+}
+
+let site: CraftedSite;
+beforeEach(async () => {
+	site = await startCraftedSite();
+});
+afterEach(async () => {
+	await site.close();
+});
+
+function trigger(parameters: INodeParameters = {}) {
+	const credential = ctx.runner.credentials.add('siteTenantApi', {
+		baseUrl: site.url,
+		token: 'crafted-token',
+	});
+	return new PollTriggerWorkflow(ctx.runner, () => new SitePageTrigger(), {
+		type: 'sitePageTrigger',
+		parameters: { events: ['pagePublished', 'pageUpdated', 'pageRemoved'], ...parameters },
+		credentials: credential,
+	});
+}
+
+const T0 = Date.parse('2030-01-01T12:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const DAY = 24 * 60 * MINUTE;
+
+function serve(generatedAt: number, pages: CraftedPage[]) {
+	site.sitemap = { generated_at: at(generatedAt), pages };
+}
+
+async function pollItems(workflow: PollTriggerWorkflow) {
+	const result = await workflow.poll();
+	if (result.error) throw result.error;
+	return (result.items ? jsonOf(result.items) : []) as IDataObject[];
+}
+
+async function pollLines(workflow: PollTriggerWorkflow) {
+	return (await pollItems(workflow)).map((item) => `${String(item.event)} ${String(item.url)}`);
+}
+
+describe('Site Management Trigger, a poll deadline', () => {
+	test('a sitemap dripped byte by byte fails the poll at the deadline, saying so; the next poll goes on', async () => {
+		serve(0, [{ url: '/', updated_at: at(-DAY) }]);
+		const workflow = trigger({ options: { pollDeadline: 1 } });
+		expect((await workflow.activate()).error).toBeUndefined();
+
+		serve(MINUTE, [
+			{ url: '/', updated_at: at(-DAY) },
+			{ url: '/new', updated_at: at(30 * SECOND) },
+		]);
+		site.dripMs = 200;
+		const started = Date.now();
+		const slow = await workflow.poll();
+		const took = Date.now() - started;
+		expect(slow.error?.message).toMatch(/did not answer within the poll deadline \(1 s\)/);
+		expect(took).toBeLessThan(5 * SECOND);
+
+		// Nothing was lost: the next poll, on a site that answers, reports the page once.
+		site.dripMs = 0;
+		expect(await pollLines(workflow)).toEqual(['pagePublished /new']);
+		expect(await pollLines(workflow)).toEqual([]);
+	}, 20_000);
+});
+
+describe('Site Management Trigger, clocks', () => {
+	test('a page stamped a day ahead does not hide the updates of another page', async () => {
+		serve(0, [
+			{ url: '/future', updated_at: at(DAY) },
+			{ url: '/a', updated_at: at(-60 * MINUTE) },
+		]);
+		const workflow = trigger();
+		await workflow.activate();
+		expect(await pollLines(workflow)).toEqual([]);
+
+		serve(MINUTE, [
+			{ url: '/future', updated_at: at(DAY) },
+			{ url: '/a', updated_at: at(30 * SECOND) },
+		]);
+		expect(await pollLines(workflow)).toEqual(['pageUpdated /a']);
+		expect(await pollLines(workflow)).toEqual([]);
+
+		serve(2 * MINUTE, [
+			{ url: '/future', updated_at: at(DAY) },
+			{ url: '/a', updated_at: at(90 * SECOND) },
+		]);
+		expect(await pollLines(workflow)).toEqual(['pageUpdated /a']);
+		expect(await pollLines(workflow)).toEqual([]);
+	});
+
+	test('a write committed after a poll with a stamp below what that poll saw is reported once', async () => {
+		serve(0, [
+			{ url: '/a', updated_at: at(-60 * MINUTE) },
+			{ url: '/b', updated_at: at(0) },
+		]);
+		const workflow = trigger();
+		await workflow.activate();
+
+		serve(MINUTE, [
+			{ url: '/a', updated_at: at(-2 * SECOND) },
+			{ url: '/b', updated_at: at(0) },
+		]);
+		expect(await pollLines(workflow)).toEqual(['pageUpdated /a']);
+		expect(await pollLines(workflow)).toEqual([]);
+		// What the state keeps for that does not list pages.
+		expect(JSON.stringify(workflow.saved)).not.toContain('/a');
+	});
+});
+
+describe('Site Management Trigger, answers outside the contract', () => {
+	test('a url the sitemap lists twice fails the poll naming it, and reports no page', async () => {
+		serve(0, [{ url: '/', updated_at: at(-DAY) }]);
+		const workflow = trigger();
+		await workflow.activate();
+
+		const twice = { url: '/twice', updated_at: at(0) };
+		serve(MINUTE, [{ url: '/', updated_at: at(-DAY) }, twice, { ...twice }]);
+		const result = await workflow.poll();
+		expect(result.error?.message).toMatch(/lists the url "\/twice" twice/);
+		expect(result.items).toBeNull();
+
+		serve(2 * MINUTE, [{ url: '/', updated_at: at(-DAY) }, twice]);
+		expect(await pollLines(workflow)).toEqual(['pagePublished /twice']);
+		expect(await pollLines(workflow)).toEqual([]);
+	});
+
+	test('an updated_at that is not a time fails the poll naming the page', async () => {
+		serve(0, [{ url: '/', updated_at: at(-DAY) }]);
+		const workflow = trigger();
+		await workflow.activate();
+
+		serve(MINUTE, [
+			{ url: '/', updated_at: at(-DAY) },
+			{ url: '/odd', updated_at: 'yesterday' },
+		]);
+		const result = await workflow.poll();
+		expect(result.error?.message).toMatch(/page "\/odd" an updated_at that is not a time/);
+
+		serve(2 * MINUTE, [
+			{ url: '/', updated_at: at(-DAY) },
+			{ url: '/odd', updated_at: at(MINUTE) },
+		]);
+		expect(await pollLines(workflow)).toEqual(['pagePublished /odd']);
+	});
+
+	test('a 70,000-character name is cut, and the page is published, updated and removed as usual', async () => {
+		serve(0, [{ url: '/', updated_at: at(-DAY) }]);
+		const workflow = trigger();
+		await workflow.activate();
+
+		const name = 'n'.repeat(70_000);
+		serve(MINUTE, [
+			{ url: '/', updated_at: at(-DAY) },
+			{ url: '/long', name, updated_at: at(30 * SECOND) },
+		]);
+		const published = await pollItems(workflow);
+		expect(published.map((item) => [item.event, item.url])).toEqual([['pagePublished', '/long']]);
+		expect(String(published[0].name)).toBe(name.slice(0, MAX_NAME_LENGTH));
+		expect(await pollLines(workflow)).toEqual([]);
+
+		serve(2 * MINUTE, [
+			{ url: '/', updated_at: at(-DAY) },
+			{ url: '/long', name, updated_at: at(90 * SECOND) },
+		]);
+		expect(await pollLines(workflow)).toEqual(['pageUpdated /long']);
+
+		serve(3 * MINUTE, [{ url: '/', updated_at: at(-DAY) }]);
+		expect(await pollLines(workflow)).toEqual(['pageRemoved /long']);
+		expect(await pollLines(workflow)).toEqual([]);
+	});
+});
