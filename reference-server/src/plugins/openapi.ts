@@ -54,6 +54,153 @@ const uploadBody = {
 	},
 };
 
+/** A stable operationId per operation (camelCase), for generated clients' method names. */
+const OPERATION_IDS: Record<string, string> = {
+	'GET /openapi.json': 'getOpenApiDocument',
+	'GET /health': 'getHealth',
+	'GET /api/tenants': 'listTenants',
+	'POST /api/tenant': 'createTenant',
+	'PUT /api/tenant': 'renameTenant',
+	'DELETE /api/tenant': 'deleteTenant',
+	'POST /api/tenant/token': 'createTenantToken',
+	'GET /api/pages': 'listPages',
+	'POST /api/page': 'createPage',
+	'DELETE /api/page': 'deletePage',
+	'PUT /api/content': 'putPageContent',
+	'POST /api/asset': 'uploadAsset',
+	'GET /assets/{assetId}/{fileName}': 'downloadAsset',
+	'GET /api/settings': 'getSettings',
+	'POST /api/settings': 'updateSettings',
+	'POST /api/sitemap': 'getSitemap',
+	'GET /api/notifications': 'listNotifications',
+	'POST /api/notifications': 'createNotification',
+	'GET /api/variables': 'listVariables',
+	'PUT /api/variables': 'putVariables',
+	'DELETE /api/variables': 'deleteVariables',
+	'POST /forms/{tenantId}/contact': 'submitContactForm',
+	'GET /api/contact-form/deliveries': 'listContactFormDeliveries',
+	'POST /api/contact-form/claims': 'createContactFormClaim',
+	'DELETE /api/contact-form/claims': 'deleteContactFormClaim',
+	'POST /forms/{tenantId}/claims': 'submitContactFormClaim',
+	'POST /api/contact-form/test-webhooks': 'createContactFormTestWebhook',
+	'GET /api/contact-form/test-webhooks': 'listContactFormTestWebhooks',
+	'DELETE /api/contact-form/test-webhooks': 'deleteContactFormTestWebhook',
+};
+
+/** For a route missing from OPERATION_IDS: `POST /api/contact-form/claims` → `postContactFormClaims`. */
+function derivedOperationId(method: string, path: string): string {
+	const words = path
+		.replace(/^\/api\//, '/')
+		.split(/[^A-Za-z0-9]+/)
+		.filter(Boolean);
+	return [method.toLowerCase(), ...words.map((w) => w[0].toUpperCase() + w.slice(1))].join('');
+}
+
+const retryAfterHeader = {
+	description: 'Seconds to wait before retrying.',
+	schema: { type: 'string' },
+};
+
+const replayedHeader = {
+	description:
+		'Extension. `true` when this answer is a replay of the one stored for the Idempotency-Key.',
+	schema: { type: 'string', enum: ['true'] },
+	'x-extension': true,
+};
+
+const rateLimitHeaders = {
+	'x-ratelimit-limit': {
+		description: 'Requests allowed in the current window.',
+		schema: { type: 'integer' },
+	},
+	'x-ratelimit-remaining': {
+		description: 'Requests left in the current window.',
+		schema: { type: 'integer' },
+	},
+	'x-ratelimit-reset': {
+		description: 'Seconds until the window resets.',
+		schema: { type: 'integer' },
+	},
+};
+
+interface OpenApiOperation {
+	operationId?: string;
+	security?: unknown[];
+	parameters?: { in: string; name: string; schema?: unknown }[];
+	requestBody?: unknown;
+	responses?: Record<
+		string,
+		{ description?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }
+	>;
+}
+
+/**
+ * Fills in what the route schemas cannot say: operationIds, `security: []` on public operations,
+ * response content that is not JSON, query values the server coerces, and the response headers the
+ * plugins add (Retry-After, Idempotent-Replayed, the rate-limit headers).
+ */
+function completeDocument(document: Record<string, unknown>): Record<string, unknown> {
+	const paths = (document.paths ?? {}) as Record<string, Record<string, OpenApiOperation>>;
+	for (const [path, item] of Object.entries(paths)) {
+		for (const [method, operation] of Object.entries(item)) {
+			if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+			const key = `${method.toUpperCase()} ${path}`;
+			operation.operationId ??= OPERATION_IDS[key] ?? derivedOperationId(method, path);
+			// An operation without a security requirement is public: say so explicitly.
+			operation.security ??= [];
+			const responses = (operation.responses ??= {});
+			const idempotent = operation.parameters?.some(
+				(p) => p.in === 'header' && p.name === 'Idempotency-Key',
+			);
+			if (idempotent) {
+				for (const [status, response] of Object.entries(responses)) {
+					if (status.startsWith('2') || status.startsWith('4'))
+						response.headers = { ...response.headers, 'Idempotent-Replayed': replayedHeader };
+				}
+			}
+			// 503: the fault injection (and an overloaded server) answers with Retry-After.
+			if (responses['5xx'])
+				responses['5xx'].headers = { ...responses['5xx'].headers, 'Retry-After': retryAfterHeader };
+		}
+	}
+
+	const form = paths['/forms/{tenantId}/contact']?.post;
+	if (form?.responses) {
+		form.responses['429'] = {
+			description: 'Too many submissions from this address or for this tenant.',
+			headers: { 'Retry-After': retryAfterHeader, ...rateLimitHeaders },
+			content: form.responses['4xx']?.content,
+		};
+	}
+
+	const openapi = paths['/openapi.json']?.get;
+	if (openapi?.responses) {
+		openapi.responses['200'] = {
+			description: 'This document (OpenAPI 3.1)',
+			content: { 'application/json': { schema: { type: 'object' } } },
+		};
+	}
+
+	const download = paths['/assets/{assetId}/{fileName}']?.get;
+	if (download?.responses?.['200']) {
+		download.responses['200'] = {
+			description: 'The file, with its stored content type',
+			content: { '*/*': { schema: { type: 'string', contentEncoding: 'binary' } } },
+		};
+	}
+
+	// The query coercion (request-shape) also takes 1 and 0 for a boolean.
+	for (const parameter of paths['/api/pages']?.get?.parameters ?? []) {
+		if (parameter.in === 'query' && parameter.name === 'draft')
+			parameter.schema = {
+				type: ['boolean', 'integer'],
+				enum: [true, false, 0, 1],
+				description: 'true/false (1/0 accepted)',
+			};
+	}
+	return document;
+}
+
 /**
  * Generates the OpenAPI 3.1 document from the route schemas (@fastify/swagger) and serves it at
  * GET /openapi.json. Must be registered before the routes: swagger collects them as they are added.
@@ -67,7 +214,14 @@ export default fp(
 					title: 'Site Management API (reference server)',
 					version: '1.0.0',
 					description: DESCRIPTION,
+					license: { name: 'MIT', identifier: 'MIT' },
+					contact: {
+						name: 'Site Management Integrations',
+						email: 'integrations@site-management.dev',
+					},
 				},
+				// Relative: the server's own origin (its --public-url when set behind a proxy).
+				servers: [{ url: '/' }],
 				components: {
 					securitySchemes: {
 						adminToken: {
@@ -95,6 +249,8 @@ export default fp(
 				if (
 					url.startsWith('/api/') &&
 					route.config?.idempotency !== false &&
+					// Read-only POSTs (the sitemap) ignore the header.
+					!route.config?.readOnly &&
 					methods.some((m) => ['POST', 'PUT', 'DELETE'].includes(m))
 				) {
 					const headers = (schema.headers ?? { type: 'object', properties: {} }) as {
@@ -110,6 +266,10 @@ export default fp(
 					documented = { ...documented, body: uploadBody, consumes: ['multipart/form-data'] };
 				return { schema: documented as typeof schema, url };
 			},
+			transformObject: (documentObject) =>
+				completeDocument(
+					(documentObject as { openapiObject: Record<string, unknown> }).openapiObject,
+				),
 		});
 
 		app.get(

@@ -53,6 +53,8 @@ export function formBody(
 		// Any JSON value; the length bound applies to text.
 		additionalProperties: {
 			type: ['string', 'number', 'boolean', 'null', 'object', 'array'],
+			// Any items (said explicitly, for the OpenAPI linters).
+			items: {},
 			maxLength: config.formMaxFieldLength,
 		},
 		description: `the form fields: at most ${config.formMaxFields}, names of at most 200 characters, text values of at most ${config.formMaxFieldLength} characters; the body at most ${config.formMaxBodyKb} KB (413 above); rate limited per client address and per tenant (429 with Retry-After)`,
