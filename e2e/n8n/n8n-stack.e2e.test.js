@@ -536,7 +536,7 @@ describe("AI: n8n's own AI nodes on an OpenAI credential pointed at the stand-in
 		const requestsBefore = ctx.ai.requests.length;
 		if (!runtime.RUNTIME.agentReturnsToolErrors) {
 			await expect(execute(DERIVED_WORKFLOWS.agentInvalidFirst.id)).rejects.toThrow(
-				'apply_proposal: No usable proposal in the parameter "Proposal JSON": Proposal templates must be an array, got a string',
+				'apply_proposal: No usable proposal in the proposal: Proposal templates must be an array, got a string',
 			);
 			expect(ctx.ai.requests.length - requestsBefore).toBeGreaterThanOrEqual(2); // the context, then the bad apply
 			expect((await aboutUs()).templates).toEqual(ABOUT_US.templates);
@@ -554,7 +554,7 @@ describe("AI: n8n's own AI nodes on an OpenAI credential pointed at the stand-in
 		expect(JSON.parse(calls[1].result)).toEqual([
 			{
 				error:
-					'No usable proposal in the parameter "Proposal JSON": Proposal templates must be an array, got a string',
+					'No usable proposal in the proposal: Proposal templates must be an array, got a string',
 			},
 		]);
 		const applies = toolRuns(run, 'apply_proposal');
