@@ -15,7 +15,7 @@ export interface JsonTask {
 }
 
 /** Why a body was refused; the main thread answers with the very error the in-thread path gives. */
-export type JsonRefusal = 'utf8' | 'depth' | 'json';
+export type JsonRefusal = 'utf8' | 'depth' | 'proto' | 'json';
 
 export type JsonOutcome =
 	| { refused: JsonRefusal }
@@ -27,3 +27,8 @@ export type JsonOutcome =
 			/** The Idempotency-Key hash of the whole body (lib/request-hash.ts). */
 			hash: string;
 	  };
+
+/** secure-json-parse refused a `__proto__` key: valid JSON, not accepted (not "not valid JSON"). */
+export function isForbiddenKey(error: unknown): boolean {
+	return /forbidden prototype property/i.test(String((error as Error)?.message ?? ''));
+}

@@ -11,11 +11,12 @@ import { parse } from 'secure-json-parse';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth';
 import { requestHash, stableJson } from '../lib/request-hash';
 import type { JsonOutcome, JsonTask } from './protocol';
+import { isForbiddenKey } from './protocol';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The same options as the in-thread parser (`getDefaultJsonParser('error', 'ignore')`). */
+/** The same options as the in-thread parser (plugins/json-body.ts). */
 const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'ignore' } as const;
 
 export function handle(task: JsonTask): JsonOutcome {
@@ -25,8 +26,8 @@ export function handle(task: JsonTask): JsonOutcome {
 	let body: unknown;
 	try {
 		body = parse(bytes.toString('utf8'), undefined, PARSE_OPTIONS);
-	} catch {
-		return { refused: 'json' };
+	} catch (error) {
+		return { refused: isForbiddenKey(error) ? 'proto' : 'json' };
 	}
 	const hash = requestHash(task.method, task.url, stableJson(body));
 	const texts: Record<string, string> = {};

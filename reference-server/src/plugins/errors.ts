@@ -221,13 +221,32 @@ function handleError(
 export default fp(
 	async function errorsPlugin(app: FastifyInstance) {
 		app.setErrorHandler(handleError);
-		app.setNotFoundHandler((request, reply) => {
-			sendError(
-				reply,
-				404,
-				'not_found',
-				`There is no route ${request.method} ${request.url.split('?')[0]}.`,
+		// Every route's path as a pattern, so that a known path asked with another method answers 405
+		// with the methods it has (Allow), not 404. Registered before the routes (onRoute sees them).
+		const routes: Array<{ method: string; path: RegExp }> = [];
+		app.addHook('onRoute', (route) => {
+			const path = new RegExp(
+				`^${route.url
+					.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+					.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, '[^/]+')}/?$`,
 			);
+			for (const method of [route.method].flat()) routes.push({ method, path });
+		});
+		app.setNotFoundHandler((request, reply) => {
+			const path = request.url.split('?')[0];
+			const allowed = [
+				...new Set(routes.filter((route) => route.path.test(path)).map((r) => r.method)),
+			];
+			if (allowed.length > 0) {
+				reply.header('allow', allowed.join(', '));
+				return sendError(
+					reply,
+					405,
+					'method_not_allowed',
+					`${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`,
+				);
+			}
+			return sendError(reply, 404, 'not_found', `There is no route ${request.method} ${path}.`);
 		});
 	},
 	{ name: 'site-errors' },

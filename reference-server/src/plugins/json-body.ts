@@ -4,7 +4,12 @@ import { isUtf8 } from 'node:buffer';
 import { availableParallelism } from 'node:os';
 import { ApiError } from '../errors/api-error';
 import { JsonWorkerPool } from '../json-workers/pool';
+import { parse as secureJsonParse } from 'secure-json-parse';
 import type { JsonOutcome, JsonRefusal } from '../json-workers/protocol';
+import { isForbiddenKey } from '../json-workers/protocol';
+
+/** As Fastify's `getDefaultJsonParser('error', 'ignore')`: `__proto__` refused, `constructor` kept. */
+const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'ignore' } as const;
 import { HEAVY_BODY_BYTES } from '../lib/heavy-work';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth';
 
@@ -45,8 +50,18 @@ function refusal(reason: JsonRefusal): Error {
 			'invalid_json',
 			`The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`,
 		);
-	// What Fastify's own parser gives for bad JSON and for a `__proto__` key.
+	if (reason === 'proto') return forbiddenKey();
+	// What Fastify's own parser gives for bad JSON.
 	return new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+}
+
+/** Valid JSON with a `__proto__` key: refused, saying why (it is not "not valid JSON"). */
+function forbiddenKey(): Error {
+	return new ApiError(
+		400,
+		'invalid_json',
+		'The request body has a "__proto__" key, which is not accepted (it could change the objects it is merged into).',
+	);
 }
 
 /**
@@ -57,7 +72,6 @@ function refusal(reason: JsonRefusal): Error {
  */
 export default fp(
 	async function jsonBodyPlugin(app: FastifyInstance) {
-		const parseJson = app.getDefaultJsonParser('error', 'ignore');
 		const workers = new JsonWorkerPool(JSON_WORKERS);
 		app.addHook('onClose', () => workers.close());
 		app.decorateRequest('offThreadJson', null);
@@ -69,7 +83,19 @@ export default fp(
 				if (body.length < HEAVY_BODY_BYTES) {
 					if (!isUtf8(body)) return done(refusal('utf8'), undefined);
 					if (nestsDeeperThan(body, MAX_JSON_DEPTH)) return done(refusal('depth'), undefined);
-					return parseJson(request, body.toString('utf8'), done);
+					if (body.length === 0)
+						return done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY(), undefined);
+					// Fastify's own parser with its options, but saying why a `__proto__` key is refused.
+					try {
+						return done(null, secureJsonParse(body.toString('utf8'), undefined, PARSE_OPTIONS));
+					} catch (error) {
+						return done(
+							isForbiddenKey(error)
+								? forbiddenKey()
+								: new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(),
+							undefined,
+						);
+					}
 				}
 				const textFields = request.routeOptions.config.jsonTextFields ?? [];
 				workers.run({ bytes: body, method: request.method, url: request.url, textFields }).then(

@@ -156,7 +156,7 @@ describe('a large body is refused exactly as a small one', () => {
 			'{"url":"/home","templates":[{"__proto__":{"admin":true}}]}',
 			400,
 			'invalid_json',
-			/not valid JSON/,
+			/"__proto__" key, which is not accepted/,
 		],
 		[
 			'templates not an array',
