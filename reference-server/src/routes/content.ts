@@ -5,6 +5,7 @@ import { jsonFieldText } from '../plugins/json-body';
 import { tenantOf } from '../context';
 import { tenantSecurity } from '../schemas/common';
 import { contentBody, contentResponses } from '../schemas/content';
+import { pageUrlOrThrow } from '../lib/page-url';
 
 const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store } = app.site;
@@ -25,7 +26,8 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request, reply) => {
-			const { url, templates, banner } = request.body;
+			const { templates, banner } = request.body;
+			const url = pageUrlOrThrow(request.body.url);
 			const update = () =>
 				store.pages.updateContent(
 					tenantOf(request).pk,

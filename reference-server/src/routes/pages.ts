@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { conflict, notFound } from '../errors/api-error';
+import { pageUrlOrThrow } from '../lib/page-url';
 import type { PageFilter } from '../db/pages';
 import { tenantOf } from '../context';
 import { asBoolean, pagination, paginationMetaFor, tenantSecurity } from '../schemas/common';
@@ -28,7 +29,8 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request, reply) => {
-			const { url, locale, draft, search } = request.query;
+			const { locale, draft, search } = request.query;
+			const url = request.query.url === undefined ? undefined : pageUrlOrThrow(request.query.url);
 			const { page, perPage, offset } = pagination(request.query);
 			const filter: PageFilter = { url, locale, draft, search };
 			// Rendered by the route's own response serializer, so a cached answer is the same text.
@@ -60,15 +62,16 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request, reply) => {
 			const body = request.body;
+			const url = pageUrlOrThrow(body.url);
 			const page = store.pages.create(tenantOf(request).pk, {
-				url: body.url,
+				url,
 				name: body.name,
 				locale: body.locale,
 				meta_title: body.meta_title ?? null,
 				meta_description: body.meta_description ?? null,
 				draft: asBoolean(body.draft, false),
 			});
-			if (!page) throw conflict(`A page with url "${body.url}" already exists.`);
+			if (!page) throw conflict(`A page with url "${url}" already exists.`);
 			return reply.code(201).send({ message: 'Page created successfully.', page });
 		},
 	);
@@ -89,7 +92,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request) => {
-			const { url } = request.body;
+			const url = pageUrlOrThrow(request.body.url);
 			if (
 				!store.pages.delete(tenantOf(request).pk, url, asBoolean(request.body.permanently, false))
 			) {

@@ -1,6 +1,7 @@
 /**
  * A page's url as the user may give it: a site path (`/about-us`) or a full address on the site
- * (`https://example.com/about-us?x=1`), reduced to its path. Undefined when it is neither.
+ * (`https://example.com/about-us?x=1`), reduced to its path as written (not percent-encoded).
+ * Undefined when it is neither.
  */
 export const PAGE_URL_PATTERN = '^(?:https?://[^\\s/?#]+(?:[/?#]\\S*)?|/\\S*)$';
 const PAGE_URL = new RegExp(PAGE_URL_PATTERN, 'i');
@@ -9,9 +10,17 @@ export function sitePath(raw: string): string | undefined {
 	const value = raw.trim();
 	if (!PAGE_URL.test(value)) return undefined;
 	if (!/^https?:\/\//i.test(value)) return value;
+	let pathname: string;
 	try {
-		return new URL(value).pathname;
+		pathname = new URL(value).pathname;
 	} catch {
 		return undefined;
+	}
+	// The URL parser percent-encodes what the user typed (/café becomes /caf%C3%A9): the page is the
+	// one they named, so its path goes as they wrote it.
+	try {
+		return decodeURIComponent(pathname);
+	} catch {
+		return pathname;
 	}
 }

@@ -31,6 +31,18 @@ describe('Page locator', () => {
 		}
 	});
 
+	test('By URL as a full address with letters the URL parser encodes reaches the page named, not a look-alike', async () => {
+		await seedPages(tenant.client, [{ url: '/caf\u00e9', name: 'Cafe' }]);
+		const deleted = await tenant.run({
+			resource: 'page',
+			operation: 'delete',
+			url: byUrl('https://www.example.com/caf\u00e9'),
+		});
+		expect(deleted.error).toBeUndefined();
+		expect(deleted.items[0].json).toMatchObject({ url: '/caf\u00e9', name: 'Cafe', deleted: true });
+		expect(await readPage(tenant.client, '/caf\u00e9')).toBeUndefined();
+	});
+
 	test("By URL that is no page url: n8n stops a typed value with the mode's message, the node one from an expression", async () => {
 		await expect(
 			tenant.run({ resource: 'page', operation: 'get', url: byUrl('about-us') }),
