@@ -20,7 +20,7 @@ export const DIGEST_CELLS = 3 * 160;
  */
 export const LOOK_BACK_MS = 10 * 60_000;
 /** Pages remembered in the window at most; with more, the window is narrowed to the newest. */
-export const MAX_RECENT = 1000;
+export const MAX_RECENT = 200;
 
 export interface TriggerState {
 	version: number;
