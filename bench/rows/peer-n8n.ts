@@ -146,7 +146,10 @@ async function checkedRuns(prepared: Prepared, run: WorkflowRun): Promise<NodeRu
 		const nodeRun = run.data.resultData.runData[entry.name]?.[0];
 		if (!nodeRun) throw new Error(`${prepared.setting.id}: node "${entry.name}" did not run`);
 		const items = nodeItems(run, entry.name);
-		if (items.length !== entry.items || !items.every((item) => typeof item.page === 'object')) {
+		// The Tenant node outputs the page itself; the HTTP Request node the service's answer {message, page}.
+		const isCreatedPage = (item: Record<string, unknown>) =>
+			typeof item.page === 'object' || typeof item.url === 'string';
+		if (items.length !== entry.items || !items.every(isCreatedPage)) {
 			throw new Error(
 				`${prepared.setting.id}: "${entry.name}" output ${items.length} items, expected ${entry.items} created pages`,
 			);
