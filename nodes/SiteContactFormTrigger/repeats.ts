@@ -80,7 +80,9 @@ export async function claimOnSite(
  * The fallback, this process's memory: submissions this n8n process has started a workflow for, per trigger node: the fallback for telling
  * repeats where the site cannot hold a claim (manual registration, a service without the claims
  * endpoint). It lives in memory, so it holds within one process only and is empty after a restart;
- * the node never writes it to static data (n8n does not save static data written by webhook()).
+ * the node never writes it to static data: n8n saves a webhook's static data whole, as read when the
+ * request began, so a delivery running across a re-activation would put back the registration (the
+ * secret's hash) that the re-activation replaced, and the trigger would then refuse every delivery.
  */
 /** Submissions remembered per trigger node. */
 export const REMEMBERED_SUBMISSIONS = 1000;

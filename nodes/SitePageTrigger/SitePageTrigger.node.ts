@@ -14,7 +14,7 @@ import {
 } from '../shared/authentication';
 import { detectChanges, type PageChange, type PageEvent } from './changes';
 import { withContent } from './content';
-import { listAllPages, readSnapshot, type Snapshot } from './snapshot';
+import { listAllPages, readSnapshot, type PollLimits, type Snapshot } from './snapshot';
 import { watchedSite } from './site';
 import { readState, stateOf, timeOf, writeState } from './state';
 
@@ -47,11 +47,14 @@ const pollsInFlight = new Set<string>();
 /** A poll's deadline by default, and the longest one allowed (seconds): docs/page-trigger.md. */
 export const DEFAULT_POLL_DEADLINE_S = 45;
 export const MAX_POLL_DEADLINE_S = 300;
+/** The largest answer a poll reads by default, and the largest cap allowed (MB): docs/page-trigger.md. */
+export const DEFAULT_MAX_ANSWER_MB = 64;
+export const MAX_ANSWER_MB = 1024;
 
 /** created_at of every watched page, from the listing (only when the digest cannot tell). */
-function createdAtLookup(ctx: IPollFunctions, includeDrafts: boolean, signal: AbortSignal) {
+function createdAtLookup(ctx: IPollFunctions, includeDrafts: boolean, limits: PollLimits) {
 	return async () => {
-		const pages = await listAllPages.call(ctx, includeDrafts ? {} : { draft: false }, signal);
+		const pages = await listAllPages.call(ctx, includeDrafts ? {} : { draft: false }, limits);
 		return new Map(
 			pages
 				.filter((page) => typeof page.url === 'string' && typeof page.created_at === 'string')
@@ -87,17 +90,17 @@ async function pollOnce(
 	includeDrafts: boolean,
 	includeContent: boolean,
 	manual: boolean,
-	signal: AbortSignal,
+	limits: PollLimits,
 ): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	// Every request happens before the state is written: a failed poll keeps the old state, and the
 	// next poll sees everything since it.
-	const snapshot = await readSnapshot.call(this, includeDrafts, signal);
+	const snapshot = await readSnapshot.call(this, includeDrafts, limits);
 	const site = await watchedSite(this, snapshot.tenantId);
 	const state = readState(staticData);
 	const known = state !== undefined && state.drafts === includeDrafts && state.site === site.key;
 	const detected = known
-		? await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts, signal))
+		? await detectChanges(state, snapshot, createdAtLookup(this, includeDrafts, limits))
 		: undefined;
 	let changes = (detected?.changes ?? []).filter((change) => events.includes(change.event));
 
@@ -105,7 +108,7 @@ async function pollOnce(
 		// Fetch Test Event shows a sample and leaves the state as it was.
 		changes = changes.length > 0 ? changes.slice(-1) : sampleOf(snapshot, events);
 	}
-	const withPages = includeContent ? await withContent.call(this, changes, signal) : changes;
+	const withPages = includeContent ? await withContent.call(this, changes, limits) : changes;
 	// Every item says which site it came from.
 	const output = withPages.map((change) => ({
 		...change,
@@ -130,9 +133,18 @@ function pollDeadline(ctx: IPollFunctions): number {
 	return Math.min(value, MAX_POLL_DEADLINE_S);
 }
 
+/** The largest answer a poll reads, in bytes, from Options > Max Answer Size (MB). */
+function maxAnswerBytes(ctx: IPollFunctions): number {
+	const value = Number(ctx.getNodeParameter('options.maxAnswerMb', DEFAULT_MAX_ANSWER_MB));
+	const mb =
+		Number.isFinite(value) && value > 0 ? Math.min(value, MAX_ANSWER_MB) : DEFAULT_MAX_ANSWER_MB;
+	return Math.round(mb * 1024 * 1024);
+}
+
 /**
  * pollOnce within the deadline: every request of the poll is ended when it passes (the Timeout of a
- * request counts only the wait between two bytes), and the poll fails saying so.
+ * request counts only the wait between two bytes), and the poll fails saying so. No answer longer
+ * than Max Answer Size is read.
  */
 async function pollWithinDeadline(
 	this: IPollFunctions,
@@ -141,7 +153,10 @@ async function pollWithinDeadline(
 	const seconds = pollDeadline(this);
 	const deadline = AbortSignal.timeout(seconds * 1000);
 	try {
-		return await pollOnce.call(this, ...args, deadline);
+		return await pollOnce.call(this, ...args, {
+			signal: deadline,
+			maxResponseBytes: maxAnswerBytes(this),
+		});
 	} catch (error) {
 		// Not the deadline: the poll's own node error, passed on unchanged (n8n's scanner wants no raw
 		// rethrow); anything else is wrapped.
@@ -230,6 +245,15 @@ export class SitePageTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
+					{
+						displayName: 'Max Answer Size (MB)',
+						name: 'maxAnswerMb',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: MAX_ANSWER_MB },
+						default: DEFAULT_MAX_ANSWER_MB,
+						description:
+							'The largest answer a poll reads (the sitemap above all); a larger one is not read and the poll fails with an error',
+					},
 					{
 						displayName: 'Poll Deadline (Seconds)',
 						name: 'pollDeadline',

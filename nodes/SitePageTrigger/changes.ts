@@ -7,7 +7,9 @@
  *   look-back window).
  * - When more pages were published and removed than the digest can name, the page listing tells the
  *   new ones apart by their created_at (one walk of the listing); the digest then has only the
- *   removals left to name. Removals beyond even that come out as one item with their number.
+ *   removals and the pages back again (restored, or a draft published in place) left to name. When
+ *   even those are too many, the removals beyond come out as one item with their number, and a page
+ *   back again is reported only if its updated_at moved (as updated): docs/page-trigger.md.
  */
 import { PageDigest, type PageKey } from './digest';
 import type { Snapshot, WatchedPage } from './snapshot';
@@ -95,7 +97,13 @@ async function setDifference(
 		second.onlyInFirst.filter((key) => current.has(key.url)).map((key) => key.url),
 	);
 	const removed = second.onlyInFirst.filter((key) => !current.has(key.url));
-	const published = new Set(fresh.map((page) => page.url).filter((url) => !recreated.has(url)));
+	// In the site now, not before, and not new: a page restored, or a draft published in place. (A url
+	// on both sides changed name or locale.)
+	const returned = second.onlyInSecond.map((key) => key.url).filter((url) => !recreated.has(url));
+	const published = new Set([
+		...fresh.map((page) => page.url).filter((url) => !recreated.has(url)),
+		...returned,
+	]);
 	// Pages before = pages now - published + removed.
 	const unnamedRemovals = second.complete
 		? 0

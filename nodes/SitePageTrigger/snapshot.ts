@@ -7,6 +7,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/json';
+import type { SiteRequestOptions } from '../shared/transport';
 import { unwrapList } from '../shared/transport';
 import { tenantApiRequest } from '../SiteTenant/transport';
 
@@ -25,6 +26,9 @@ export interface Snapshot {
 	/** The tenant the sitemap says it is of, where the service says (a reference-server extension). */
 	tenantId?: string;
 }
+
+/** What bounds every request of a poll: its deadline and its answer size cap. */
+export type PollLimits = Pick<SiteRequestOptions, 'signal' | 'maxResponseBytes'>;
 
 const LIST_PAGE_SIZE = 100;
 /** Longest name kept: a longer one is cut to this many characters (the state and items stay small). */
@@ -69,11 +73,11 @@ function watchedPage(
 	};
 }
 
-async function readSitemap(this: IPollFunctions, signal?: AbortSignal): Promise<Snapshot> {
+async function readSitemap(this: IPollFunctions, limits: PollLimits = {}): Promise<Snapshot> {
 	const answer = await tenantApiRequest.call(
 		this,
 		{ method: 'POST', path: '/api/sitemap', body: {} },
-		{ itemIndex: 0, signal },
+		{ itemIndex: 0, ...limits },
 	);
 	if (!isPlainObject(answer) || !Array.isArray(answer.pages)) {
 		throw new NodeOperationError(this.getNode(), 'The sitemap answer has no list of pages', {
@@ -103,14 +107,14 @@ async function readSitemap(this: IPollFunctions, signal?: AbortSignal): Promise<
 export async function listAllPages(
 	this: IPollFunctions,
 	qs: IDataObject,
-	signal?: AbortSignal,
+	limits: PollLimits = {},
 ): Promise<IDataObject[]> {
 	const pages: IDataObject[] = [];
 	for (let page = 1; ; page++) {
 		const answer = await tenantApiRequest.call(
 			this,
 			{ method: 'GET', path: '/api/pages', qs: { ...qs, page, per_page: LIST_PAGE_SIZE } },
-			{ itemIndex: 0, signal },
+			{ itemIndex: 0, ...limits },
 		);
 		const batch = unwrapList(answer);
 		pages.push(...batch);
@@ -124,11 +128,11 @@ export async function listAllPages(
 export async function readSnapshot(
 	this: IPollFunctions,
 	includeDrafts: boolean,
-	signal?: AbortSignal,
+	limits: PollLimits = {},
 ): Promise<Snapshot> {
-	const snapshot = await readSitemap.call(this, signal);
+	const snapshot = await readSitemap.call(this, limits);
 	if (includeDrafts) {
-		const drafts = await listAllPages.call(this, { draft: true }, signal);
+		const drafts = await listAllPages.call(this, { draft: true }, limits);
 		snapshot.pages.push(...drafts.map((page) => watchedPage(this, page, true, 'page listing')));
 	}
 	return snapshot;

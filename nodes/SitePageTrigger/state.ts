@@ -33,18 +33,16 @@ export interface TriggerState {
 	 * for an empty site.
 	 */
 	watermark: number | null;
-	/** Short hashes of the urls whose updated_at was exactly the watermark (states before `recent`). */
-	ties: string[];
-	/** Pages stamped at or before this (ms) are unchanged; absent in states made before it. */
-	since?: number | null;
+	/** Pages stamped at or before this (ms) are unchanged; null for an empty site. */
+	since: number | null;
 	/** `urlHash(url)@updated_at` (base 36) of every page stamped after `since`. */
-	recent?: string[];
+	recent: string[];
 	/** How many pages were watched. */
 	pages: number;
 	digest: StoredDigest;
 }
 
-/** A short hash of a url, for the ties at the watermark. */
+/** A short hash of a url, for the pages of the look-back window. */
 export function urlHash(url: string): string {
 	return createHash('sha256').update(url).digest('base64').slice(0, 12);
 }
@@ -89,7 +87,6 @@ export function stateOf(
 		drafts,
 		site,
 		watermark,
-		ties: [],
 		since,
 		recent: window.map((page) => stampOf(page.url, timeOf(page.updated_at))),
 		pages: pages.length,
@@ -100,10 +97,13 @@ export function stateOf(
 	};
 }
 
-/** The stored state, or undefined when there is none (first activation) or it is of another version. */
+/**
+ * The stored state, or undefined when there is none (first activation) or it is not of this shape:
+ * the trigger then starts afresh, as on a first activation.
+ */
 export function readState(staticData: IDataObject): TriggerState | undefined {
 	const state = staticData.state as TriggerState | undefined;
-	return state?.version === STATE_VERSION ? state : undefined;
+	return state?.version === STATE_VERSION && Array.isArray(state.recent) ? state : undefined;
 }
 
 export function writeState(staticData: IDataObject, state: TriggerState): void {
@@ -119,20 +119,7 @@ export interface ChangeTest {
 }
 
 export function changeTest(state: TriggerState): ChangeTest {
-	if (state.recent === undefined) {
-		// A state made before the look-back window: the watermark and its ties.
-		const changed = (url: string, value: string) => {
-			if (state.watermark === null) return true;
-			const time = timeOf(value);
-			if (time !== state.watermark) return time > state.watermark;
-			return state.ties.length > 0 && !state.ties.includes(urlHash(url));
-		};
-		return {
-			changed: (page) => changed(page.url, page.updated_at),
-			created: changed,
-		};
-	}
-	const since = state.since ?? null;
+	const { since } = state;
 	const recent = new Set(state.recent);
 	const recentUrls = new Set(state.recent.map((stamp) => stamp.slice(0, stamp.indexOf('@'))));
 	return {

@@ -7,6 +7,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { formatBytes } from './cappedBody';
 import { isRecord } from './json';
 import { redirectMessage } from './redirect';
 
@@ -178,6 +179,26 @@ export function networkError(
 /** The error for a failure before or around the request that is neither an answer nor a network error. */
 export function requestFailedError(node: INode, message: string, itemIndex: number): NodeApiError {
 	return new NodeApiError(node, { message }, { message, itemIndex });
+}
+
+/** An answer longer than the request's size cap (SiteRequestOptions.maxResponseBytes), left unread. */
+export function answerTooLargeError(
+	node: INode,
+	request: { method: string; path: string },
+	maxBytes: number,
+	itemIndex: number,
+): NodeApiError {
+	const message = `The answer to ${request.method} ${request.path} is larger than ${formatBytes(maxBytes)}; it was not read`;
+	return new NodeApiError(
+		node,
+		{ message },
+		{
+			message,
+			itemIndex,
+			description:
+				"A longer answer is dropped so that it cannot fill n8n's memory; Options > Max Answer Size (MB) sets the cap.",
+		},
+	);
 }
 
 /** Pieces of a thrown HTTP-helper error that are safe to read (status, body, headers, network code). */

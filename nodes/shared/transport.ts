@@ -27,9 +27,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { AnswerTooLargeError, isReadableBody, parseAnswer, readCapped } from './cappedBody';
 import { headerValue, isPlainObject } from './json';
 import type { FieldLabels } from './errors';
 import {
+	answerTooLargeError,
 	networkError,
 	readThrownRequestError,
 	redirectError,
@@ -102,6 +104,8 @@ export interface SiteRequestOptions {
 	tenantId?: string;
 	/** Ends the request (and its retries) when it aborts, besides the execution's cancel signal. */
 	signal?: AbortSignal;
+	/** The longest answer read; a longer one fails the request unread (cappedBody.ts). */
+	maxResponseBytes?: number;
 }
 
 /** A response read whole: status, headers and the parsed body. */
@@ -324,6 +328,7 @@ async function sendRequest(
 			ignoreHttpStatusErrors: true,
 		};
 		if (signal) requestOptions.abortSignal = signal;
+		if (options.maxResponseBytes !== undefined) requestOptions.encoding = 'stream';
 		if (requestOptions.qs === undefined) delete requestOptions.qs;
 		if (requestOptions.body === undefined) delete requestOptions.body;
 		// The service never redirects: following one would resend the token and the body to the host
@@ -340,8 +345,14 @@ async function sendRequest(
 			status = response.statusCode;
 			responseHeaders = response.headers ?? {};
 			responseBody = response.body;
+			if (options.maxResponseBytes !== undefined && isReadableBody(responseBody))
+				responseBody = parseAnswer(
+					await readCapped(responseBody, options.maxResponseBytes, signal),
+				);
 		} catch (error) {
 			if (signal?.aborted) throw cancelledError(ctx, itemIndex);
+			if (error instanceof AnswerTooLargeError)
+				throw answerTooLargeError(node, request, error.maxBytes, itemIndex);
 			const failure = readThrownRequestError(error);
 			if (failure.status === undefined) {
 				// No answer at all: a network failure (or a failed mint of a managed token).

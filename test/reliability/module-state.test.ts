@@ -23,7 +23,7 @@ const EXCEPTIONS: Record<string, { name: string; why: string }> = {
 	},
 	'nodes/SiteContactFormTrigger/repeats.ts': {
 		name: 'recent',
-		why: 'the repeat memory of manual registration, best effort and documented as per process. Need: a delivery the site repeats must not start the workflow twice. Manual registration has no credential for the site, so it cannot claim there (automatic registration does), and n8n does not save static data written by a webhook() call, so nothing else outlives the request',
+		why: "the repeat memory of manual registration, best effort and documented as per process. Need: a delivery the site repeats must not start the workflow twice. Manual registration has no credential for the site, so it cannot claim there (automatic registration does). Tried: the workflow's static data. n8n saves it after a webhook() call, but whole and as read when the request began (live-webhooks.js: saveStaticData, an UPDATE of the workflow's whole staticData): a delivery that runs across a re-activation writes back the registration it replaced, and every later delivery is refused for a stale secret; two deliveries at once drop each other's keys. Memory of this process is the one place with neither failure",
 	},
 };
 

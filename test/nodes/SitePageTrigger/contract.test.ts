@@ -8,6 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SitePageTrigger } from '../../../nodes/SitePageTrigger/SitePageTrigger.node';
 import { MAX_NAME_LENGTH } from '../../../nodes/SitePageTrigger/snapshot';
+import { DIGEST_CELLS } from '../../../nodes/SitePageTrigger/state';
 import { jsonOf, useNodeTestContext } from '../../harness/nodes';
 import { PollTriggerWorkflow } from '../../harness/poll-trigger';
 
@@ -18,6 +19,8 @@ interface CraftedPage {
 	name?: string;
 	locale?: string;
 	updated_at: string;
+	/** Listed by GET /api/pages (the trigger reads it only when the digest cannot tell). */
+	created_at?: string;
 }
 
 interface CraftedSite {
@@ -26,6 +29,10 @@ interface CraftedSite {
 	sitemap: { generated_at: string; pages: CraftedPage[] };
 	/** Milliseconds between two bytes of the sitemap; 0 sends it at once. */
 	dripMs: number;
+	/** Sends a sitemap that never ends (pages after pages) until the client hangs up. */
+	endless: boolean;
+	/** Resolves when the client hung up on the endless sitemap. */
+	endlessClosed?: Promise<void>;
 	sitemapRequests: number;
 	close(): Promise<void>;
 }
@@ -35,6 +42,7 @@ async function startCraftedSite(): Promise<CraftedSite> {
 	const site = {
 		sitemap: { generated_at: new Date().toISOString(), pages: [] },
 		dripMs: 0,
+		endless: false,
 		sitemapRequests: 0,
 	} as unknown as CraftedSite;
 	const server: Server = createServer((request, response) => {
@@ -44,6 +52,19 @@ async function startCraftedSite(): Promise<CraftedSite> {
 				site.sitemapRequests++;
 				const body = Buffer.from(JSON.stringify({ tenant_id: 'crafted', ...site.sitemap }));
 				response.writeHead(200, { 'Content-Type': 'application/json' });
+				if (site.endless) {
+					site.endlessClosed = new Promise((resolve) => response.on('close', resolve));
+					response.write('{"generated_at":"2030-01-01T12:00:00.000Z","pages":[');
+					const chunk = Buffer.from(
+						`${'{"url":"/x","updated_at":"2030-01-01T12:00:00.000Z"},'.repeat(1000)}`,
+					);
+					const pour = () => {
+						while (!response.destroyed && response.write(chunk));
+						if (!response.destroyed) response.once('drain', pour);
+					};
+					pour();
+					return;
+				}
 				if (site.dripMs === 0) {
 					response.end(body);
 					return;
@@ -59,6 +80,11 @@ async function startCraftedSite(): Promise<CraftedSite> {
 					sent++;
 				}, site.dripMs);
 				response.on('close', () => clearInterval(drip));
+				return;
+			}
+			if (request.method === 'GET' && request.url?.startsWith('/api/pages')) {
+				response.writeHead(200, { 'Content-Type': 'application/json' });
+				response.end(JSON.stringify({ data: site.sitemap.pages, meta: { last_page: 1 } }));
 				return;
 			}
 			response.writeHead(404, { 'Content-Type': 'application/json' });
@@ -140,6 +166,103 @@ describe('Site Management Trigger, a poll deadline', () => {
 		expect(await pollLines(workflow)).toEqual(['pagePublished /new']);
 		expect(await pollLines(workflow)).toEqual([]);
 	}, 20_000);
+});
+
+describe('Site Management Trigger, a size cap', () => {
+	test('a sitemap that never ends fails the poll at Max Answer Size, long before the deadline', async () => {
+		serve(0, [{ url: '/', updated_at: at(-DAY) }]);
+		const workflow = trigger({ options: { maxAnswerMb: 1, pollDeadline: 60 } });
+		expect((await workflow.activate()).error).toBeUndefined();
+
+		site.endless = true;
+		const started = Date.now();
+		const endless = await workflow.poll();
+		expect(endless.error?.message).toBe(
+			'The answer to POST /api/sitemap is larger than 1 MB; it was not read',
+		);
+		expect((endless.error as { description?: string } | undefined)?.description).toMatch(
+			/Max Answer Size \(MB\)/,
+		);
+		await site.endlessClosed;
+		expect(Date.now() - started).toBeLessThan(10 * SECOND);
+
+		// The state is untouched: a site back to normal reports the page once.
+		site.endless = false;
+		serve(MINUTE, [
+			{ url: '/', updated_at: at(-DAY) },
+			{ url: '/new', updated_at: at(30 * SECOND) },
+		]);
+		expect(await pollLines(workflow)).toEqual(['pagePublished /new']);
+	}, 30_000);
+
+	test('a sitemap just under the cap is read whole', async () => {
+		const pages = Array.from({ length: 4700 }, (_, i) => ({
+			url: `/p/${i}`,
+			name: 'x'.repeat(150),
+			updated_at: at(-DAY),
+		}));
+		serve(0, pages);
+		const size = Buffer.byteLength(JSON.stringify({ tenant_id: 'crafted', ...site.sitemap }));
+		expect(size).toBeGreaterThan(0.9 * 1024 * 1024);
+		expect(size).toBeLessThan(1024 * 1024);
+		const workflow = trigger({ options: { maxAnswerMb: 1 } });
+		expect((await workflow.activate()).error).toBeUndefined();
+		serve(MINUTE, [...pages, { url: '/new', updated_at: at(30 * SECOND) }].slice(1));
+		expect((await pollLines(workflow)).sort()).toEqual(['pagePublished /new', 'pageRemoved /p/0']);
+	}, 30_000);
+});
+
+describe('Site Management Trigger, a bulk change', () => {
+	const old = Array.from({ length: 100 }, (_, i) => ({
+		url: `/old/${i}`,
+		created_at: at(-2 * DAY),
+		updated_at: at(-DAY),
+	}));
+	// Back again, stamps unchanged: a page restored, or a draft published in place.
+	const back = { url: '/back', created_at: at(-2 * DAY), updated_at: at(-DAY) };
+	const fresh = Array.from({ length: DIGEST_CELLS }, (_, i) => ({
+		url: `/new/${i}`,
+		created_at: at(30 * SECOND),
+		updated_at: at(30 * SECOND),
+	}));
+
+	test('a page back again among more new pages than the digest holds is reported published', async () => {
+		serve(0, old);
+		const workflow = trigger();
+		expect((await workflow.activate()).error).toBeUndefined();
+		serve(MINUTE, [...old.slice(1), back, ...fresh]);
+		const lines = await pollLines(workflow);
+		expect(lines).toContain('pagePublished /back');
+		expect(lines).toContain('pageRemoved /old/0');
+		expect(lines.filter((line) => line.startsWith('pagePublished /new/'))).toHaveLength(
+			fresh.length,
+		);
+		expect(lines).toHaveLength(fresh.length + 2);
+		expect(await pollLines(workflow)).toEqual([]);
+	});
+
+	test('a page back again among more removals than the digest holds: reported when its stamp moved', async () => {
+		const many = Array.from({ length: DIGEST_CELLS }, (_, i) => ({
+			url: `/gone/${i}`,
+			created_at: at(-2 * DAY),
+			updated_at: at(-DAY),
+		}));
+		serve(0, [...old, ...many]);
+		const workflow = trigger();
+		expect((await workflow.activate()).error).toBeUndefined();
+		serve(MINUTE, [...old, { ...back, updated_at: at(30 * SECOND) }]);
+		const items = await pollItems(workflow);
+		// Once: published where the digest could still name it, else updated.
+		const reported = items.filter((item) => item.url === '/back').map((item) => item.event);
+		expect(reported).toHaveLength(1);
+		expect(['pagePublished', 'pageUpdated']).toContain(reported[0]);
+		const removals = items.filter((item) => item.event === 'pageRemoved');
+		const named = removals.filter((item) => item.url !== null).length;
+		const unnamed = removals.filter((item) => item.url === null);
+		// The number of the unnamed is net of a page back again that the digest could not name.
+		const backUnnamed = reported[0] === 'pageUpdated' ? 1 : 0;
+		expect(named + Number(unnamed[0]?.unnamed_removals ?? 0) + backUnnamed).toBe(many.length);
+	});
 });
 
 describe('Site Management Trigger, clocks', () => {
