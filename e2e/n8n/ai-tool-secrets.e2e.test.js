@@ -56,17 +56,8 @@ const credentialRef = (key) => ({
 	[CREDENTIALS[key].type]: { id: CREDENTIALS[key].id, name: CREDENTIALS[key].name },
 });
 
-function node(name, type, typeVersion, parameters, x, y = 0, credentials) {
-	return {
-		parameters,
-		id: crypto.randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position: [x, y],
-		...(credentials ? { credentials } : {}),
-	};
-}
+const node = (name, type, typeVersion, parameters, x, y = 0, credentials) =>
+	e2eStack.workflowNode({ name, type, typeVersion, parameters, credentials, position: [x, y] });
 
 const main = (target) => ({ main: [[{ node: target, type: 'main', index: 0 }]] });
 const ai = (kind, target) => ({ [kind]: [[{ node: target, type: kind, index: 0 }]] });

@@ -89,35 +89,21 @@ async function startSite(answer) {
 	};
 }
 
-function node(name, type, typeVersion, parameters, credentials, x) {
-	return {
-		parameters,
-		id: crypto.randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position: [x, 0],
-		...(credentials ? { credentials } : {}),
-	};
-}
+const node = (name, type, typeVersion, parameters, credentials, x) =>
+	e2eStack.workflowNode({ name, type, typeVersion, parameters, credentials, position: [x, 0] });
 
 const credentialRef = (key) => ({
 	[CREDENTIALS[key].type]: { id: CREDENTIALS[key].id, name: CREDENTIALS[key].name },
 });
 
-function workflow({ id }, name, nodes) {
-	const connections = {};
-	for (let i = 0; i + 1 < nodes.length; i++)
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	return {
+/** The nodes in a chain, each to the next. */
+const workflow = ({ id }, name, nodes) =>
+	e2eStack.workflowJson({
 		id,
 		name,
 		nodes,
-		connections,
-		active: false,
-		settings: { executionOrder: 'v1', saveManualExecutions: true },
-	};
-}
+		links: nodes.slice(1).map((next, i) => [nodes[i].name, next.name]),
+	});
 
 /** Start -> Page > Get Many on the site that always answers 503 with Retry-After: 30. */
 function retryWorkflow() {

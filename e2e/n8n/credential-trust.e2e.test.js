@@ -14,7 +14,6 @@
  * Its own stack (reference server in memory, n8n user folder in a temporary directory); workflows
  * run with `n8n execute --id`, the credential tests go through `n8n start`'s REST API.
  */
-const crypto = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
 
@@ -80,18 +79,16 @@ async function closeServer(server) {
 }
 
 /** A node of the test workflows. */
-function node(name, type, typeVersion, parameters, credentials, x, extra = {}) {
-	return {
-		parameters,
-		id: crypto.randomUUID(),
+const node = (name, type, typeVersion, parameters, credentials, x, extra = {}) =>
+	e2eStack.workflowNode({
 		name,
 		type,
 		typeVersion,
+		parameters,
+		credentials,
 		position: [x, 0],
-		...(credentials ? { credentials } : {}),
 		...extra,
-	};
-}
+	});
 
 const credentialRef = (key) => ({
 	[CREDENTIALS[key].type]: { id: CREDENTIALS[key].id, name: CREDENTIALS[key].name },

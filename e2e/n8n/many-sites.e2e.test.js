@@ -183,17 +183,8 @@ const urlsAt = (urls, indexes) => indexes.map((index) => urls[index]).sort();
 
 // ---- workflows ----
 
-function node(name, type, typeVersion, parameters, x, extra = {}) {
-	return {
-		parameters,
-		id: crypto.randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position: [x, 0],
-		...extra,
-	};
-}
+const node = (name, type, typeVersion, parameters, x, extra = {}) =>
+	e2eStack.workflowNode({ name, type, typeVersion, parameters, position: [x, 0], ...extra });
 
 const credentialRef = (key) => ({
 	credentials: {
@@ -211,22 +202,7 @@ function idFrom(seed) {
  * A workflow from its nodes and the connections between them (`[from, to]` pairs, output 0 to
  * input 0). Manual runs are kept (the REST API reads them back).
  */
-function workflow(id, name, nodes, links) {
-	const connections = {};
-	for (const [from, to] of links) {
-		connections[from] ??= { main: [[]] };
-		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
-	}
-	return {
-		id,
-		name,
-		nodes,
-		connections,
-		active: false,
-		settings: { executionOrder: 'v1', saveManualExecutions: true },
-		pinData: {},
-	};
-}
+const workflow = (id, name, nodes, links) => e2eStack.workflowJson({ id, name, nodes, links });
 
 /** Start -> "Items" (a Set node with the list) -> "One item each" (Split Out): the items given. */
 function itemSource(items, x = 0) {

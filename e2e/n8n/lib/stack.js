@@ -65,6 +65,41 @@ function writeWorkflowFiles(dir, workflows) {
 	});
 }
 
+/** A node of a test workflow, as n8n's workflow JSON has it. */
+function workflowNode({ name, type, typeVersion, parameters, position, credentials, ...extra }) {
+	return {
+		parameters,
+		id: crypto.randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position,
+		...(credentials ? { credentials } : {}),
+		...extra,
+	};
+}
+
+/**
+ * A test workflow, inactive, keeping its manual executions: `links` are [from, to] node names, each
+ * a main connection (several from one node run side by side).
+ */
+function workflowJson({ id, name, nodes, links }) {
+	const connections = {};
+	for (const [from, to] of links) {
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	}
+	return {
+		id,
+		name,
+		nodes,
+		connections,
+		active: false,
+		settings: { executionOrder: 'v1', saveManualExecutions: true },
+		pinData: {},
+	};
+}
+
 /** `n8n start` on a folder from prepareN8nFolder, its log in the folder's n8n.log. */
 async function startN8nIn({ env, port, userFolder }) {
 	return await n8nCommands.startN8n({ env, port, logFile: path.join(userFolder, 'n8n.log') });
@@ -137,6 +172,8 @@ module.exports = {
 	addTenant,
 	prepareN8nFolder,
 	writeWorkflowFiles,
+	workflowNode,
+	workflowJson,
 	startN8nIn,
 	ownerCookie,
 	executeOk,
