@@ -5,7 +5,7 @@
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeCredentials } from 'n8n-workflow';
 
 import { SitePageTrigger } from '../../nodes/SitePageTrigger/SitePageTrigger.node';
 import {
@@ -172,7 +172,7 @@ test("row: trigger items' tenant_id (sitemap tenant_id, extension): null with a 
 		'siteManagedTenantApi',
 		managedCredentialData(ctx.site, 'off-tenant-id'),
 	);
-	const tenantIdsOf = async (credentials: typeof managed, authentication: string) => {
+	const tenantIdsOf = async (credentials: INodeCredentials, authentication: string) => {
 		const workflow = new PollTriggerWorkflow(ctx.runner, () => new SitePageTrigger(), {
 			type: 'sitePageTrigger',
 			parameters: { authentication, events: ['pagePublished'] },
@@ -207,6 +207,26 @@ describe('Contact Form Trigger rows', () => {
 		return { tenant, trigger, settings, secret };
 	}
 
+	/**
+	 * Manual registration: the trigger listens (production: activated; test: the editor listens) and
+	 * the site's webhook setting is put at its URL with the credential's secret header, by hand.
+	 */
+	async function manualTrigger(tenant: TenantWithCredential, url: 'production' | 'test') {
+		const secret = `manual-secret-${tenant.id}-0123456789abcdef`;
+		const credential = forms.harness.credentials.add('siteContactFormSecretApi', {
+			headerName: 'X-Form-Key',
+			secret,
+		});
+		const trigger = forms.trigger({ registration: 'manual' }, credential);
+		if (url === 'production') await trigger.activate();
+		else await trigger.listen();
+		await writeSettings(tenant, {
+			contact_form_webhook_url: url === 'production' ? trigger.productionUrl : trigger.testUrl,
+			contact_form_webhook_headers: { 'X-Form-Key': secret },
+		});
+		return trigger;
+	}
+
 	test("automatic registration: the webhook settings are the contract's, so activation registers and deliveries start the workflow", async () => {
 		const { tenant, trigger, settings, secret } = await activeTrigger('off-auto');
 		expect(settings.contact_form_webhook_url).toBe(trigger.productionUrl);
@@ -222,17 +242,7 @@ describe('Contact Form Trigger rows', () => {
 
 	test('registration by hand (Manual) receives deliveries', async () => {
 		const tenant = await forms.tenant('off-manual');
-		const secret = 'a-long-manual-secret-0123456789abcdef';
-		const credential = forms.harness.credentials.add('siteContactFormSecretApi', {
-			headerName: 'X-Form-Key',
-			secret,
-		});
-		const trigger = forms.trigger({ registration: 'manual' }, credential);
-		await trigger.activate();
-		await writeSettings(tenant, {
-			contact_form_webhook_url: trigger.productionUrl,
-			contact_form_webhook_headers: { 'X-Form-Key': secret },
-		});
+		await manualTrigger(tenant, 'production');
 		const submissionId = await submit(forms.site, tenant.id, { message: 'by hand' });
 		const [call] = await callsOf(submissionId);
 		expect(call.items?.map((item) => item.json.submission_id)).toEqual([submissionId]);
@@ -256,17 +266,7 @@ describe('Contact Form Trigger rows', () => {
 		expect(await settingsOf(tenant)).toEqual(settings);
 		expect(trigger.testStaticData?.registrations).toBeUndefined();
 
-		const secret = 'another-long-manual-secret-0123456789';
-		const credential = forms.harness.credentials.add('siteContactFormSecretApi', {
-			headerName: 'X-Form-Key',
-			secret,
-		});
-		const manual = forms.trigger({ registration: 'manual' }, credential);
-		await manual.listen();
-		await writeSettings(tenant, {
-			contact_form_webhook_url: manual.testUrl,
-			contact_form_webhook_headers: { 'X-Form-Key': secret },
-		});
+		const manual = await manualTrigger(tenant, 'test');
 		const submissionId = await submit(forms.site, tenant.id, { message: 'test event' });
 		const [call] = await callsOf(submissionId);
 		expect([call.isTest, call.items?.length]).toEqual([true, 1]);

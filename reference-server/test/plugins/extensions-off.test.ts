@@ -4,6 +4,8 @@
  * another method), extension answer fields are not sent, `search` and `Idempotency-Key` are ignored,
  * and the OpenAPI document leaves all of it out; what the contract decides stays.
  */
+import type { AxiosResponse } from 'axios';
+
 import { ConfigError, parseCommandLine, resolveConfig } from '../../src';
 import { usage } from '../../src/config';
 import {
@@ -52,7 +54,7 @@ describe('extension routes are not there', () => {
 	test('each extension call answers 404, or 405 where the described API has the path', async () => {
 		const t = await createTenant(h);
 		const body = { consumer: 'c', key: 'k' };
-		const gone: Array<[string, Promise<{ status: number; data: unknown }>]> = [
+		const gone: Array<[string, Promise<AxiosResponse>]> = [
 			['GET /api/tenants', h.admin.get('/api/tenants')],
 			['GET /api/contact-form/deliveries', t.api.get('/api/contact-form/deliveries')],
 			['POST /api/contact-form/claims', t.api.post('/api/contact-form/claims', body)],
