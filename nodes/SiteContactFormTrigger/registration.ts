@@ -225,7 +225,17 @@ async function registerTestUrl(
 	);
 	if (copies !== undefined) return 'copies';
 	const current = await readWebhookSettings(ctx);
-	if (current === undefined || (current.url !== null && current.url !== url)) {
+	if (current === undefined) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The site can neither send test copies nor report its settings, so listening here could take its submissions away from the webhook it delivers to',
+			{
+				description:
+					"The service has no test webhooks (POST /api/contact-form/test-webhooks) and no GET /api/settings. Test with Manual registration: put the node's Test URL and a secret header into the site's contact-form setting yourself.",
+			},
+		);
+	}
+	if (current.url !== null && current.url !== url) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'The site cannot send test copies, and listening here would take its submissions away from the webhook it delivers to now',

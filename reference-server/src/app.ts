@@ -23,6 +23,7 @@ import idempotencyPlugin from './plugins/idempotency';
 import commitPlugin from './plugins/commit';
 import faultsPlugin from './plugins/faults';
 import openapiPlugin from './plugins/openapi';
+import extensionsPlugin from './plugins/extensions';
 import retentionPlugin from './plugins/retention';
 import healthRoutes from './routes/health';
 import tenantRoutes from './routes/tenants';
@@ -210,7 +211,10 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(earlyAnswersPlugin);
 	// 2. The error handler, which every later plugin's ApiError relies on (their `dependencies`).
 	app.register(errorsPlugin);
-	// 3. The OpenAPI document, before any route, so it collects them all.
+	// 3. With --no-extensions, the route schemas lose their extension fields (before the OpenAPI
+	//    document and the routes see them); then the OpenAPI document, before any route, so it
+	//    collects them all.
+	app.register(extensionsPlugin);
 	app.register(openapiPlugin);
 	// 4. Body parsers and limits from the ecosystem: multipart (the upload) and the rate limiter.
 	app.register(multipart, {
@@ -245,7 +249,9 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(commitPlugin);
 	app.register(faultsPlugin);
 
-	// 7. The routes, one plugin per resource; their schemas are in schemas/<resource>.ts.
+	// 7. The routes, one plugin per resource; their schemas are in schemas/<resource>.ts. Claims and
+	//    test webhooks are extensions through and through; the other plugins leave out their own
+	//    extension routes with --no-extensions (plugins/extensions.ts).
 	app.register(healthRoutes);
 	app.register(tenantRoutes);
 	app.register(tokenRoutes);
@@ -257,8 +263,10 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(notificationRoutes);
 	app.register(variableRoutes);
 	app.register(contactFormRoutes);
-	app.register(contactFormClaimRoutes);
-	app.register(contactFormTestWebhookRoutes);
+	if (config.extensions) {
+		app.register(contactFormClaimRoutes);
+		app.register(contactFormTestWebhookRoutes);
+	}
 
 	// 8. Housekeeping: old contact-form submissions and deliveries go (--retention-days).
 	app.register(retentionPlugin);

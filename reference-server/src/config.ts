@@ -18,6 +18,7 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 	dataDir: '.data/reference-server',
 	memory: false,
 	enableVariables: false,
+	extensions: true,
 	maxBodyMb: 10,
 	maxUploadMb: 25,
 	uploadQuotaMb: 1024,
@@ -62,6 +63,8 @@ interface OptionSpec {
 		| 'url'
 		| 'logLevel';
 	field: keyof ServerOptions;
+	/** A boolean flag that sets its field to false (`--no-extensions` turns `extensions` off). */
+	negates?: true;
 	help: string;
 }
 
@@ -100,6 +103,14 @@ const OPTION_SPECS: OptionSpec[] = [
 		kind: 'boolean',
 		field: 'enableVariables',
 		help: 'enable the variables endpoints (otherwise 403 feature_disabled)',
+	},
+	{
+		flag: 'no-extensions',
+		env: 'SITE_SERVER_NO_EXTENSIONS',
+		kind: 'boolean',
+		field: 'extensions',
+		negates: true,
+		help: 'answer as the described service without the extensions of docs/api-contract.md (extension routes 404, extension fields and Idempotency-Key left out, search ignored)',
 	},
 	{
 		flag: 'public-url',
@@ -377,9 +388,11 @@ export function parseCommandLine(
 	for (const spec of OPTION_SPECS) {
 		const fromFlag = values[spec.flag];
 		const fromEnv = env[spec.env];
-		if (fromFlag !== undefined) options[spec.field] = parseValue(spec, fromFlag, `--${spec.flag}`);
-		else if (fromEnv !== undefined && fromEnv !== '')
-			options[spec.field] = parseValue(spec, fromEnv, spec.env);
+		let value: unknown;
+		if (fromFlag !== undefined) value = parseValue(spec, fromFlag, `--${spec.flag}`);
+		else if (fromEnv !== undefined && fromEnv !== '') value = parseValue(spec, fromEnv, spec.env);
+		else continue;
+		options[spec.field] = spec.negates ? !value : value;
 	}
 	if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '') options.adminToken = env.ADMIN_TOKEN;
 	return { help: false, options: options as Partial<ServerOptions> };
@@ -429,6 +442,10 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 	for (const field of ['faultRate', 'faultDropRate'] as const) {
 		if (typeof merged[field] !== 'number' || !(merged[field] >= 0 && merged[field] <= 1))
 			problems.push(`${field} must be between 0 and 1, got ${merged[field]}`);
+	}
+	for (const field of ['memory', 'enableVariables', 'extensions'] as const) {
+		if (typeof merged[field] !== 'boolean')
+			problems.push(`${field} must be true or false, got ${String(merged[field])}`);
 	}
 	if (merged.publicUrl !== undefined) {
 		try {

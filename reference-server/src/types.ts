@@ -9,6 +9,11 @@ export interface ServerOptions {
 	/** SQLite `:memory:` and uploads in a temporary directory removed on close: nothing under dataDir. */
 	memory: boolean;
 	enableVariables: boolean;
+	/**
+	 * false: the server answers as a deployment of the described service would, without the
+	 * extensions of docs/api-contract.md (plugins/extensions.ts says what goes and what stays).
+	 */
+	extensions: boolean;
 	/** Base of asset URLs; defaults to the URL the server listens on. */
 	publicUrl?: string;
 	maxBodyMb: number;

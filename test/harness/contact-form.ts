@@ -11,6 +11,7 @@ import { SiteContactFormSecretApi } from '../../credentials/SiteContactFormSecre
 import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
 import { SiteTenantApi } from '../../credentials/SiteTenantApi.credentials';
 import { SiteContactFormTrigger } from '../../nodes/SiteContactFormTrigger/SiteContactFormTrigger.node';
+import type { ServerOptions } from '../../reference-server/src';
 import { startTestSite, type TestSite, type TestTenant } from './reference-server';
 import { WebhookHarness, type TriggerWorkflow } from './webhook-context';
 
@@ -32,10 +33,10 @@ export interface TenantWithCredential extends TestTenant {
 
 let tenantCount = 0;
 
-export function useContactFormContext(): ContactFormContext {
+export function useContactFormContext(options: Partial<ServerOptions> = {}): ContactFormContext {
 	const context = {} as ContactFormContext;
 	beforeAll(async () => {
-		const site = await startTestSite({ deliveryRetryBaseMs: 20 });
+		const site = await startTestSite({ deliveryRetryBaseMs: 20, ...options });
 		const harness = await WebhookHarness.start({
 			nodeTypes: { [TRIGGER_TYPE]: new SiteContactFormTrigger() },
 			credentialTypes: [

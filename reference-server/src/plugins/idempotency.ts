@@ -138,9 +138,11 @@ export default fp(
 			}
 		};
 
-		// Only POST, PUT and DELETE routes under /api/ carry these hooks (lib/route-hooks.ts).
+		// Only POST, PUT and DELETE routes under /api/ carry these hooks (lib/route-hooks.ts); none
+		// with --no-extensions, where the header is ignored as the described service would.
 		app.addHook('onRoute', (route) => {
 			if (
+				!app.site.config.extensions ||
 				!route.url.startsWith('/api/') ||
 				!routeMethods(route).some((method) => MUTATING_METHODS.has(method))
 			)

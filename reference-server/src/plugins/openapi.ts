@@ -30,10 +30,13 @@ const DESCRIPTION = [
 	'Everything beyond service-api.md carries `x-extension: true` (operations, fields, headers):',
 	...EXTENSIONS.map((e) => `- ${e}`),
 	'',
-	'Paths that service-api.md leaves open and the contract decides (the variables operations) carry both `x-extension: true` and `x-contract-decided: true`.',
+	'What service-api.md leaves open and the contract decides (the variables operations, the token fields expires_in and revoke_previous, the contact-form webhook settings) carries both `x-extension: true` and `x-contract-decided: true`: it stays when the server runs with --no-extensions, the rest goes.',
 	'',
 	'Errors always have the body `{error, message, details?}`.',
 ].join('\n');
+
+const EXTENSIONS_OFF =
+	'This server runs with --no-extensions: this document leaves out every extension but GET /health, GET /openapi.json and what the contract describes (x-contract-decided, the public contact form, asset downloads).';
 
 const idempotencyHeader = {
 	type: 'string',
@@ -213,7 +216,9 @@ export default fp(
 				info: {
 					title: 'Site Management API (reference server)',
 					version: '1.0.0',
-					description: DESCRIPTION,
+					description: app.site.config.extensions
+						? DESCRIPTION
+						: `${DESCRIPTION}\n\n${EXTENSIONS_OFF}`,
 					license: { name: 'MIT', identifier: 'MIT' },
 					contact: {
 						name: 'Site Management Integrations',
@@ -247,6 +252,7 @@ export default fp(
 				const methods = Array.isArray(route.method) ? route.method : [route.method];
 				let documented: Record<string, unknown> = { ...schema };
 				if (
+					app.site.config.extensions &&
 					url.startsWith('/api/') &&
 					route.config?.idempotency !== false &&
 					// Read-only POSTs (the sitemap) ignore the header.

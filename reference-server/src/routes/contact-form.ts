@@ -84,7 +84,8 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				request.body,
 			);
 			if (deliveryId) worker.notify();
-			const testTargets = store.contactFormTestWebhooks.targets(tenant.pk);
+			// Test webhooks left from a run with extensions get nothing with --no-extensions.
+			const testTargets = config.extensions ? store.contactFormTestWebhooks.targets(tenant.pk) : [];
 			if (testTargets.length > 0)
 				testCopies.send(testTargets, {
 					submission_id: submissionId,
@@ -96,6 +97,9 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			return reply.code(202).send({ submission_id: submissionId });
 		},
 	);
+
+	// Extension routes only from here: none with --no-extensions (plugins/extensions.ts).
+	if (!app.site.config.extensions) return;
 
 	app.get(
 		'/api/contact-form/deliveries',

@@ -35,6 +35,9 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 	);
 
+	// Extension routes only from here: none with --no-extensions (plugins/extensions.ts).
+	if (!app.site.config.extensions) return;
+
 	app.get(
 		'/api/notifications',
 		{

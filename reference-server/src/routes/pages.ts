@@ -29,7 +29,9 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request, reply) => {
-			const { locale, draft, search } = request.query;
+			const { locale, draft } = request.query;
+			// An extension: with --no-extensions ignored, as any unknown query parameter.
+			const search = app.site.config.extensions ? request.query.search : undefined;
 			const url = request.query.url === undefined ? undefined : pageUrlOrThrow(request.query.url);
 			const { page, perPage, offset } = pagination(request.query);
 			const filter: PageFilter = { url, locale, draft, search };

@@ -99,6 +99,9 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 	);
 
+	// Extension routes only from here: none with --no-extensions (plugins/extensions.ts).
+	if (!app.site.config.extensions) return;
+
 	app.get(
 		'/api/settings',
 		{

@@ -5,7 +5,7 @@ import { tenantSecurity } from '../schemas/common';
 import { sitemapBody, sitemapResponses } from '../schemas/sitemap';
 
 const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
-	const { store } = app.site;
+	const { store, config } = app.site;
 
 	app.post(
 		'/api/sitemap',
@@ -27,7 +27,8 @@ const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request) => ({
 			generated_at: nowIso(),
-			tenant_id: tenantOf(request).id,
+			// An extension: a described service says nothing of the tenant here.
+			...(config.extensions ? { tenant_id: tenantOf(request).id } : {}),
 			pages: store.pages.sitemap(tenantOf(request).pk, request.body.locale),
 		}),
 	);

@@ -16,27 +16,29 @@ import { existingTenant } from './central';
 const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, assets } = app.site;
 
-	app.get(
-		'/api/tenants',
-		{
-			onRequest: app.requireAdmin,
-			schema: {
-				summary: 'List tenants, ordered by id',
-				description:
-					"An extension of the reference server: the Tenant node's Tenant parameter lists tenants with it (From List); By ID works without it.",
-				tags: ['central'],
-				security: adminSecurity,
-				'x-extension': true,
-				querystring: listTenantsQuery,
-				response: listTenantsResponses,
+	// An extension: not there with --no-extensions (plugins/extensions.ts).
+	if (app.site.config.extensions)
+		app.get(
+			'/api/tenants',
+			{
+				onRequest: app.requireAdmin,
+				schema: {
+					summary: 'List tenants, ordered by id',
+					description:
+						"An extension of the reference server: the Tenant node's Tenant parameter lists tenants with it (From List); By ID works without it.",
+					tags: ['central'],
+					security: adminSecurity,
+					'x-extension': true,
+					querystring: listTenantsQuery,
+					response: listTenantsResponses,
+				},
 			},
-		},
-		async (request) => {
-			const { page, perPage, offset } = pagination(request.query);
-			const { tenants, total } = store.tenants.list(request.query.search, perPage, offset);
-			return { data: tenants, meta: paginationMetaFor(page, perPage, total) };
-		},
-	);
+			async (request) => {
+				const { page, perPage, offset } = pagination(request.query);
+				const { tenants, total } = store.tenants.list(request.query.search, perPage, offset);
+				return { data: tenants, meta: paginationMetaFor(page, perPage, total) };
+			},
+		);
 
 	app.post(
 		'/api/tenant',

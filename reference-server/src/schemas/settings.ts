@@ -37,11 +37,16 @@ const settingsSchema = {
 		google_code: { type: ['string', 'null'] },
 		noindex: { type: 'integer', enum: [0, 1] },
 		statistics_iframe: { type: ['string', 'null'] },
-		contact_form_webhook_url: { type: ['string', 'null'], 'x-extension': true },
+		contact_form_webhook_url: {
+			type: ['string', 'null'],
+			'x-extension': true,
+			'x-contract-decided': true,
+		},
 		contact_form_webhook_headers: {
 			type: ['object', 'null'],
 			additionalProperties: { type: 'string' },
 			'x-extension': true,
+			'x-contract-decided': true,
 		},
 	},
 } as const;
@@ -110,6 +115,7 @@ export const settingsBody = Type.Object(
 				}),
 				description: 'where contact-form submissions are POSTed: an http(s) URL; null or "" clears',
 				'x-extension': true,
+				'x-contract-decided': true,
 			}),
 		),
 		contact_form_webhook_headers: Type.Optional(
@@ -137,6 +143,7 @@ export const settingsBody = Type.Object(
 				},
 				description: 'extra headers on each webhook POST (e.g. a shared secret); null clears',
 				'x-extension': true,
+				'x-contract-decided': true,
 			}),
 		),
 	},

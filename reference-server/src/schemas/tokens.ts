@@ -11,10 +11,14 @@ export const issueTokenBody = {
 			maximum: TEN_YEARS_SECONDS,
 			description: 'lifetime in seconds; absent = no expiry',
 			'x-extension': true,
+			'x-contract-decided': true,
 		}),
 	),
 	revoke_previous: Type.Optional(
-		flagSchema('revoke every earlier token of the tenant', { 'x-extension': true }),
+		flagSchema('revoke every earlier token of the tenant', {
+			'x-extension': true,
+			'x-contract-decided': true,
+		}),
 	),
 };
 
