@@ -1,0 +1,23 @@
+/**
+ * The served OpenAPI document's schemas, compiled with Ajv in the JSON Schema 2020-12 dialect that
+ * OpenAPI 3.1 uses: what the document itself allows, independent of the server's own validation.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+export type OpenApiDocument = { paths: Record<string, Record<string, any>> };
+
+/** Validates values against schemas of one document (annotations such as x-problem are ignored). */
+export function documentAjv(): Ajv2020 {
+	const ajv = new Ajv2020({ strict: false, allErrors: true });
+	addFormats(ajv);
+	return ajv;
+}
+
+/** The JSON request body schema of an operation, or a clear error naming what is missing. */
+export function requestBodySchema(doc: OpenApiDocument, method: string, path: string): object {
+	const schema =
+		doc.paths[path]?.[method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
+	if (!schema) throw new Error(`${method} ${path} has no application/json request body`);
+	return schema;
+}
