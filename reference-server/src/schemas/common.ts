@@ -102,6 +102,22 @@ export const pageUrlSchema = Type.String({
 		'site path, the page key: starts with a single / (not // or /\\), no whitespace, control, invisible or bidirectional-control characters, no query (?) or fragment (#), no . or .. segments, at most 2048 characters. Also refused (400 naming the field) though the pattern allows them: those characters percent-encoded (%3F, %20, %2e%2e segments…) and compatibility characters such as fullwidth letters (the address must read as what it is). Stored in one form: percent-escapes decoded, Unicode NFC, lower case, no trailing slash.',
 });
 
+/**
+ * A page url to look up, as typed: compared in the stored form (lib/page-url.ts), so what that form
+ * refuses the pattern refuses too, where a pattern can say it (a leading / is not required: a url
+ * that no page has finds nothing).
+ */
+export const pageUrlQuerySchema = Type.String({
+	...patternWithinLength({
+		maxLength: 2048,
+		pattern: '^(?!(?:.*/)?\\.{1,2}(?:/|$))[^?#\\u00ad\\u180e\\u200b-\\u200d\\u2060\\ufeff]*$',
+		problem:
+			'must be a page url without ? or #, invisible characters, or . and .. segments, at most 2048 characters',
+	}),
+	description:
+		'exact url, compared in the stored form (percent-escapes decoded, NFC, lower case, no trailing slash). Refused (400 naming url): ? or #, invisible characters, . or .. segments, and (though the pattern allows them) such characters percent-encoded or compatibility characters such as fullwidth letters.',
+});
+
 export const localeSchema = Type.String({
 	...patternWithinLength({
 		maxLength: 35,

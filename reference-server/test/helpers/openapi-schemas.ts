@@ -21,3 +21,16 @@ export function requestBodySchema(doc: OpenApiDocument, method: string, path: st
 	if (!schema) throw new Error(`${method} ${path} has no application/json request body`);
 	return schema;
 }
+
+/** The schema of a query parameter of an operation, or a clear error naming what is missing. */
+export function queryParameterSchema(
+	doc: OpenApiDocument,
+	method: string,
+	path: string,
+	name: string,
+): object {
+	const parameters: any[] = doc.paths[path]?.[method.toLowerCase()]?.parameters ?? [];
+	const schema = parameters.find((p) => p.in === 'query' && p.name === name)?.schema;
+	if (!schema) throw new Error(`${method} ${path} has no query parameter ${name}`);
+	return schema;
+}
