@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+// scripts/lib is CommonJS without types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { freePort, waitFor, portInUse } = require('../../../scripts/lib/process') as {
 	freePort(): Promise<number>;
 	waitFor<T>(

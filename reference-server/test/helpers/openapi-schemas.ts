@@ -4,6 +4,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { type Harness, type Tenant, createTenant, expectOk, useServer } from './index';
 
 export type OpenApiDocument = { paths: Record<string, Record<string, any>> };
 
@@ -33,4 +34,22 @@ export function queryParameterSchema(
 	const schema = parameters.find((p) => p.in === 'query' && p.name === name)?.schema;
 	if (!schema) throw new Error(`${method} ${path} has no query parameter ${name}`);
 	return schema;
+}
+
+export interface DocumentServer {
+	h: Harness;
+	tenant: Tenant;
+	/** The document the server serves at GET /openapi.json. */
+	doc: OpenApiDocument;
+}
+
+/** One server for the test file, a tenant on it, and the document it serves (filled in beforeAll). */
+export function useDocumentServer(): DocumentServer {
+	const context = {} as DocumentServer;
+	useServer((started) => (context.h = started));
+	beforeAll(async () => {
+		context.tenant = await createTenant(context.h);
+		context.doc = expectOk(await context.h.anon.get('/openapi.json'));
+	});
+	return context;
 }

@@ -5,31 +5,15 @@
  * accepted.
  */
 import fc from 'fast-check';
+import { detailFields, expectError, expectOk, pageBody } from '../helpers';
 import {
-	type Harness,
-	type Tenant,
-	createTenant,
-	detailFields,
-	expectError,
-	expectOk,
-	pageBody,
-	useServer,
-} from '../helpers';
-import {
-	type OpenApiDocument,
 	documentAjv,
 	queryParameterSchema,
 	requestBodySchema,
+	useDocumentServer,
 } from '../helpers/openapi-schemas';
 
-let h: Harness;
-let tenant: Tenant;
-let doc: OpenApiDocument;
-useServer((started) => (h = started));
-beforeAll(async () => {
-	tenant = await createTenant(h);
-	doc = expectOk(await h.anon.get('/openapi.json'));
-});
+const server = useDocumentServer();
 
 /** Refused by the server's page-url rules; each one a pattern can express. */
 const REFUSED = ['/a?b', '/a#b', '/x/../y', '/x/.', '/a\u00adb', '/a\u200bb', '/a\ufeffb'];
@@ -37,9 +21,13 @@ const REFUSED = ['/a?b', '/a#b', '/x/../y', '/x/.', '/a\u00adb', '/a\u200bb', '/
 const REFUSED_AT_RUN_TIME = ['/a%3Fb', '/x/%2e%2e/y', '/\uff21bc'];
 
 const bodyAllows = (url: string) =>
-	documentAjv().compile(requestBodySchema(doc, 'POST', '/api/page'))(pageBody(url)) as boolean;
+	documentAjv().compile(requestBodySchema(server.doc, 'POST', '/api/page'))(
+		pageBody(url),
+	) as boolean;
 const queryAllows = (url: string) =>
-	documentAjv().compile(queryParameterSchema(doc, 'GET', '/api/pages', 'url'))(url) as boolean;
+	documentAjv().compile(queryParameterSchema(server.doc, 'GET', '/api/pages', 'url'))(
+		url,
+	) as boolean;
 
 it('what the server refuses and a pattern can say, the document refuses (body and query)', async () => {
 	for (const url of REFUSED) {
@@ -49,13 +37,13 @@ it('what the server refuses and a pattern can say, the document refuses (body an
 			query: false,
 		});
 		const created = expectError(
-			await tenant.api.post('/api/page', pageBody(url)),
+			await server.tenant.api.post('/api/page', pageBody(url)),
 			400,
 			'validation_failed',
 		);
 		expect({ url, fields: detailFields(created) }).toEqual({ url, fields: ['url'] });
 		const listed = expectError(
-			await tenant.api.get('/api/pages', { params: { url } }),
+			await server.tenant.api.get('/api/pages', { params: { url } }),
 			400,
 			'validation_failed',
 		);
@@ -64,14 +52,14 @@ it('what the server refuses and a pattern can say, the document refuses (body an
 });
 
 it('what only the server can refuse is allowed by the pattern and named in the description', async () => {
-	const description = (requestBodySchema(doc, 'POST', '/api/page') as any).properties.url
+	const description = (requestBodySchema(server.doc, 'POST', '/api/page') as any).properties.url
 		.description as string;
 	expect(description).toMatch(/percent-encoded/);
 	expect(description).toMatch(/fullwidth/);
 	for (const url of REFUSED_AT_RUN_TIME) {
 		expect({ url, allowed: bodyAllows(url) }).toEqual({ url, allowed: true });
 		const body = expectError(
-			await tenant.api.post('/api/page', pageBody(url)),
+			await server.tenant.api.post('/api/page', pageBody(url)),
 			400,
 			'validation_failed',
 		);
@@ -90,9 +78,9 @@ it('a sample of page urls the document allows is accepted', async () => {
 	);
 	for (const url of new Set(urls)) {
 		expect({ url, allowed: queryAllows(url) }).toEqual({ url, allowed: true });
-		const created = await tenant.api.post('/api/page', pageBody(url));
+		const created = await server.tenant.api.post('/api/page', pageBody(url));
 		expect({ url, status: created.status }).toEqual({ url, status: 201 });
-		const listed = expectOk(await tenant.api.get('/api/pages', { params: { url } }));
+		const listed = expectOk(await server.tenant.api.get('/api/pages', { params: { url } }));
 		expect({ url, found: listed.data.length }).toEqual({ url, found: 1 });
 	}
 });

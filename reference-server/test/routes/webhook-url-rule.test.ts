@@ -7,25 +7,10 @@
 import fc from 'fast-check';
 import { isHttpUrl } from '../../src/routes/settings';
 import { WEBHOOK_URL } from '../../src/schemas/settings';
-import {
-	type Harness,
-	type Tenant,
-	createTenant,
-	detailFields,
-	expectError,
-	expectOk,
-	useServer,
-} from '../helpers';
-import { type OpenApiDocument, documentAjv, requestBodySchema } from '../helpers/openapi-schemas';
+import { detailFields, expectError } from '../helpers';
+import { documentAjv, requestBodySchema, useDocumentServer } from '../helpers/openapi-schemas';
 
-let h: Harness;
-let tenant: Tenant;
-let doc: OpenApiDocument;
-useServer((started) => (h = started));
-beforeAll(async () => {
-	tenant = await createTenant(h);
-	doc = expectOk(await h.anon.get('/openapi.json'));
-});
+const server = useDocumentServer();
 
 const SETTINGS = ['POST', '/api/settings', 'contact_form_webhook_url'] as const;
 const TEST_WEBHOOK = ['POST', '/api/contact-form/test-webhooks', 'url'] as const;
@@ -59,12 +44,12 @@ function bodyFor(target: Target, url: string): Record<string, unknown> {
 }
 
 function documentAllows(target: Target, url: string): boolean {
-	const validate = documentAjv().compile(requestBodySchema(doc, target[0], target[1]));
+	const validate = documentAjv().compile(requestBodySchema(server.doc, target[0], target[1]));
 	return validate(bodyFor(target, url)) as boolean;
 }
 
 async function send(target: Target, url: string) {
-	return tenant.api.post(target[1], bodyFor(target, url));
+	return server.tenant.api.post(target[1], bodyFor(target, url));
 }
 
 describe.each([SETTINGS, TEST_WEBHOOK])('%s %s field %s', (...target) => {
@@ -94,13 +79,14 @@ describe.each([SETTINGS, TEST_WEBHOOK])('%s %s field %s', (...target) => {
 				body: expect.anything(),
 			});
 			// A tenant has at most 10 test webhooks at once.
-			if (target[1] === TEST_WEBHOOK[1]) await tenant.api.delete(target[1], { data: { url } });
+			if (target[1] === TEST_WEBHOOK[1])
+				await server.tenant.api.delete(target[1], { data: { url } });
 		}
 	});
 
 	it('a private target is allowed by the pattern and refused when set, as the description says', async () => {
 		const url = 'http://10.1.2.3:8080/hook';
-		const schema = requestBodySchema(doc, target[0], target[1]) as any;
+		const schema = requestBodySchema(server.doc, target[0], target[1]) as any;
 		expect(schema.properties[target[2]].description).toMatch(/loopback, private/);
 		expect(documentAllows(target, url)).toBe(true);
 		const body = expectError(await send(target, url), 400, 'validation_failed');
