@@ -367,21 +367,48 @@ describe('through Prism: contact forms, claims and test webhooks', () => {
 	});
 });
 
+/** Runs fn with another Prism in front of upstream, then stops that Prism. */
+async function withPrism<T>(doc: object, upstream: string, fn: (other: Prism) => Promise<T>) {
+	const other = await startPrism(doc, upstream);
+	try {
+		return await fn(other);
+	} finally {
+		await other.stop();
+	}
+}
+
+describe('through Prism: a transient failure', () => {
+	it('a 503 (an injected fault) carries Retry-After and conforms', async () => {
+		const failing = await start({ faultRate: 1 });
+		await withPrism(document, failing.url, async (other) => {
+			for (const [method, path] of [
+				['GET', '/api/tenants'],
+				['POST', '/api/sitemap'],
+			]) {
+				const res = await rawRequest(`${other.url}${path}`, {
+					method,
+					headers: { authorization: `Bearer ${failing.adminToken}` },
+				});
+				const problems = violationsOf(res.headers).filter((v) => v.location[0] === 'response');
+				expect({ path, status: res.status, problems }).toEqual({ path, status: 503, problems: [] });
+				expect(res.headers['retry-after']).toMatch(/^\d+$/);
+			}
+		});
+	}, 90000);
+});
+
 describe('the check itself', () => {
 	it('Prism reports a response that breaks the document (a copy whose /health answer cannot be met)', async () => {
 		const broken = structuredClone(document) as any;
 		const health = broken.paths['/health'].get.responses['200'].content['application/json'];
 		health.schema.properties.status.enum = ['not-ok'];
-		const strict = await startPrism(broken, h.url);
-		try {
-			const res = await rawRequest(`${strict.url}/health`, { method: 'GET' });
+		await withPrism(broken, h.url, async (other) => {
+			const res = await rawRequest(`${other.url}/health`, { method: 'GET' });
 			expect(res.status).toBe(200);
 			expect(violationsOf(res.headers)).toEqual([
 				expect.objectContaining({ location: ['response', 'body', 'status'], code: 'enum' }),
 			]);
-		} finally {
-			await strict.stop();
-		}
+		});
 	}, 90000);
 });
 
