@@ -72,7 +72,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			if (body.contact_form_webhook_url !== undefined) {
 				const url = body.contact_form_webhook_url;
 				if (url === null || url === '') changes.contact_form_webhook_url = null;
-				// The schema pattern catches nearly everything; URL parsing catches the rest (e.g. a bad port).
+				// The schema's pattern admits only what URL parsing takes; the parse stays as a second check.
 				else if (!isHttpUrl(url))
 					problems.push({
 						field: 'contact_form_webhook_url',

@@ -1,14 +1,26 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from './common';
-import { settingsBody } from './settings';
+import { errorResponses, patternWithinLength } from './common';
+import { WEBHOOK_TARGET_WORDS, WEBHOOK_URL, WEBHOOK_URL_WORDS, settingsBody } from './settings';
 
 /** The longest a test webhook lives: n8n listens for at most 10 minutes. */
 export const TEST_WEBHOOK_MAX_TTL_SECONDS = 3600;
 
+/** The same rule as the settings' contact_form_webhook_url (which also takes "" and null). */
 const url = Type.String({
 	minLength: 1,
+	...patternWithinLength({
+		maxLength: 2048,
+		pattern: `^${WEBHOOK_URL}$`,
+		problem: `must be ${WEBHOOK_URL_WORDS}`,
+	}),
+	description: `the URL that gets a copy of each new submission: ${WEBHOOK_URL_WORDS}. ${WEBHOOK_TARGET_WORDS}`,
+});
+
+/** Removal takes any URL a test webhook may have been set with: an unknown one answers removed: false. */
+const removedUrl = Type.String({
+	minLength: 1,
 	maxLength: 2048,
-	description: 'an http(s) URL that gets a copy of each new submission',
+	description: 'the URL the test webhook was set with',
 });
 
 export const testWebhookBody = Type.Object(
@@ -28,7 +40,10 @@ export const testWebhookBody = Type.Object(
 	{ additionalProperties: false },
 );
 
-export const testWebhookRemoveBody = Type.Object({ url }, { additionalProperties: false });
+export const testWebhookRemoveBody = Type.Object(
+	{ url: removedUrl },
+	{ additionalProperties: false },
+);
 
 const testWebhookSchema = {
 	type: 'object',

@@ -5,6 +5,7 @@ import {
 	localeSchema,
 	messageBody,
 	pageSchema,
+	pageUrlQuerySchema,
 	pageUrlSchema,
 	paginatedList,
 	paginationQueryProperties,
@@ -13,7 +14,7 @@ import {
 // Unknown query parameters are ignored (bodies, in contrast, reject unknown fields).
 export const listPagesQuery = Type.Object({
 	...paginationQueryProperties,
-	url: Type.Optional(Type.String({ maxLength: 2048, description: 'exact url' })),
+	url: Type.Optional(pageUrlQuerySchema),
 	locale: Type.Optional(Type.String({ maxLength: 35 })),
 	draft: Type.Optional(Type.Boolean({ description: 'true/false (1/0 accepted)' })),
 	search: Type.Optional(

@@ -24,6 +24,43 @@ const RESERVED_HEADERS = [
 /** ajv patterns have no case-insensitive flag: `host` becomes `[hH][oO][sS][tT]`. */
 const RESERVED_HEADER_PATTERN = `^(?:${RESERVED_HEADERS.map((name) => name.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)).join('|')})$`;
 
+/*
+ * A webhook URL as the server can send to it: the schema states exactly what the server's URL parser
+ * (WHATWG, Node's `new URL`) takes, so no value the OpenAPI document allows is refused as "not a URL".
+ * Narrower than WHATWG on purpose: lower-case http(s) scheme; a host that is a name of ASCII labels
+ * (the last starting with a letter, as one ending in a number is parsed as an IPv4 address; no
+ * `xn--` label, whose punycode the parser refuses when it does not decode), a dotted IPv4 address or a
+ * bracketed IPv6 address (RFC 3986's forms); a port of 1-65535; then a path, query or fragment
+ * without whitespace. Every quantified group is bounded or ends at a character it cannot contain, so
+ * the pattern is linear (test/security/adversarial-strings.test.ts).
+ */
+const USERINFO = "[A-Za-z0-9._~!$&'()*+,;=:%-]*@";
+const LABEL_REST = '(?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const HOST_NAME = `(?:(?![xX][nN]--)[A-Za-z0-9]${LABEL_REST}\\.)*(?![xX][nN]--)[A-Za-z]${LABEL_REST}`;
+const DEC_OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const IPV4 = `${DEC_OCTET}(?:\\.${DEC_OCTET}){3}`;
+const H16 = '[0-9A-Fa-f]{1,4}';
+const LS32 = `(?:${H16}:${H16}|${IPV4})`;
+/** `h16:` from min to max times ('' for none). */
+const pieces = (min: number, max: number) =>
+	max === 0 ? '' : `(?:${H16}:){${min === max ? min : `${min},${max}`}}`;
+/** RFC 3986 section 3.2.2's IPv6address: the nine ways to place `::` (or none). */
+const IPV6 = [
+	`${pieces(6, 6)}${LS32}`,
+	`::${pieces(5, 5)}${LS32}`,
+	...[0, 1, 2, 3, 4].map((n) => `(?:${pieces(0, n)}${H16})?::${pieces(4 - n, 4 - n)}${LS32}`),
+	`(?:${pieces(0, 5)}${H16})?::${H16}`,
+	`(?:${pieces(0, 6)}${H16})?::`,
+].join('|');
+const PORT =
+	'(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+export const WEBHOOK_URL = `https?://(?:${USERINFO})?(?:${HOST_NAME}|${IPV4}|\\[(?:${IPV6})\\])(?::${PORT})?(?:[/?#]\\S*)?`;
+export const WEBHOOK_URL_WORDS =
+	'an http(s) URL (lower-case scheme; a host name of ASCII letters, digits and hyphens, not an xn-- label, whose last label starts with a letter, or an IPv4 or [IPv6] address; a port of 1-65535; no whitespace), at most 2048 characters';
+/** The rule applied when the URL is set, which a schema cannot state: where it may point. */
+export const WEBHOOK_TARGET_WORDS =
+	"Refused when it is set (400, naming the field), though the pattern allows it: a host that is or resolves to a loopback, private, link-local, multicast or other special-purpose address, a cloud metadata address or this server itself, unless the server's --webhook-allow opens it; the delivery checks the resolved addresses again.";
+
 const settingsSchema = {
 	type: 'object',
 	required: [
@@ -107,13 +144,13 @@ export const settingsBody = Type.Object(
 			Type.Unsafe<string | null>({
 				type: ['string', 'null'],
 				// In the schema (not only in the handler) so it is reported together with every other bad
-				// field. One way to match: `[^\\s/?#]+\\S*` (two overlapping runs) backtracked quadratically.
+				// field; "" clears, like null.
 				...patternWithinLength({
 					maxLength: 2048,
-					pattern: '^(?:https?://[^\\s/?#]\\S*)?$',
-					problem: 'must be an http(s) URL, null or ""',
+					pattern: `^(?:${WEBHOOK_URL})?$`,
+					problem: `must be ${WEBHOOK_URL_WORDS}, null or ""`,
 				}),
-				description: 'where contact-form submissions are POSTed: an http(s) URL; null or "" clears',
+				description: `where contact-form submissions are POSTed: ${WEBHOOK_URL_WORDS}; null or "" clears. ${WEBHOOK_TARGET_WORDS}`,
 				'x-extension': true,
 				'x-contract-decided': true,
 			}),
