@@ -28,15 +28,14 @@ const RESERVED_HEADER_PATTERN = `^(?:${RESERVED_HEADERS.map((name) => name.repla
  * A webhook URL as the server can send to it: the schema states exactly what the server's URL parser
  * (WHATWG, Node's `new URL`) takes, so no value the OpenAPI document allows is refused as "not a URL".
  * Narrower than WHATWG on purpose: lower-case http(s) scheme; a host that is a name of ASCII labels
- * (the last starting with a letter, as one ending in a number is parsed as an IPv4 address; no
- * `xn--` label, whose punycode the parser refuses when it does not decode), a dotted IPv4 address or a
+ * (the last starting with a letter, as one ending in a number is parsed as an IPv4 address), a dotted IPv4 address or a
  * bracketed IPv6 address (RFC 3986's forms); a port of 1-65535; then a path, query or fragment
  * without whitespace. Every quantified group is bounded or ends at a character it cannot contain, so
  * the pattern is linear (test/security/adversarial-strings.test.ts).
  */
 const USERINFO = "[A-Za-z0-9._~!$&'()*+,;=:%-]*@";
 const LABEL_REST = '(?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
-const HOST_NAME = `(?:(?![xX][nN]--)[A-Za-z0-9]${LABEL_REST}\\.)*(?![xX][nN]--)[A-Za-z]${LABEL_REST}`;
+const HOST_NAME = `(?:[A-Za-z0-9]${LABEL_REST}\\.)*[A-Za-z]${LABEL_REST}`;
 const DEC_OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 const IPV4 = `${DEC_OCTET}(?:\\.${DEC_OCTET}){3}`;
 const H16 = '[0-9A-Fa-f]{1,4}';
@@ -56,10 +55,10 @@ const PORT =
 	'(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
 export const WEBHOOK_URL = `https?://(?:${USERINFO})?(?:${HOST_NAME}|${IPV4}|\\[(?:${IPV6})\\])(?::${PORT})?(?:[/?#]\\S*)?`;
 export const WEBHOOK_URL_WORDS =
-	'an http(s) URL (lower-case scheme; a host name of ASCII letters, digits and hyphens, not an xn-- label, whose last label starts with a letter, or an IPv4 or [IPv6] address; a port of 1-65535; no whitespace), at most 2048 characters';
+	'an http(s) URL (lower-case scheme; a host name of ASCII letters, digits and hyphens, whose last label starts with a letter, or an IPv4 or [IPv6] address; a port of 1-65535; no whitespace), at most 2048 characters';
 /** The rule applied when the URL is set, which a schema cannot state: where it may point. */
 export const WEBHOOK_TARGET_WORDS =
-	"Refused when it is set (400, naming the field), though the pattern allows it: a host that is or resolves to a loopback, private, link-local, multicast or other special-purpose address, a cloud metadata address or this server itself, unless the server's --webhook-allow opens it; the delivery checks the resolved addresses again.";
+	"Refused when it is set (400, naming the field), though the pattern allows it: an xn-- label that is not valid punycode (an internationalised name is sent in its valid punycode form); a host that is or resolves to a loopback, private, link-local, multicast or other special-purpose address, a cloud metadata address or this server itself, unless the server's --webhook-allow opens it; the delivery checks the resolved addresses again.";
 
 const settingsSchema = {
 	type: 'object',
