@@ -378,12 +378,13 @@ describe('Site Management Trigger contract in a real n8n', () => {
 			['success', undefined],
 		]);
 		expect(executions[2].lines).toEqual(['pagePublished /new']);
-		// n8n hung up on each drip at the deadline (which counts from the poll's start, a few hundred
-		// ms before its request reached the site), not at the request's Timeout or the drip's end.
+		// n8n hung up on each drip at the deadline, not at the request's Timeout (30 s) or the drip's
+		// end (40 s). The deadline counts from the poll's start: measured 30-430 ms before its request
+		// reached the site, more on a loaded machine.
 		expect(slow).toHaveLength(2);
 		for (const answer of slow) {
 			const held = answer.endedAt - answer.startedAt;
-			expect(held).toBeGreaterThanOrEqual(2_000);
+			expect(held).toBeGreaterThanOrEqual(1_000);
 			expect(held).toBeLessThan(6_000);
 		}
 		// The next scheduled poll was not skipped: the two failed polls were one interval apart.
