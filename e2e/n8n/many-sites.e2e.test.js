@@ -90,10 +90,6 @@ const WORKFLOWS = {
 	form: 'e2eManyFormW0001',
 	watch: 'e2eManyWatchW001',
 };
-const FAST_POLLS = [0, 10, 20, 30, 40, 50].map((second) => ({
-	mode: 'custom',
-	cronExpression: `${second} * * * * *`,
-}));
 
 const ctx = {
 	/** Tokens minted per tenant in each scenario, for the `[many-sites]` line. */
@@ -365,7 +361,7 @@ function buildWorkflows() {
 		1,
 		{
 			authentication: 'managedTenant',
-			pollTimes: { item: FAST_POLLS },
+			pollTimes: { item: e2eStack.FAST_POLLS },
 			events: ['pagePublished', 'pageUpdated', 'pageRemoved'],
 			includeDrafts: false,
 			includeContent: false,

@@ -26,10 +26,6 @@ const BIG_CREDENTIAL = {
 	name: 'Site Management Tenant (big)',
 	type: 'siteTenantApi',
 };
-const FAST_POLLS = [0, 10, 20, 30, 40, 50].map((second) => ({
-	mode: 'custom',
-	cronExpression: `${second} * * * * *`,
-}));
 const WORKFLOWS = {
 	published: { id: 'e2ePagePublish01' },
 	big: { id: 'e2ePageTrigBig01' },
@@ -49,7 +45,7 @@ function deriveWorkflows(dir) {
 		id: WORKFLOWS.published.id,
 		name: 'e2e: page published (fast polls)',
 	});
-	trigger(published).parameters.pollTimes = { item: FAST_POLLS };
+	trigger(published).parameters.pollTimes = { item: e2eStack.FAST_POLLS };
 
 	// Every event on the 100,000-page site, each change a notification named after it.
 	const big = structuredClone(published);

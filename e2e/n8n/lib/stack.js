@@ -18,6 +18,15 @@ const stack = require('../../../scripts/lib/stack');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
+/**
+ * Poll Times that poll every 10 seconds: n8n refuses an entry that fires more than once a minute, but
+ * takes several; six custom crons (`0 * * * * *`, `10 * * * * *`, …).
+ */
+const FAST_POLLS = [0, 10, 20, 30, 40, 50].map((second) => ({
+	mode: 'custom',
+	cronExpression: `${second} * * * * *`,
+}));
+
 /** A `say(message)` that writes `[label +Ns] message` to stderr, N counted from now. */
 function progressLog(label) {
 	const started = Date.now();
@@ -167,6 +176,7 @@ async function stopStack({ n8n, server, userFolder } = {}) {
 }
 
 module.exports = {
+	FAST_POLLS,
 	progressLog,
 	startReferenceServer,
 	addTenant,

@@ -2,107 +2,16 @@
  * Site Management Trigger in n8n's engine against a loopback site that serves crafted sitemaps: a
  * site that drips its answer, clocks that disagree, and answers outside the contract.
  */
-import { createServer, type Server } from 'http';
-import type { AddressInfo, Socket } from 'net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SitePageTrigger } from '../../../nodes/SitePageTrigger/SitePageTrigger.node';
 import { MAX_NAME_LENGTH } from '../../../nodes/SitePageTrigger/snapshot';
 import { DIGEST_CELLS } from '../../../nodes/SitePageTrigger/state';
+import { startCraftedSite, type CraftedPage, type CraftedSite } from '../../harness/crafted-site';
 import { jsonOf, useNodeTestContext } from '../../harness/nodes';
 import { PollTriggerWorkflow } from '../../harness/poll-trigger';
 
 const ctx = useNodeTestContext();
-
-interface CraftedPage {
-	url: string;
-	name?: string;
-	locale?: string;
-	updated_at: string;
-	/** Listed by GET /api/pages (the trigger reads it only when the digest cannot tell). */
-	created_at?: string;
-}
-
-interface CraftedSite {
-	url: string;
-	/** What POST /api/sitemap answers. */
-	sitemap: { generated_at: string; pages: CraftedPage[] };
-	/** Milliseconds between two bytes of the sitemap; 0 sends it at once. */
-	dripMs: number;
-	/** Sends a sitemap that never ends (pages after pages) until the client hangs up. */
-	endless: boolean;
-	/** Resolves when the client hung up on the endless sitemap. */
-	endlessClosed?: Promise<void>;
-	sitemapRequests: number;
-	close(): Promise<void>;
-}
-
-async function startCraftedSite(): Promise<CraftedSite> {
-	const sockets = new Set<Socket>();
-	const site = {
-		sitemap: { generated_at: new Date().toISOString(), pages: [] },
-		dripMs: 0,
-		endless: false,
-		sitemapRequests: 0,
-	} as unknown as CraftedSite;
-	const server: Server = createServer((request, response) => {
-		request.resume();
-		request.on('end', () => {
-			if (request.method === 'POST' && request.url?.startsWith('/api/sitemap')) {
-				site.sitemapRequests++;
-				const body = Buffer.from(JSON.stringify({ tenant_id: 'crafted', ...site.sitemap }));
-				response.writeHead(200, { 'Content-Type': 'application/json' });
-				if (site.endless) {
-					site.endlessClosed = new Promise((resolve) => response.on('close', resolve));
-					response.write('{"generated_at":"2030-01-01T12:00:00.000Z","pages":[');
-					const chunk = Buffer.from(
-						`${'{"url":"/x","updated_at":"2030-01-01T12:00:00.000Z"},'.repeat(1000)}`,
-					);
-					const pour = () => {
-						while (!response.destroyed && response.write(chunk));
-						if (!response.destroyed) response.once('drain', pour);
-					};
-					pour();
-					return;
-				}
-				if (site.dripMs === 0) {
-					response.end(body);
-					return;
-				}
-				let sent = 0;
-				const drip = setInterval(() => {
-					if (response.destroyed || sent >= body.length) {
-						clearInterval(drip);
-						if (!response.destroyed) response.end();
-						return;
-					}
-					response.write(body.subarray(sent, sent + 1));
-					sent++;
-				}, site.dripMs);
-				response.on('close', () => clearInterval(drip));
-				return;
-			}
-			if (request.method === 'GET' && request.url?.startsWith('/api/pages')) {
-				response.writeHead(200, { 'Content-Type': 'application/json' });
-				response.end(JSON.stringify({ data: site.sitemap.pages, meta: { last_page: 1 } }));
-				return;
-			}
-			response.writeHead(404, { 'Content-Type': 'application/json' });
-			response.end('{"message":"not here"}');
-		});
-	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	site.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	site.close = async () => {
-		for (const socket of sockets) socket.destroy();
-		await new Promise<void>((resolve) => server.close(() => resolve()));
-	};
-	return site;
-}
 
 let site: CraftedSite;
 beforeEach(async () => {
