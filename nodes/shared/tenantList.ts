@@ -58,8 +58,7 @@ export async function listTenants(
 			ctx.getNode(),
 			'This Site Management Service cannot list its tenants: name the tenant By ID',
 			{
-				description:
-					'Listing tenants (GET /api/tenants) is an extension of the reference server; the Admin API of the service answered 404.',
+				description: `Listing tenants (GET /api/tenants) is an extension of the reference server; the Admin API of the service answered ${status}.`,
 			},
 		);
 	}
