@@ -126,19 +126,10 @@ async function pollOnce(
 	return [this.helpers.returnJsonArray(output)];
 }
 
-/** The poll's deadline in seconds, from Options > Poll Deadline (Seconds). */
-function pollDeadline(ctx: IPollFunctions): number {
-	const value = Number(ctx.getNodeParameter('options.pollDeadline', DEFAULT_POLL_DEADLINE_S));
-	if (!Number.isFinite(value) || value <= 0) return DEFAULT_POLL_DEADLINE_S;
-	return Math.min(value, MAX_POLL_DEADLINE_S);
-}
-
-/** The largest answer a poll reads, in bytes, from Options > Max Answer Size (MB). */
-function maxAnswerBytes(ctx: IPollFunctions): number {
-	const value = Number(ctx.getNodeParameter('options.maxAnswerMb', DEFAULT_MAX_ANSWER_MB));
-	const mb =
-		Number.isFinite(value) && value > 0 ? Math.min(value, MAX_ANSWER_MB) : DEFAULT_MAX_ANSWER_MB;
-	return Math.round(mb * 1024 * 1024);
+/** A positive number option of Options, at most `max`; its default when unset or not positive. */
+function boundedOption(ctx: IPollFunctions, name: string, fallback: number, max: number): number {
+	const value = Number(ctx.getNodeParameter(`options.${name}`, fallback));
+	return Number.isFinite(value) && value > 0 ? Math.min(value, max) : fallback;
 }
 
 /**
@@ -150,12 +141,14 @@ async function pollWithinDeadline(
 	this: IPollFunctions,
 	...args: [PageEvent[], boolean, boolean, boolean]
 ): Promise<INodeExecutionData[][] | null> {
-	const seconds = pollDeadline(this);
+	const seconds = boundedOption(this, 'pollDeadline', DEFAULT_POLL_DEADLINE_S, MAX_POLL_DEADLINE_S);
 	const deadline = AbortSignal.timeout(seconds * 1000);
 	try {
 		return await pollOnce.call(this, ...args, {
 			signal: deadline,
-			maxResponseBytes: maxAnswerBytes(this),
+			maxResponseBytes: Math.round(
+				boundedOption(this, 'maxAnswerMb', DEFAULT_MAX_ANSWER_MB, MAX_ANSWER_MB) * 1024 * 1024,
+			),
 		});
 	} catch (error) {
 		// Not the deadline: the poll's own node error, passed on unchanged (n8n's scanner wants no raw
