@@ -25,9 +25,10 @@ const e2eStack = require('./lib/stack');
 
 const say = e2eStack.progressLog('n8n trigger contract');
 
-const N8N_VERSION = JSON.parse(
-	fs.readFileSync(path.join(runtime.RUNTIME_MODULES, 'n8n', 'package.json'), 'utf8'),
-).version;
+// Read once the runtime is installed (beforeAll): on a fresh machine this file may be the first to run.
+const n8nVersion = () =>
+	JSON.parse(fs.readFileSync(path.join(runtime.RUNTIME_MODULES, 'n8n', 'package.json'), 'utf8'))
+		.version;
 // The build's own numbers (npm run build comes first).
 const { DIGEST_CELLS } = require(path.join(runtime.ROOT, 'dist/nodes/SitePageTrigger/state.js'));
 const { MAX_NAME_LENGTH } = require(
@@ -345,7 +346,7 @@ beforeAll(async () => {
 		lastName: 'Owner',
 		password: `E2e-${crypto.randomBytes(12).toString('base64url')}`,
 	});
-	say(`n8n ${N8N_VERSION} on ${ctx.n8nUrl}`);
+	say(`n8n ${n8nVersion()} on ${ctx.n8nUrl}`);
 	// Publishing polls once (the trigger remembers where each site stands); then the scripts start.
 	for (const key of KEYS) await rest.activateWorkflow(workflowId(key));
 	for (const key of KEYS) {
