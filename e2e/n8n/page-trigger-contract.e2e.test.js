@@ -25,15 +25,20 @@ const e2eStack = require('./lib/stack');
 
 const say = e2eStack.progressLog('n8n trigger contract');
 
-// Read once the runtime is installed (beforeAll): on a fresh machine this file may be the first to run.
+// Read in beforeAll, not when the file loads: on a fresh clone this file may be the first to run,
+// before the runtime is installed (test/scripts/e2e-files-load.test.ts).
 const n8nVersion = () =>
 	JSON.parse(fs.readFileSync(path.join(runtime.RUNTIME_MODULES, 'n8n', 'package.json'), 'utf8'))
 		.version;
-// The build's own numbers (npm run build comes first).
-const { DIGEST_CELLS } = require(path.join(runtime.ROOT, 'dist/nodes/SitePageTrigger/state.js'));
-const { MAX_NAME_LENGTH } = require(
-	path.join(runtime.ROOT, 'dist/nodes/SitePageTrigger/snapshot.js'),
-);
+// The build's own numbers (npm run test:n8n builds first).
+let DIGEST_CELLS;
+let MAX_NAME_LENGTH;
+const readBuiltLimits = () => {
+	({ DIGEST_CELLS } = require(path.join(runtime.ROOT, 'dist/nodes/SitePageTrigger/state.js')));
+	({ MAX_NAME_LENGTH } = require(
+		path.join(runtime.ROOT, 'dist/nodes/SitePageTrigger/snapshot.js'),
+	));
+};
 const parseFlatted = (text) => require(path.join(runtime.RUNTIME_MODULES, 'flatted')).parse(text);
 
 const TRIGGER = 'Page changes';
@@ -317,6 +322,7 @@ function expectReported(executions, linesOfEach) {
 }
 
 beforeAll(async () => {
+	readBuiltLimits();
 	await runtimeInstall.ensureRuntime({ log: say });
 	for (const key of KEYS) {
 		ctx.sites[key] = await startCraftedSite();
