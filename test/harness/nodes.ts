@@ -3,7 +3,12 @@
  * and all three credential types, and a few helpers to look at the server directly.
  */
 import type { AxiosInstance } from 'axios';
-import type { INodeCredentials, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	INodeCredentials,
+	INodeExecutionData,
+	INodeType,
+} from 'n8n-workflow';
 
 import { SiteAdminApi } from '../../credentials/SiteAdminApi.credentials';
 import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.credentials';
@@ -12,7 +17,12 @@ import { SiteAdmin } from '../../nodes/SiteAdmin/SiteAdmin.node';
 import { SiteTenant } from '../../nodes/SiteTenant/SiteTenant.node';
 import type { ServerOptions } from '../../reference-server/src';
 import { WorkflowRunner, type NodeRunResult, type RunNodeOptions } from './workflow-runner';
-import { startTestSite, type TestSite, type TestTenant } from './reference-server';
+import {
+	managedCredentialData,
+	startTestSite,
+	type TestSite,
+	type TestTenant,
+} from './reference-server';
 
 export const credentialTypes = () => [
 	new SiteAdminApi(),
@@ -45,6 +55,8 @@ export interface NodeTestContext {
 	): Promise<NodeRunResult>;
 	/** Creates a tenant with a token, plus a `siteTenantApi` credential and a node runner bound to it. */
 	tenant(id: string): Promise<TenantContext>;
+	/** A `siteManagedTenantApi` credential on this server (managedCredentialData) for `tenantId`. */
+	managedCredential(tenantId: string, overrides?: ICredentialDataDecryptedObject): INodeCredentials;
 }
 
 export interface TenantContext extends TestTenant {
@@ -86,6 +98,11 @@ export function useNodeTestContext(
 					credentials: adminCredential,
 					...extra,
 				}),
+			managedCredential: (tenantId: string, overrides: ICredentialDataDecryptedObject = {}) =>
+				runner.credentials.add(
+					'siteManagedTenantApi',
+					managedCredentialData(site, tenantId, overrides),
+				),
 			tenant: async (id: string) => {
 				const tenant = await site.createTenant(id);
 				const credential = runner.credentials.add('siteTenantApi', {

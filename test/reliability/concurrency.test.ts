@@ -20,7 +20,6 @@ import {
 	useNodeTestContext,
 	type TenantContext,
 } from '../harness/nodes';
-import { managedCredentialData } from '../harness/reference-server';
 
 const ctx = useNodeTestContext();
 
@@ -306,10 +305,7 @@ async function managedTenant(tenantId: string, overrides: INodeParameters = {}, 
 	// Tokens issued since the tenant was made (with a token of its own).
 	const before = ctx.site.tokensIssued(tenantId);
 	const countTokens = () => ctx.site.tokensIssued(tenantId) - before;
-	const credentials = ctx.runner.credentials.add(
-		'siteManagedTenantApi',
-		managedCredentialData(ctx.site, tenantId, overrides as ICredentialDataDecryptedObject),
-	);
+	const credentials = ctx.managedCredential(tenantId, overrides as ICredentialDataDecryptedObject);
 	const urls = (prefix: string) => Array.from({ length: count }, (_, i) => `/${prefix}${i}`);
 	const createPages = async (prefix: string, options: INodeParameters = {}) => {
 		const result = await ctx.runner.runNode({

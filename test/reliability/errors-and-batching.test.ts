@@ -12,7 +12,6 @@ import {
 	type TenantContext,
 } from '../harness/nodes';
 import { startMintCapture, type MintCapture } from '../harness/mint-capture';
-import { managedCredentialData } from '../harness/reference-server';
 
 const ctx = useNodeTestContext();
 
@@ -305,14 +304,10 @@ describe('no token anywhere', () => {
 		});
 		// The managed credential mints through a loopback forwarder that records the tokens it hands
 		// out: a node run keeps its token to itself (nothing is stored in the credential).
-		const managed = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, 'secrets', { adminBaseUrl: capture.url }),
-		);
-		const managedBadAdmin = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, 'secrets', { adminToken: `${ctx.site.adminToken}-wrong` }),
-		);
+		const managed = ctx.managedCredential('secrets', { adminBaseUrl: capture.url });
+		const managedBadAdmin = ctx.managedCredential('secrets', {
+			adminToken: `${ctx.site.adminToken}-wrong`,
+		});
 		const runs = [
 			await local.run({
 				resource: 'page',

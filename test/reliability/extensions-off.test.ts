@@ -21,7 +21,6 @@ import {
 import { listSearch } from '../harness/list-search';
 import { jsonOf, seedPages, useNodeTestContext } from '../harness/nodes';
 import { PollTriggerWorkflow } from '../harness/poll-trigger';
-import { managedCredentialData } from '../harness/reference-server';
 import type { WebhookCall } from '../harness/webhook-context';
 
 const OFF = { extensions: false };
@@ -111,10 +110,7 @@ describe('row: Admin node, Tenant node operations, Site Management Trigger need 
 describe("row: Tenant node's Tenant parameter", () => {
 	test('By ID (POST /api/tenant/token, described) works with a Managed Tenant credential', async () => {
 		const tenant = await ctx.tenant('off-by-id');
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, ''),
-		);
+		const credentials = ctx.managedCredential('');
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,
@@ -134,10 +130,7 @@ describe("row: Tenant node's Tenant parameter", () => {
 	});
 
 	test('From List (GET /api/tenants, extension): the list says to give the tenant By ID', async () => {
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, ''),
-		);
+		const credentials = ctx.managedCredential('');
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
@@ -168,10 +161,7 @@ test('row: Page From List, typing to search (search, extension): the list shows 
 
 test("row: trigger items' tenant_id (sitemap tenant_id, extension): null with a Tenant Token credential, named by a Managed Tenant one", async () => {
 	const tenant = await ctx.tenant('off-tenant-id');
-	const managed = ctx.runner.credentials.add(
-		'siteManagedTenantApi',
-		managedCredentialData(ctx.site, 'off-tenant-id'),
-	);
+	const managed = ctx.managedCredential('off-tenant-id');
 	const tenantIdsOf = async (credentials: INodeCredentials, authentication: string) => {
 		const workflow = new PollTriggerWorkflow(ctx.runner, () => new SitePageTrigger(), {
 			type: 'sitePageTrigger',

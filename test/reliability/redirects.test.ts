@@ -132,10 +132,7 @@ describe('the admin token does not follow a redirect', () => {
 
 	test('Managed Tenant: the mint (POST /api/tenant/token) does not follow; no token from the other host is used', async () => {
 		const tenant = await ctx.site.createTenant('redirected-mint');
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, tenant.id, { adminBaseUrl: site.url }),
-		);
+		const credentials = ctx.managedCredential(tenant.id, { adminBaseUrl: site.url });
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,

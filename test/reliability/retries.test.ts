@@ -12,7 +12,6 @@ import type { INodeCredentials } from 'n8n-workflow';
 
 import { storedPageRows, useNodeTestContext } from '../harness/nodes';
 import type { NodeRunResult } from '../harness/workflow-runner';
-import { managedCredentialData } from '../harness/reference-server';
 
 const ctx = useNodeTestContext({ faultRate: 0.15, faultDropRate: 0.1 });
 
@@ -120,10 +119,7 @@ test('10 content updates in batches of 4 all succeed and each page holds its own
 });
 
 test('with the managed credential (minting under faults too): creates, then deletes, each exactly once', async () => {
-	const managed = ctx.runner.credentials.add(
-		'siteManagedTenantApi',
-		managedCredentialData(ctx.site, TENANT),
-	);
+	const managed = ctx.managedCredential(TENANT);
 	/** Each run gets exactly one token (the one answered); a mint whose answer was lost costs one more. */
 	const expectOneTokenPerRun = async (run: () => Promise<NodeRunResult>) => {
 		const issued = ctx.site.tokensIssued(TENANT);

@@ -11,7 +11,6 @@ import type { NodeRunResult } from '../harness/workflow-runner';
 import { report } from '../harness/fault-counter';
 import { credentialId, expectNoSecrets, useNodeTestContext } from '../harness/nodes';
 import { startMintCapture } from '../harness/mint-capture';
-import { managedCredentialData } from '../harness/reference-server';
 
 const ctx = useNodeTestContext();
 const secrets: string[] = [];
@@ -78,10 +77,7 @@ test('every operation, plain and managed credential: outputs, errors and executi
 	// The managed credential mints through a loopback forwarder that records the tokens it hands out:
 	// a node run keeps its tokens to itself (nothing is stored in the credential).
 	const capture = await startMintCapture(() => ctx.site.url);
-	const managed = ctx.runner.credentials.add(
-		'siteManagedTenantApi',
-		managedCredentialData(ctx.site, 'secrets', { adminBaseUrl: capture.url }),
-	);
+	const managed = ctx.managedCredential('secrets', { adminBaseUrl: capture.url });
 	const issuedBefore = ctx.site.tokensIssued('secrets');
 	try {
 		for (const [authentication, credentials] of [

@@ -57,10 +57,7 @@ describe('the Managed Tenant credential with a per-item Tenant ID', () => {
 		const a = await ctx.tenant('item-a');
 		const b = await ctx.tenant('item-b');
 		const issuedBefore = [ctx.site.tokensIssued('item-a'), ctx.site.tokensIssued('item-b')];
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, '={{ $json.tenant }}'),
-		);
+		const credentials = ctx.managedCredential('={{ $json.tenant }}');
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,
@@ -104,8 +101,7 @@ describe('the Tenant Token credential with a per-item token', () => {
 });
 
 describe('one admin credential for any tenant: empty Tenant ID, the node names the tenant', () => {
-	const anyTenant = () =>
-		ctx.runner.credentials.add('siteManagedTenantApi', managedCredentialData(ctx.site, ''));
+	const anyTenant = () => ctx.managedCredential('');
 
 	const run = (
 		credentials: ReturnType<typeof anyTenant>,
@@ -266,10 +262,7 @@ describe('a service without the tenant list', () => {
 	afterAll(async () => await new Promise((resolve) => bare.close(resolve)));
 
 	test('From List says to name the tenant By ID', async () => {
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, '', { adminBaseUrl: bareUrl }),
-		);
+		const credentials = ctx.managedCredential('', { adminBaseUrl: bareUrl });
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
@@ -293,10 +286,7 @@ describe('an edited credential acts on its new tenant and host from the next run
 		const a = await ctx.tenant('edit-a');
 		const b = await ctx.tenant('edit-b');
 		const elsewhere = await other.createTenant('edit-far');
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, 'edit-a'),
-		);
+		const credentials = ctx.managedCredential('edit-a');
 		const id = credentialId(credentials);
 		const runCreate = async (url: string) =>
 			await ctx.runner.runNode({
@@ -332,10 +322,7 @@ describe('an edited credential acts on its new tenant and host from the next run
 		});
 		await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
 		try {
-			const credentials = ctx.runner.credentials.add(
-				'siteManagedTenantApi',
-				managedCredentialData(ctx.site, 'edit-host'),
-			);
+			const credentials = ctx.managedCredential('edit-host');
 			const list = () =>
 				ctx.runner.runNode({
 					type: 'siteTenant',
@@ -400,10 +387,7 @@ describe('the Site Management Trigger watches the tenant its credential names no
 		const b = await ctx.tenant('watch-b');
 		await seedPages(a.client, [{ url: '/a-only' }]);
 		await seedPages(b.client, [{ url: '/b-1' }, { url: '/b-2' }]);
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, 'watch-a'),
-		);
+		const credentials = ctx.managedCredential('watch-a');
 		const workflow = new PollTriggerWorkflow(ctx.runner, () => new SitePageTrigger(), {
 			type: 'sitePageTrigger',
 			parameters: { authentication: 'managedTenant', events: ['pagePublished', 'pageRemoved'] },
@@ -484,12 +468,9 @@ describe('a mint that fails is shared, not repeated by every waiting request', (
 		});
 		await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve));
 		try {
-			const credentials = ctx.runner.credentials.add(
-				'siteManagedTenantApi',
-				managedCredentialData(ctx.site, 'mint-down', {
-					adminBaseUrl: `http://127.0.0.1:${(admin.address() as AddressInfo).port}`,
-				}),
-			);
+			const credentials = ctx.managedCredential('mint-down', {
+				adminBaseUrl: `http://127.0.0.1:${(admin.address() as AddressInfo).port}`,
+			});
 			const result = await ctx.runner.runNode({
 				type: 'siteTenant',
 				credentials,
@@ -516,10 +497,7 @@ describe('one token per tenant and execution, across the nodes of the execution'
 		const a = await ctx.tenant('flow-a');
 		const b = await ctx.tenant('flow-b');
 		const before = [ctx.site.tokensIssued('flow-a'), ctx.site.tokensIssued('flow-b')];
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, ''),
-		);
+		const credentials = ctx.managedCredential('');
 		const key = `flow-${Date.now()}`;
 		sourceRegistry.set(key, alternating(['flow-a', 'flow-b'], 6));
 		const tenantNode = (name: string, x: number, parameters: INodeParameters) => ({

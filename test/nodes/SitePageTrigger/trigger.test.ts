@@ -7,7 +7,6 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SitePageTrigger } from '../../../nodes/SitePageTrigger/SitePageTrigger.node';
 import { DIGEST_CELLS } from '../../../nodes/SitePageTrigger/state';
-import { managedCredentialData } from '../../harness/reference-server';
 import { jsonOf, seedPages, useNodeTestContext, type TenantContext } from '../../harness/nodes';
 import { PollTriggerWorkflow } from '../../harness/poll-trigger';
 
@@ -274,10 +273,7 @@ describe('Site Management Trigger', () => {
 	test('works with the Managed Tenant credential', async () => {
 		const tenant = await ctx.tenant('trigger-managed');
 		await seedPages(tenant.client, [{ url: '/' }]);
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, tenant.id),
-		);
+		const credentials = ctx.managedCredential(tenant.id);
 		const workflow = new PollTriggerWorkflow(ctx.runner, () => new SitePageTrigger(), {
 			type: 'sitePageTrigger',
 			parameters: { authentication: 'managedTenant', events: ['pagePublished'] },

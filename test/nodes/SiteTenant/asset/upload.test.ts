@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'crypto';
 import type { IncomingMessage, ServerResponse } from 'http';
 import type { Readable } from 'stream';
 
-import { managedCredentialData, startTestSite } from '../../../harness/reference-server';
+import { startTestSite } from '../../../harness/reference-server';
 import { startMintCapture } from '../../../harness/mint-capture';
 import { useNodeTestContext, type TenantContext } from '../../../harness/nodes';
 
@@ -178,10 +178,7 @@ test('with the managed credential, an upload whose token was revoked mints again
 	// The mint goes through a loopback forwarder that can revoke a token the moment it is issued.
 	const capture = await startMintCapture(() => ctx.site.url);
 	try {
-		const credentials = ctx.runner.credentials.add(
-			'siteManagedTenantApi',
-			managedCredentialData(ctx.site, 'assets-managed', { adminBaseUrl: capture.url }),
-		);
+		const credentials = ctx.managedCredential('assets-managed', { adminBaseUrl: capture.url });
 		const run = (data: Buffer) =>
 			ctx.runner.runNode({
 				type: 'siteTenant',
