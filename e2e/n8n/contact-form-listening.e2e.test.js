@@ -97,13 +97,21 @@ async function submitMany(count, label) {
 	return answers.map((answer) => answer.data.submission_id);
 }
 
+/** On a timeout: every delivery of the tenant, each attempt the server logged, n8n's log tail. */
+const explainDeliveries = () =>
+	e2eStack.deliveryReport({ server: ctx.server, site: ctx.site, userFolder: ctx.userFolder });
+
 async function waitForDelivered(ids) {
-	await stack.waitFor(`${ids.length} deliveries to be delivered`, async () => {
-		const listed = (await ctx.site('GET', '/api/contact-form/deliveries?per_page=100')).data.data;
-		return ids.every((id) =>
-			listed.some((delivery) => delivery.submission_id === id && delivery.state === 'delivered'),
-		);
-	});
+	await stack.waitFor(
+		`${ids.length} deliveries to be delivered`,
+		async () => {
+			const listed = (await ctx.site('GET', '/api/contact-form/deliveries?per_page=100')).data.data;
+			return ids.every((id) =>
+				listed.some((delivery) => delivery.submission_id === id && delivery.state === 'delivered'),
+			);
+		},
+		{ explain: explainDeliveries },
+	);
 }
 
 beforeAll(async () => {
@@ -192,8 +200,10 @@ describe('listening for a test event while the workflow is published', () => {
 		const before = executions();
 		const ids = await submitMany(3, 'after the test');
 		await waitForDelivered(ids);
-		await stack.waitFor('3 more executions of the published workflow', async () =>
-			executions().webhook === before.webhook + 3 ? true : undefined,
+		await stack.waitFor(
+			'3 more executions of the published workflow',
+			async () => (executions().webhook === before.webhook + 3 ? true : undefined),
+			{ explain: explainDeliveries },
 		);
 		expect(executions().manual).toBe(before.manual);
 		expect(await settings()).toEqual(ctx.production);

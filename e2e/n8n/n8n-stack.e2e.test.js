@@ -574,6 +574,21 @@ describe("AI: n8n's own AI nodes on an OpenAI credential pointed at the stand-in
  */
 const DELIVERY_WAIT = { timeoutMs: 90000 };
 
+/**
+ * DELIVERY_WAIT with what a timeout needs to tell why: the site's record of the submission's delivery
+ * (undefined: every delivery of the tenant), each attempt with its answer, and n8n's log tail.
+ */
+const deliveryWait = (submissionId, timeoutMs = DELIVERY_WAIT.timeoutMs) => ({
+	timeoutMs,
+	explain: () =>
+		e2eStack.deliveryReport({
+			server: ctx.server,
+			site: ctx.demo,
+			submissionId,
+			userFolder: ctx.userFolder,
+		}),
+});
+
 describe('contact form trigger in an active workflow, served by n8n start', () => {
 	test("published workflow registers itself: the site delivers to n8n's production URL with a secret header", async () => {
 		await stack.publishWorkflow(ctx.env, stack.WORKFLOWS.contactForm.id);
@@ -615,15 +630,18 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 				(await ctx.demo('GET', '/api/notifications')).data.data.find(
 					(n) => n.id === `contact-${id}`,
 				),
-			DELIVERY_WAIT,
+			deliveryWait(id),
 		);
 		expect(notification.message).toBe(
 			'New contact-form message from Ada Lovelace <ada@example.com>: Please call me back about the analytical engine.',
 		);
-		const variable = await stack.waitFor('the last-submission variable', async () =>
-			(await ctx.demo('GET', '/api/variables')).data.data.find(
-				(v) => v.key === 'contact_last_submission' && v.value.includes(id),
-			),
+		const variable = await stack.waitFor(
+			'the last-submission variable',
+			async () =>
+				(await ctx.demo('GET', '/api/variables')).data.data.find(
+					(v) => v.key === 'contact_last_submission' && v.value.includes(id),
+				),
+			deliveryWait(id, 30000),
 		);
 		expect(JSON.parse(variable.value)).toMatchObject({
 			submission_id: id,
@@ -631,15 +649,19 @@ describe('contact form trigger in an active workflow, served by n8n start', () =
 			email: 'ada@example.com',
 		});
 		// The workflow's writes land before n8n answers the delivery, so the site may record it a moment later.
-		const delivery = await stack.waitFor('the delivery to be recorded as delivered', async () =>
-			(await ctx.demo('GET', '/api/contact-form/deliveries')).data.data.find(
-				(d) => d.submission_id === id && d.state === 'delivered',
-			),
+		const delivery = await stack.waitFor(
+			'the delivery to be recorded as delivered',
+			async () =>
+				(await ctx.demo('GET', '/api/contact-form/deliveries')).data.data.find(
+					(d) => d.submission_id === id && d.state === 'delivered',
+				),
+			deliveryWait(id, 30000),
 		);
 		expect(delivery).toMatchObject({ state: 'delivered', last_status: 200 });
 		await stack.waitFor(
 			'the execution to be stored',
 			async () => executionCount(stack.WORKFLOWS.contactForm.id) >= 1,
+			deliveryWait(id, 30000),
 		);
 	});
 
@@ -724,7 +746,7 @@ describe('repeated deliveries in a real n8n (the site holds the claim; webhook()
 		await stack.waitFor(
 			'the first execution to be stored',
 			async () => webhookExecutions() >= 1,
-			DELIVERY_WAIT,
+			deliveryWait(ctx.submissionId),
 		);
 		const before = webhookExecutions();
 		expect(before).toBe(1);
@@ -775,7 +797,7 @@ describe('repeated deliveries in a real n8n (the site holds the claim; webhook()
 				(await ctx.demo('GET', '/api/notifications')).data.data.find(
 					(n) => n.id === `contact-${submissionId}`,
 				),
-			DELIVERY_WAIT,
+			deliveryWait(submissionId),
 		);
 		await stack.waitFor(
 			'its execution to be stored',

@@ -49,9 +49,12 @@ function reject(
 	status: number,
 	error: string,
 	message: string,
+	retryAfterSeconds?: number,
 ): IWebhookResponseData {
 	ctx.logger.debug(`Site Management Contact Form Trigger rejected a request: ${status} ${error}`);
-	ctx.getResponseObject().status(status).json({ error, message });
+	const response = ctx.getResponseObject();
+	if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(retryAfterSeconds));
+	response.status(status).json({ error, message });
 	return { noWebhookResponse: true };
 }
 
@@ -257,10 +260,19 @@ export class SiteContactFormTrigger implements INodeType {
 			}
 			authentic = secretMatches(headers[headerName.toLowerCase()], String(credentials.secret));
 		} else {
-			authentic = secretMatchesAnyHash(
-				headers[AUTOMATIC_SECRET_HEADER.toLowerCase()],
-				acceptedSecretHashes(this),
-			);
+			const accepted = acceptedSecretHashes(this);
+			if (accepted.length === 0) {
+				// The site learns the URL and secret in create(); n8n stores them a moment later (issue 42).
+				// A delivery in between is asked to come back, not refused for good as a 401 would be.
+				return reject(
+					this,
+					503,
+					'not_ready',
+					'The trigger is still being set up; deliver again in a moment.',
+					1,
+				);
+			}
+			authentic = secretMatchesAnyHash(headers[AUTOMATIC_SECRET_HEADER.toLowerCase()], accepted);
 		}
 		if (!authentic) {
 			return reject(this, 401, 'unauthorized', 'The webhook secret is missing or wrong.');

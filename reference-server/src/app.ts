@@ -177,6 +177,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		retryBaseMs: config.deliveryRetryBaseMs,
 		maxAttempts: config.deliveryMaxAttempts,
 		timeoutMs: config.deliveryTimeoutMs,
+		setupGraceMs: config.deliverySetupGraceMs,
 	});
 	const context: SiteContext = {
 		config,

@@ -36,6 +36,7 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 	deliveryRetryBaseMs: 1000,
 	deliveryMaxAttempts: 10,
 	deliveryTimeoutMs: 10000,
+	deliverySetupGraceMs: 30_000,
 	faultRate: 0,
 	faultDropRate: 0,
 	logger: false,
@@ -239,6 +240,13 @@ const OPTION_SPECS: OptionSpec[] = [
 		help: 'webhook attempts before a delivery fails (default 10)',
 	},
 	{
+		flag: 'delivery-setup-grace-ms',
+		env: 'SITE_SERVER_DELIVERY_SETUP_GRACE_MS',
+		kind: 'nonNegative',
+		field: 'deliverySetupGraceMs',
+		help: 'after a webhook settings change, 401/403/404 answers are retried for this long (default 30000, 0: off)',
+	},
+	{
 		flag: 'delivery-timeout-ms',
 		env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS',
 		kind: 'positive',
@@ -416,7 +424,12 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 		if (typeof merged[field] !== 'number' || !(merged[field] > 0))
 			problems.push(`${field} must be a positive number, got ${merged[field]}`);
 	}
-	for (const field of ['listCacheMb', 'uploadQuotaMb', 'retentionDays'] as const) {
+	for (const field of [
+		'listCacheMb',
+		'uploadQuotaMb',
+		'retentionDays',
+		'deliverySetupGraceMs',
+	] as const) {
 		if (typeof merged[field] !== 'number' || !(merged[field] >= 0))
 			problems.push(`${field} must be 0 or more, got ${merged[field]}`);
 	}

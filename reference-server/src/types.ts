@@ -50,6 +50,12 @@ export interface ServerOptions {
 	deliveryRetryBaseMs: number;
 	deliveryMaxAttempts: number;
 	deliveryTimeoutMs: number;
+	/**
+	 * For this long after the webhook settings change, a 401, 403 or 404 from the receiver is retried
+	 * instead of ending the delivery: a receiver that registers itself (n8n's trigger) may be told the
+	 * secret a moment before it knows it. 0 turns it off.
+	 */
+	deliverySetupGraceMs: number;
 	/** Webhooks may reach only these addresses (CIDRs, addresses, `loopback`, `private`; comma-separated). */
 	webhookAllow?: string;
 	/** Webhooks may not reach these addresses (link-local, metadata and the server itself always refused). */

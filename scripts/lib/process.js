@@ -172,9 +172,10 @@ function watchExit(child) {
 /**
  * Polls `check` (async; a truthy result ends the wait and is returned; a throw counts as not yet)
  * every `everyMs` until `timeoutMs` passes. `stopIf` (optional) returns an Error to stop at once with,
- * e.g. when the process being waited for has exited.
+ * e.g. when the process being waited for has exited. `explain` (optional, async) says on a timeout
+ * why it may have run out (the state waited on, a log's tail), so a failure tells more than "timed out".
  */
-async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250, stopIf } = {}) {
+async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250, stopIf, explain } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	let last;
 	while (Date.now() < deadline) {
@@ -188,8 +189,16 @@ async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250, stopIf }
 		}
 		await sleep(everyMs);
 	}
+	let explanation = '';
+	if (explain) {
+		try {
+			explanation = `\n${await explain()}`;
+		} catch (error) {
+			explanation = `\n(could not say why: ${error.message})`;
+		}
+	}
 	throw new Error(
-		`timed out after ${formatSeconds(timeoutMs)} waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
+		`timed out after ${formatSeconds(timeoutMs)} waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}${explanation}`,
 	);
 }
 

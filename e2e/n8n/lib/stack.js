@@ -34,14 +34,62 @@ function progressLog(label) {
 		process.stderr.write(`[${label} +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
 }
 
-/** The reference server in memory on an ephemeral port, with a fresh admin token; `options` add to it. */
+/**
+ * The reference server in memory on an ephemeral port, with a fresh admin token; `options` add to it.
+ * Its delivery worker's log lines (one per webhook attempt: time, delivery id, attempt, status, next
+ * retry) are kept in `server.deliveryLog`, for deliveryReport().
+ */
 async function startReferenceServer(options = {}) {
-	return await startServer({
+	const deliveryLog = [];
+	const server = await startServer({
 		port: 0,
 		memory: true,
 		adminToken: `sat_e2e${crypto.randomBytes(24).toString('base64url')}`,
+		logger: 'info',
+		logStream: {
+			write(line) {
+				if (line.includes('"delivery_id"')) deliveryLog.push(JSON.parse(line));
+			},
+		},
 		...options,
 	});
+	return Object.assign(server, { deliveryLog });
+}
+
+/** The last `lines` lines of a text file ('' when it cannot be read). */
+function fileTail(file, lines = 40) {
+	try {
+		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * What a failed wait on a contact-form delivery needs to tell why (`explain` of waitFor): the site's
+ * record of the submission's delivery, every attempt the server logged for it with the time between
+ * attempts and the receiver's answer, and the tail of n8n's log. `site`: a siteClient of the tenant;
+ * `submissionId`: the submission, or undefined for every delivery of the tenant.
+ */
+async function deliveryReport({ server, site, submissionId, userFolder }) {
+	const listed = (await site('GET', '/api/contact-form/deliveries?per_page=100')).data?.data ?? [];
+	const deliveries = listed.filter(
+		(delivery) => submissionId === undefined || delivery.submission_id === submissionId,
+	);
+	const ids = new Set(deliveries.map((delivery) => delivery.id));
+	let previous;
+	const attempts = server.deliveryLog
+		.filter((line) => ids.has(line.delivery_id))
+		.map((line) => {
+			const since = previous === undefined ? '' : ` (+${line.time - previous} ms)`;
+			previous = line.time;
+			return `  ${new Date(line.time).toISOString()}${since} ${line.delivery_id} attempt ${line.attempt}: ${line.msg}${line.status === undefined ? '' : `, HTTP ${line.status}`}${line.retry_in_ms === undefined ? '' : `, next in ${line.retry_in_ms} ms`}`;
+		});
+	return [
+		`deliveries of ${submissionId ?? 'the tenant'}: ${JSON.stringify(deliveries)}`,
+		`delivery attempts the server logged:\n${attempts.join('\n') || '  none'}`,
+		userFolder ? `n8n log, last lines:\n${fileTail(path.join(userFolder, 'n8n.log'))}` : '',
+	].join('\n');
 }
 
 /** Creates a tenant on the server and issues it a token: `{ token, client }` (a siteClient). */
@@ -185,6 +233,7 @@ module.exports = {
 	workflowNode,
 	workflowJson,
 	startN8nIn,
+	deliveryReport,
 	ownerCookie,
 	executeOk,
 	stopStack,

@@ -29,6 +29,8 @@ export interface DueDelivery {
 	tenant_id: string;
 	webhook_url: string | null;
 	webhook_headers: string | null;
+	/** When the tenant's settings (webhook URL and headers among them) last changed. */
+	webhook_set_at: string | null;
 }
 
 export interface AttemptOutcome {
@@ -56,7 +58,8 @@ export function createContactFormRepository(db: SqliteDatabase) {
 	);
 	const due = db.prepare<[string, number], DueDelivery>(
 		`SELECT d.id, d.attempts, s.id AS submission_id, s.form, s.fields, s.submitted_at, t.id AS tenant_id,
-		        st.contact_form_webhook_url AS webhook_url, st.contact_form_webhook_headers AS webhook_headers
+		        st.contact_form_webhook_url AS webhook_url, st.contact_form_webhook_headers AS webhook_headers,
+		        st.updated_at AS webhook_set_at
 		   FROM deliveries d
 		   JOIN submissions s ON s.id = d.submission_id
 		   JOIN tenants t ON t.pk = d.tenant_pk

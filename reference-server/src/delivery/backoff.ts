@@ -26,9 +26,19 @@ export function retryAfterMs(header: string | null, now: number = Date.now()): n
 
 export type Verdict = 'delivered' | 'retry' | 'stop';
 
-/** The contract's rules: 2xx ends it; 5xx, 408 and 429 are retried; anything else (other 4xx, 3xx) stops. */
-export function verdictFor(status: number): Verdict {
+/**
+ * What a receiver that is still setting itself up answers: its URL not served yet (404), or the secret
+ * it was just given not stored yet (401, 403).
+ */
+const NOT_READY_STATUSES = new Set([401, 403, 404]);
+
+/**
+ * The contract's rules: 2xx ends it; 5xx, 408 and 429 are retried; anything else (other 4xx, 3xx)
+ * stops, except a not-ready answer while `settingUp` (the webhook settings changed moments ago).
+ */
+export function verdictFor(status: number, settingUp = false): Verdict {
 	if (status >= 200 && status < 300) return 'delivered';
 	if (status >= 500 || status === 408 || status === 429) return 'retry';
+	if (settingUp && NOT_READY_STATUSES.has(status)) return 'retry';
 	return 'stop';
 }

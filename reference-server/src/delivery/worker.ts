@@ -13,6 +13,8 @@ export interface DeliveryWorkerOptions {
 	retryBaseMs: number;
 	maxAttempts: number;
 	timeoutMs: number;
+	/** How long after a webhook settings change a not-ready answer is retried (backoff.ts verdictFor). */
+	setupGraceMs?: number;
 	/** Deliveries attempted at the same time. */
 	concurrency?: number;
 	/** How often to look for due deliveries when nothing wakes the worker. */
@@ -190,7 +192,7 @@ export class DeliveryWorker {
 			error = UNREACHABLE;
 		}
 
-		const verdict = status === null ? 'retry' : verdictFor(status);
+		const verdict = status === null ? 'retry' : verdictFor(status, this.settingUp(delivery));
 		if (verdict === 'delivered') {
 			log.info({ status }, 'delivery succeeded');
 			this.record(delivery.id, {
@@ -230,6 +232,17 @@ export class DeliveryWorker {
 			last_error: lastError,
 			next_attempt_at: isoIn(delay),
 		});
+	}
+
+	/**
+	 * Whether the webhook settings changed within the set-up grace: n8n's Contact Form Trigger gives the
+	 * site its URL and secret during activation, and n8n stores the secret a moment later, so a delivery
+	 * in between meets a 401 (issue 42; docs/contact-form-trigger.md).
+	 */
+	private settingUp(delivery: DueDelivery): boolean {
+		const grace = this.options.setupGraceMs ?? 0;
+		if (grace <= 0 || delivery.webhook_set_at === null) return false;
+		return Date.now() - Date.parse(delivery.webhook_set_at) < grace;
 	}
 
 	private record(id: string, outcome: AttemptOutcome): void {

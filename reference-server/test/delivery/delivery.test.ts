@@ -1,6 +1,7 @@
 /**
  * Contact form and its durable delivery: payload and headers, retries on 5xx/408/429 and network
- * errors, stop on other 4xx, maximum attempts, and the deliveries listing (extension).
+ * errors, stop on other 4xx (but for a receiver still setting up), maximum attempts, and the
+ * deliveries listing (extension).
  */
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -32,6 +33,11 @@ import {
 const BASE_MS = 20;
 let h: Harness;
 let capped: Harness;
+/** With the default set-up grace (30 s): a not-ready answer right after the webhook was set is retried. */
+let settingUp: Harness;
+/** A set-up grace short enough to wait out. */
+let shortGrace: Harness;
+const SHORT_GRACE_MS = 1000;
 const receivers: Receiver[] = [];
 
 async function newReceiver(): Promise<Receiver> {
@@ -41,9 +47,12 @@ async function newReceiver(): Promise<Receiver> {
 }
 
 beforeAll(async () => {
-	[h, capped] = await Promise.all([
-		start({ deliveryRetryBaseMs: BASE_MS, deliveryMaxAttempts: 50 }),
-		start({ deliveryRetryBaseMs: BASE_MS, deliveryMaxAttempts: 3 }),
+	// The stop rules are tested without the set-up grace; it has tests of its own below.
+	[h, capped, settingUp, shortGrace] = await Promise.all([
+		start({ deliveryRetryBaseMs: BASE_MS, deliveryMaxAttempts: 50, deliverySetupGraceMs: 0 }),
+		start({ deliveryRetryBaseMs: BASE_MS, deliveryMaxAttempts: 3, deliverySetupGraceMs: 0 }),
+		start({ deliveryRetryBaseMs: 200 }),
+		start({ deliveryRetryBaseMs: BASE_MS, deliverySetupGraceMs: SHORT_GRACE_MS }),
 	]);
 });
 
@@ -390,6 +399,7 @@ describe('an idle server delivers promptly', () => {
 				tenant_id: 't-1',
 				webhook_url: receiver.url,
 				webhook_headers: null,
+				webhook_set_at: null,
 			});
 			worker.notify();
 			// Far less than the poll interval: only the wake-up can have delivered it.
@@ -429,5 +439,77 @@ describe('an idle server delivers promptly', () => {
 		} finally {
 			notify.mockRestore();
 		}
+	});
+});
+
+describe('a receiver still setting up (issue 42: a trigger told its secret before it stored it)', () => {
+	it('answers 404 for its first 1.5 s after the webhook was set: retried, delivered within seconds', async () => {
+		const receiver = await newReceiver();
+		receiver.defaultStatus = 404;
+		const t = await createTenant(settingUp);
+		await setWebhook(t, receiver.url);
+		const ready = setTimeout(() => (receiver.defaultStatus = 200), 1500);
+		try {
+			const submitted = Date.now();
+			const sid = await submitForm(settingUp, t.id, { name: 'Ada' });
+			const d = await waitForState(t, sid, 'delivered', 10000);
+			expect(d.attempts).toBeGreaterThan(1);
+			expect(d.last_status).toBe(200);
+			const answers = receiver.for(sid);
+			expect(answers[0].status).toBe(404);
+			expect(answers.at(-1)!.status).toBe(200);
+			// Backoff from 200 ms: the first attempt after the receiver is ready comes within ~1.6 s.
+			expect(answers.at(-1)!.at - submitted).toBeLessThan(5000);
+		} finally {
+			clearTimeout(ready);
+		}
+	});
+
+	it('401 and 403 (the secret not stored yet) are retried too, then delivered', async () => {
+		const receiver = await newReceiver();
+		receiver.plan(401, 403, 401);
+		const t = await createTenant(settingUp);
+		await setWebhook(t, receiver.url);
+		const sid = await submitForm(settingUp, t.id, { name: 'Grace' });
+		const d = await waitForState(t, sid, 'delivered', 10000);
+		expect(d.attempts).toBe(4);
+		expect(receiver.for(sid).map((r) => r.status)).toEqual([401, 403, 401, 200]);
+	});
+
+	it('400 and 422 still stop at once: the payload will not change', async () => {
+		const receiver = await newReceiver();
+		receiver.plan(422);
+		const t = await createTenant(settingUp);
+		await setWebhook(t, receiver.url);
+		const sid = await submitForm(settingUp, t.id, { name: 'Edsger' });
+		const d = await waitForState(t, sid, 'failed');
+		expect(d.attempts).toBe(1);
+		expect(d.last_status).toBe(422);
+	});
+
+	it('after the grace a 404 stops as the contract says', async () => {
+		const receiver = await newReceiver();
+		receiver.defaultStatus = 404;
+		const t = await createTenant(shortGrace);
+		await setWebhook(t, receiver.url);
+		await sleep(SHORT_GRACE_MS + 300);
+		const sid = await submitForm(shortGrace, t.id, { name: 'Barbara' });
+		const d = await waitForState(t, sid, 'failed');
+		expect(d.attempts).toBe(1);
+		expect(d.last_status).toBe(404);
+		await sleep(BASE_MS * 15);
+		expect(receiver.for(sid)).toHaveLength(1);
+	});
+
+	it('a settings change starts the grace again: the 401 of a re-registered receiver is retried', async () => {
+		const receiver = await newReceiver();
+		receiver.plan(401);
+		const t = await createTenant(shortGrace);
+		await setWebhook(t, receiver.url);
+		await sleep(SHORT_GRACE_MS + 300);
+		await setWebhook(t, receiver.url, { 'X-Webhook-Secret': 'rotated' });
+		const sid = await submitForm(shortGrace, t.id, { name: 'Alan' });
+		const d = await waitForState(t, sid, 'delivered');
+		expect(d.attempts).toBe(2);
 	});
 });

@@ -24,7 +24,9 @@ import { startDelayProxy, type DelayProxy } from '../../harness/delay-proxy';
 import { managedCredentialData } from '../../harness/reference-server';
 import type { TriggerWorkflow, WebhookCall } from '../../harness/webhook-context';
 
-const ctx = useContactFormContext();
+// Without the server's set-up grace (tested in reference-server/test/delivery): a 4xx here stops the
+// delivery at once, as the contract says, and the trigger's own answers are what is tested.
+const ctx = useContactFormContext({ deliverySetupGraceMs: 0 });
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const HEX_32_BYTES = /^[0-9a-f]{64}$/;
 
@@ -265,6 +267,37 @@ describe('delivery and verification (webhook)', () => {
 		expect((await postTo(trigger.productionUrl, body, { 'x-other-secret': secret })).status).toBe(
 			401,
 		);
+	});
+
+	test('a delivery before n8n has stored the registration gets 503 with Retry-After 1, then lands on the next attempt (issue 42)', async () => {
+		const { tenant, trigger, secret } = await activeTrigger('not-stored-yet');
+		// The site holds the URL and secret from create(); n8n saves the static data a moment later.
+		const stored = trigger.staticData.registrations;
+		delete trigger.staticData.registrations;
+
+		const early = await postTo(
+			trigger.productionUrl,
+			submissionBody(tenant.id, { message: 'early' }),
+			{ [SECRET_HEADER]: secret },
+		);
+		expect(early.status).toBe(503);
+		expect(early.headers['retry-after']).toBe('1');
+		expect(early.data).toEqual({
+			error: 'not_ready',
+			message: 'The trigger is still being set up; deliver again in a moment.',
+		});
+		expect(started(ctx.harness.calls.at(-1)!)).toBe(false);
+
+		const submissionId = await submit(ctx.site, tenant.id, { message: 'first after publish' });
+		const deadline = Date.now() + 5000;
+		while (!((await deliveryOf(tenant, submissionId))?.attempts as number)) {
+			if (Date.now() > deadline) throw new Error('no first attempt');
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+		trigger.staticData.registrations = stored;
+		const delivery = await waitForDelivery(tenant, submissionId, 'delivered');
+		expect(delivery).toMatchObject({ attempts: 2, last_status: 200 });
+		expect(ctx.harness.callsFor(submissionId).map(started)).toEqual([false, true]);
 	});
 
 	test('the site sending a wrong secret gets 401: the delivery stops (4xx) and no workflow starts', async () => {
