@@ -17,7 +17,11 @@ const processes = require('../../scripts/lib/process') as {
 		options?: { timeoutMs?: number; everyMs?: number; explain?: () => Promise<string> },
 	): Promise<T>;
 };
-type SiteClient = (method: string, path: string, body?: unknown) => Promise<{ data: { data: Array<{ state: string }> } }>;
+type SiteClient = (
+	method: string,
+	path: string,
+	body?: unknown,
+) => Promise<{ data: { data: Array<{ state: string }> } }>;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const e2eStack = require('../../e2e/n8n/lib/stack') as {
 	startReferenceServer(options: object): Promise<{ url: string; close(): Promise<void> }>;
@@ -111,7 +115,9 @@ describe('deliveryReport', () => {
 		expect(error.message).toMatch(
 			/\(\+\d+ ms\) \S+ attempt 2: delivery will be retried, HTTP 503, next in \d+ ms/,
 		);
-		expect(error.message).toMatch(/attempt 3: delivery stopped: the receiver rejected it, HTTP 401/);
+		expect(error.message).toMatch(
+			/attempt 3: delivery stopped: the receiver rejected it, HTTP 401/,
+		);
 		expect(error.message).toContain('n8n log, last lines:\nfirst line\nWebhook received');
 	});
 });
