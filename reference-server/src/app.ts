@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { openStore } from './db';
+import type { PageUrlChange } from './db/page-url-migration';
 import { parseCidrList, TargetPolicy } from './delivery/target-policy';
 import { TestCopySender } from './delivery/test-copies';
 import { DeliveryWorker } from './delivery/worker';
@@ -100,7 +101,10 @@ function openStorage(config: ServerConfig): {
  */
 export function buildApp(config: ServerConfig): FastifyInstance {
 	const storage = openStorage(config);
+	// What migrations changed is logged once the logger exists (below).
+	const migrated: PageUrlChange[] = [];
 	const store = openStore(storage.dbFile, {
+		onMigration: (change) => migrated.push(change),
 		listCacheBytes: Math.floor(config.listCacheMb * MB),
 		// Called from the checkpoint thread's messages, after the app exists.
 		onCheckpointError: (message) =>
@@ -160,6 +164,16 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 			},
 		},
 	});
+	for (const change of migrated) {
+		app.log.warn(
+			change,
+			change.reason === 'canonical'
+				? 'Page url migrated to its canonical form'
+				: change.reason === 'duplicate'
+					? 'Page url migrated: another page kept its canonical url, this one is kept under a new url'
+					: "Page url migrated: today's rule refuses the old url, the page is kept under a new url",
+		);
+	}
 
 	const targets = new TargetPolicy({
 		allow: config.webhookAllow === undefined ? undefined : parseCidrList(config.webhookAllow),

@@ -3,8 +3,14 @@ import { isoIn, nowIso } from '../clock';
 
 /** How long a claim is kept: far longer than any delivery keeps being retried. */
 export const CLAIM_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
-/** Expired claims are purged once every this many new claims. */
+/** Expired claims are purged once every this many new claims (and on open, and hourly). */
 const PURGE_EVERY = 1000;
+/**
+ * Claims one tenant may hold: the public claims endpoint must not let one tenant's secret (or a
+ * flood with it) fill the disk. Past it the tenant's expired claims go, then its oldest: a claim
+ * matters while its submission's deliveries are retried, which is hours, not 10,000 claims ago.
+ */
+export const MAX_CLAIMS_PER_TENANT = 10_000;
 
 export type ContactFormClaimRepository = ReturnType<typeof createContactFormClaimRepository>;
 
@@ -14,7 +20,10 @@ export type ContactFormClaimRepository = ReturnType<typeof createContactFormClai
  * processes. The table is created here, not in migrations.ts, so this extension stays in one place;
  * `IF NOT EXISTS` makes it safe on every start.
  */
-export function createContactFormClaimRepository(db: SqliteDatabase) {
+export function createContactFormClaimRepository(
+	db: SqliteDatabase,
+	maxPerTenant = MAX_CLAIMS_PER_TENANT,
+) {
 	db.exec(`
 	CREATE TABLE IF NOT EXISTS contact_form_claims (
 		tenant_pk INTEGER NOT NULL REFERENCES tenants(pk) ON DELETE CASCADE,
@@ -24,6 +33,8 @@ export function createContactFormClaimRepository(db: SqliteDatabase) {
 		PRIMARY KEY (tenant_pk, consumer, key)
 	);
 	CREATE INDEX IF NOT EXISTS contact_form_claims_age ON contact_form_claims(claimed_at);
+	CREATE INDEX IF NOT EXISTS contact_form_claims_tenant_age
+		ON contact_form_claims(tenant_pk, claimed_at);
 	`);
 	const insert = db.prepare(
 		'INSERT OR IGNORE INTO contact_form_claims (tenant_pk, consumer, key, claimed_at) VALUES (?, ?, ?, ?)',
@@ -35,6 +46,33 @@ export function createContactFormClaimRepository(db: SqliteDatabase) {
 		'DELETE FROM contact_form_claims WHERE tenant_pk = ? AND consumer = ? AND key = ?',
 	);
 	const purge = db.prepare('DELETE FROM contact_form_claims WHERE claimed_at < ?');
+	const count = db
+		.prepare<[number], number>('SELECT COUNT(*) FROM contact_form_claims WHERE tenant_pk = ?')
+		.pluck();
+	const purgeTenant = db.prepare(
+		'DELETE FROM contact_form_claims WHERE tenant_pk = ? AND claimed_at < ?',
+	);
+	// The oldest of the tenant's claims but the one just made.
+	const dropOldest = db.prepare(
+		`DELETE FROM contact_form_claims WHERE rowid IN (
+			SELECT rowid FROM contact_form_claims
+			WHERE tenant_pk = ? AND NOT (consumer = ? AND key = ?)
+			ORDER BY claimed_at, rowid LIMIT ?)`,
+	);
+	const purgeExpired = () => purge.run(isoIn(-CLAIM_RETENTION_MS)).changes;
+	/** Inserts the claim (whether it is new) and keeps the tenant within maxPerTenant. */
+	const insertWithinCap = db.transaction(
+		(tenantPk: number, consumer: string, key: string, now: string): boolean => {
+			if (insert.run(tenantPk, consumer, key, now).changes !== 1) return false;
+			if (count.get(tenantPk)! > maxPerTenant) {
+				purgeTenant.run(tenantPk, isoIn(-CLAIM_RETENTION_MS));
+				const over = count.get(tenantPk)! - maxPerTenant;
+				if (over > 0) dropOldest.run(tenantPk, consumer, key, over);
+			}
+			return true;
+		},
+	);
+	purgeExpired();
 	let sincePurge = 0;
 
 	return {
@@ -46,16 +84,18 @@ export function createContactFormClaimRepository(db: SqliteDatabase) {
 		): { claimed: boolean; claimed_at: string } {
 			if (++sincePurge >= PURGE_EVERY) {
 				sincePurge = 0;
-				purge.run(isoIn(-CLAIM_RETENTION_MS));
+				purgeExpired();
 			}
 			const now = nowIso();
-			// One statement: atomic however many requests race for the same key.
-			const claimed = insert.run(tenantPk, consumer, key, now).changes === 1;
+			// One transaction: atomic however many requests race for the same key.
+			const claimed = insertWithinCap(tenantPk, consumer, key, now);
 			return {
 				claimed,
 				claimed_at: claimed ? now : (find.get(tenantPk, consumer, key)?.claimed_at ?? now),
 			};
 		},
+		/** Deletes claims older than CLAIM_RETENTION_MS; how many. */
+		purgeExpired,
 		/** Gives a claim up (the work it stood for did not happen); whether one was held. */
 		release(tenantPk: number, consumer: string, key: string): boolean {
 			return remove.run(tenantPk, consumer, key).changes === 1;

@@ -1,4 +1,5 @@
 import { openDatabase, type SqliteDatabase } from './open';
+import type { MigrationReport } from './migrations';
 import { createTenantRepository, type TenantRepository } from './tenants';
 import { createTokenRepository, type TokenRepository } from './tokens';
 import { createPageRepository, type PageRepository } from './pages';
@@ -77,10 +78,12 @@ export interface StoreOptions {
 	onCheckpointError?: (message: string) => void;
 	/** Checkpoint timing (tests); defaults: every 250 ms, the file emptied above 4,096 frames. */
 	checkpoint?: { intervalMs: number; truncateAfterFrames: number };
+	/** Told what a migration changed in the data (page urls moved), to be logged. */
+	onMigration?: MigrationReport;
 }
 
 export function openStore(file: string, options: StoreOptions = {}): OpenStore {
-	const store = createStore(openDatabase(file), options.listCacheBytes ?? 0);
+	const store = createStore(openDatabase(file, options.onMigration), options.listCacheBytes ?? 0);
 	store.idempotency.purgeInFlight();
 	store.idempotency.purgeExpired();
 	const checkpointer =

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { migratePageUrls, type PageUrlChange } from './page-url-migration';
 
 /**
  * Numbered migrations; SQLite's `user_version` records how many have run. Append new entries, never edit
@@ -7,7 +8,12 @@ import type Database from 'better-sqlite3';
  * Tenants have an internal integer key (`pk`) that every other table references, so a rename (PUT
  * /api/tenant with old_id) touches one row and asset files, stored under the pk, never move.
  */
-const MIGRATIONS: string[] = [
+type Migration = string | ((db: Database.Database, report: MigrationReport) => void);
+
+/** Told what a migration changed in the data (today: page urls moved), to be logged. */
+export type MigrationReport = (change: PageUrlChange) => void;
+
+const MIGRATIONS: Migration[] = [
 	`
 	CREATE TABLE tenants (
 		pk INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -130,9 +136,13 @@ const MIGRATIONS: string[] = [
 	`
 	CREATE INDEX pages_live ON pages(tenant_pk, deleted_at, id);
 	`,
+	// 3. Page urls written before canonical urls, brought to today's rule (db/page-url-migration.ts).
+	(db, report) => {
+		for (const change of migratePageUrls(db)) report(change);
+	},
 ];
 
-export function runMigrations(db: Database.Database): void {
+export function runMigrations(db: Database.Database, report: MigrationReport = () => {}): void {
 	const current = db.pragma('user_version', { simple: true }) as number;
 	if (current > MIGRATIONS.length) {
 		throw new Error(
@@ -141,7 +151,9 @@ export function runMigrations(db: Database.Database): void {
 	}
 	for (let index = current; index < MIGRATIONS.length; index++) {
 		db.transaction(() => {
-			db.exec(MIGRATIONS[index]);
+			const migration = MIGRATIONS[index];
+			if (typeof migration === 'string') db.exec(migration);
+			else migration(db, report);
 			db.pragma(`user_version = ${index + 1}`);
 		})();
 	}

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { runMigrations } from './migrations';
+import { type MigrationReport, runMigrations } from './migrations';
 
 export type SqliteDatabase = Database.Database;
 
@@ -10,12 +10,12 @@ export type SqliteDatabase = Database.Database;
 export const DURABILITY_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL'] as const;
 
 /** Opens (creating if needed) the store and brings its schema up to date. `file` may be ':memory:'. */
-export function openDatabase(file: string): SqliteDatabase {
+export function openDatabase(file: string, report?: MigrationReport): SqliteDatabase {
 	const db = new Database(file);
 	for (const pragma of DURABILITY_PRAGMAS) db.pragma(pragma);
 	db.pragma('foreign_keys = ON');
 	// Another process (a second server on the same data dir, a sqlite3 shell) may hold the lock briefly.
 	db.pragma('busy_timeout = 5000');
-	runMigrations(db);
+	runMigrations(db, report);
 	return db;
 }

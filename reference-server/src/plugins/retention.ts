@@ -8,18 +8,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Contact-form submissions and their finished deliveries are kept `--retention-days` (default 30),
  * then deleted by a purge that runs on its own: when the server is ready and hourly after. A
- * submission whose delivery is still pending stays until it settles. 0 days keeps everything.
+ * submission whose delivery is still pending stays until it settles. 0 days keeps them all. The same
+ * purge drops expired claims (db/contact-form-claims.ts: their retention is their own).
  */
 export default fp(
 	async function retentionPlugin(app: FastifyInstance) {
 		const { config, store } = app.site;
-		if (!(config.retentionDays > 0)) return;
 		const purge = () => {
 			try {
-				const before = new Date(Date.now() - config.retentionDays * DAY_MS).toISOString();
-				const removed = store.contactForm.purgeOlderThan(before);
-				if (removed > 0)
-					app.log.info({ removed }, 'retention: old contact-form submissions purged');
+				if (config.retentionDays > 0) {
+					const before = new Date(Date.now() - config.retentionDays * DAY_MS).toISOString();
+					const removed = store.contactForm.purgeOlderThan(before);
+					if (removed > 0)
+						app.log.info({ removed }, 'retention: old contact-form submissions purged');
+				}
+				const claims = store.contactFormClaims.purgeExpired();
+				if (claims > 0) app.log.info({ claims }, 'retention: expired claims purged');
 			} catch (err) {
 				app.log.error({ err }, 'retention: the purge failed; it runs again within the hour');
 			}

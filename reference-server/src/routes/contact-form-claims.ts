@@ -4,6 +4,7 @@ import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { TENANT_ID_PATTERN, tenantSecurity } from '../schemas/common';
 import { formParams } from '../schemas/contact-form';
+import { publicRateLimits } from './public-rate-limits';
 import {
 	claimBody,
 	claimResponses,
@@ -63,10 +64,12 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	app.post(
 		'/forms/:tenantId/claims',
 		{
+			// Public: a wrong secret costs a request of the same budgets as the form's (429 past them).
+			onRequest: publicRateLimits(app),
 			schema: {
 				summary:
 					"Claim a submission with the webhook's secret: 201 for the first claim, 200 with claimed false for any later one",
-				description: `Authenticated by the ${DELIVERY_SECRET_HEADER} header: the value the tenant's contact_form_webhook_headers give that header, which each delivery carries. Same claims as POST /api/contact-form/claims.`,
+				description: `Authenticated by the ${DELIVERY_SECRET_HEADER} header: the value the tenant's contact_form_webhook_headers give that header, which each delivery carries. Same claims as POST /api/contact-form/claims. Rate-limited like the public form (per client address and per tenant, 429 rate_limited with Retry-After), with budgets of its own.`,
 				tags: ['public'],
 				security: [],
 				'x-extension': true,

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ApiError, notFound } from '../errors/api-error';
 import { DELIVERY_MARK_HEADER } from '../delivery/worker';
-import { clientAddressKey } from './client-address';
+import { publicRateLimits } from './public-rate-limits';
 import { tenantOf } from '../context';
 import {
 	pagination,
@@ -18,32 +17,6 @@ import {
 	formResponses,
 } from '../schemas/contact-form';
 
-/** Rate limits of the public form: per client address, then per tenant (each off when 0). */
-function formRateLimits(app: FastifyInstance): onRequestHookHandler[] {
-	const { formRatePerAddress, formRatePerTenant } = app.site.config;
-	const limits: onRequestHookHandler[] = [];
-	if (formRatePerAddress > 0) {
-		limits.push(
-			app.rateLimit({
-				max: formRatePerAddress,
-				timeWindow: 60_000,
-				// request.ip is the peer, or with --trust-proxy the client a trusted proxy names.
-				keyGenerator: (request) => `address:${clientAddressKey(request.ip)}`,
-			}),
-		);
-	}
-	if (formRatePerTenant > 0) {
-		limits.push(
-			app.rateLimit({
-				max: formRatePerTenant,
-				timeWindow: 60_000,
-				keyGenerator: (request) => `tenant:${(request.params as { tenantId: string }).tenantId}`,
-			}),
-		);
-	}
-	return limits;
-}
-
 const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, worker, config, testCopies } = app.site;
 
@@ -52,7 +25,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			// Public and unauthenticated: a small body, a bounded shape and a rate, all before anything is stored.
 			bodyLimit: Math.max(1, Math.floor(config.formMaxBodyKb * 1024)),
-			onRequest: formRateLimits(app),
+			onRequest: publicRateLimits(app),
 			schema: {
 				summary: 'Submit a contact form (public, no token)',
 				description:

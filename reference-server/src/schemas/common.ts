@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PAGE_URL_MAX_LENGTH, PAGE_URL_PATTERN } from '../lib/page-url';
 
 /**
  * Shared JSON Schemas. Bodies are validated strictly (no coercion, no unknown fields); `x-extension`
@@ -82,40 +83,32 @@ export const fqdnSchema = Type.Unsafe<string | null>({
 });
 
 /**
- * A site path. `//host` and `/\\host` are refused (a site that renders the url as a link would send
- * visitors to another host: an open redirect), and so are control characters (NUL included), the
- * invisible bidirectional marks and overrides that make a url read other than it is, the other
- * invisible characters lib/page-url.ts refuses, a query or fragment, and `.`/`..` segments. What a
- * pattern cannot say (the same refused characters percent-encoded, compatibility forms such as
- * fullwidth letters) lib/page-url.ts refuses at run time, as the description says.
+ * A site path, the page key. The pattern is lib/page-url.ts's own (PAGE_URL_PATTERN): `//host` and
+ * `/\host` (an open redirect where a site renders the url as a link), control, invisible and
+ * bidirectional-control characters, a query or fragment, `.`/`..` segments. What a pattern cannot say
+ * (the same characters percent-encoded, escapes encoded twice, compatibility forms such as fullwidth
+ * letters) lib/page-url.ts refuses at run time, as the description says.
  */
-export const pageUrlSchema = Type.String({
-	minLength: 1,
-	...patternWithinLength({
-		maxLength: 2048,
-		pattern:
-			'^(?!.*/\\.{1,2}(?:/|$))/(?![/\\\\])[^\\s?#\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff]*$',
-		problem:
-			'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control, invisible or bidirectional-control characters, ? or #, or . and .. segments, at most 2048 characters',
-	}),
-	description:
-		'site path, the page key: starts with a single / (not // or /\\), no whitespace, control, invisible or bidirectional-control characters, no query (?) or fragment (#), no . or .. segments, at most 2048 characters. Also refused (400 naming the field) though the pattern allows them: those characters percent-encoded (%3F, %20, %2e%2e segments…) and compatibility characters such as fullwidth letters (the address must read as what it is). Stored in one form: percent-escapes decoded, Unicode NFC, lower case, no trailing slash.',
+const pageUrlRule = patternWithinLength({
+	maxLength: PAGE_URL_MAX_LENGTH,
+	pattern: PAGE_URL_PATTERN,
+	problem:
+		'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control, invisible or bidirectional-control characters, ? or #, or . and .. segments, at most 2048 characters',
 });
 
-/**
- * A page url to look up, as typed: compared in the stored form (lib/page-url.ts), so what that form
- * refuses the pattern refuses too, where a pattern can say it (a leading / is not required: a url
- * that no page has finds nothing).
- */
+const PAGE_URL_RULE_TEXT =
+	'starts with a single / (not // or /\\), no whitespace, control, invisible or bidirectional-control characters, no query (?) or fragment (#), no . or .. segments (\\ counts as /), at most 2048 characters. Also refused (400 naming the field) though the pattern allows them: those characters percent-encoded (%3F, %20, %5C, %E2%80%AE, %2e%2e segments…), escapes that are not UTF-8 or encode another escape (%2541, %252e), and compatibility characters such as fullwidth letters (the address must read as what it is).';
+
+export const pageUrlSchema = Type.String({
+	minLength: 1,
+	...pageUrlRule,
+	description: `site path, the page key: ${PAGE_URL_RULE_TEXT} Stored in one form, which names the page again as it is: percent-escapes decoded, Unicode NFC, lower case, no trailing slash.`,
+});
+
+/** A page url to look up, as typed: the same rule, compared in the stored form (lib/page-url.ts). */
 export const pageUrlQuerySchema = Type.String({
-	...patternWithinLength({
-		maxLength: 2048,
-		pattern: '^(?!(?:.*/)?\\.{1,2}(?:/|$))[^?#\\u00ad\\u180e\\u200b-\\u200d\\u2060\\ufeff]*$',
-		problem:
-			'must be a page url without ? or #, invisible characters, or . and .. segments, at most 2048 characters',
-	}),
-	description:
-		'exact url, compared in the stored form (percent-escapes decoded, NFC, lower case, no trailing slash). Refused (400 naming url): ? or #, invisible characters, . or .. segments, and (though the pattern allows them) such characters percent-encoded or compatibility characters such as fullwidth letters.',
+	...pageUrlRule,
+	description: `exact url, compared in the stored form (percent-escapes decoded, NFC, lower case, no trailing slash); the same rule as a page's url: ${PAGE_URL_RULE_TEXT}`,
 });
 
 export const localeSchema = Type.String({

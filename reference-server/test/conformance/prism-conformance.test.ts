@@ -189,6 +189,22 @@ describe('through Prism: the tenant surface', () => {
 			400,
 			tenant({ json: pageBody('/a?b'), validRequest: false }),
 		);
+		// Refused by the document's pattern and by the server alike, raw; percent-encoded the pattern
+		// allows them and the server's 400 (the description names them) conforms too.
+		for (const url of ['/\\evil.com', '/a\u202eb', '/a\u0085b'])
+			await expectConforming(
+				'POST /api/page',
+				400,
+				tenant({ json: pageBody(url), validRequest: false }),
+			);
+		for (const url of ['/%5Cevil.com', '/a%E2%80%AEb', '/x%2541', '/%252e%252e/b']) {
+			await expectConforming('POST /api/page', 400, tenant({ json: pageBody(url) }));
+			await expectConforming(
+				'GET /api/pages',
+				400,
+				tenant({ path: `/api/pages?url=${encodeURIComponent(url)}` }),
+			);
+		}
 		for (const query of [
 			'',
 			'?draft=1',

@@ -16,9 +16,36 @@ import {
 const server = useDocumentServer();
 
 /** Refused by the server's page-url rules; each one a pattern can express. */
-const REFUSED = ['/a?b', '/a#b', '/x/../y', '/x/.', '/a\u00adb', '/a\u200bb', '/a\ufeffb'];
+const REFUSED = [
+	'/a?b',
+	'/a#b',
+	'/x/../y',
+	'/x/.',
+	'/x\\..\\y',
+	'/\\evil.com',
+	'//evil.com',
+	'/a\u00adb',
+	'/a\u200bb',
+	'/a\ufeffb',
+	'/a\u200eb',
+	'/a\u200fb',
+	'/a\u061cb',
+	'/a\u202eb',
+	'/a\u2066b',
+	'/a\u0085b',
+	'/a\u009bb',
+];
 /** Refused by the server, allowed by the pattern: the description names them. */
-const REFUSED_AT_RUN_TIME = ['/a%3Fb', '/x/%2e%2e/y', '/\uff21bc'];
+const REFUSED_AT_RUN_TIME = [
+	'/a%3Fb',
+	'/x/%2e%2e/y',
+	'/%252e%252e/y',
+	'/x%2541',
+	'/%5Cevil.com',
+	'/a%E2%80%AEb',
+	'/a%C2%85b',
+	'/\uff21bc',
+];
 
 const bodyAllows = (url: string) =>
 	documentAjv().compile(requestBodySchema(server.doc, 'POST', '/api/page'))(
@@ -54,10 +81,20 @@ it('what the server refuses and a pattern can say, the document refuses (body an
 it('what only the server can refuse is allowed by the pattern and named in the description', async () => {
 	const description = (requestBodySchema(server.doc, 'POST', '/api/page') as any).properties.url
 		.description as string;
-	expect(description).toMatch(/percent-encoded/);
-	expect(description).toMatch(/fullwidth/);
+	const queryDescription = (server.doc as any).paths['/api/pages'].get.parameters.find(
+		(parameter: { name: string }) => parameter.name === 'url',
+	).description as string;
+	for (const text of [description, queryDescription]) {
+		expect(text).toMatch(/percent-encoded/);
+		expect(text).toMatch(/encode another escape \(%2541, %252e\)/);
+		expect(text).toMatch(/fullwidth/);
+	}
 	for (const url of REFUSED_AT_RUN_TIME) {
-		expect({ url, allowed: bodyAllows(url) }).toEqual({ url, allowed: true });
+		expect({ url, body: bodyAllows(url), query: queryAllows(url) }).toEqual({
+			url,
+			body: true,
+			query: true,
+		});
 		const body = expectError(
 			await server.tenant.api.post('/api/page', pageBody(url)),
 			400,

@@ -2,7 +2,18 @@
  * One page, one URL: every way a person writes /about or /café reaches the one page, or is refused
  * naming the url, never a second look-alike page.
  */
-import { type Harness, createTenant, expectError, expectOk, useServer } from '../helpers';
+import fc from 'fast-check';
+import {
+	type Harness,
+	type Tenant,
+	allPages,
+	createTenant,
+	detailFields,
+	expectError,
+	expectOk,
+	useServer,
+} from '../helpers';
+import { rawPageUrl } from '../helpers/page-urls';
 
 let h: Harness;
 useServer((started) => {
@@ -81,4 +92,112 @@ test('content and delete find the page by any of its spellings', async () => {
 	expect(updated.page.url).toBe('/caf\u00e9');
 	expectOk(await t.api.delete('/api/page', { data: { url: '/caf%C3%A9', permanently: 1 } }));
 	expect(expectOk(await t.api.get('/api/pages')).data).toEqual([]);
+});
+
+/** The tenant's live pages as url -> name. */
+async function pagesByUrl(t: Tenant): Promise<Record<string, string>> {
+	const pages = await allPages(t);
+	return Object.fromEntries(pages.map((p: { url: string; name: string }) => [p.url, p.name]));
+}
+
+test('a url as listed names that page and no other: listing, content, archive and erase', async () => {
+	const t = await createTenant(h);
+	// Pages whose urls decode to one another's: /xa, /x%41 and /x%2541 were once three readings of one.
+	const raws = [
+		'/xa',
+		'/x%41',
+		'/x%2541',
+		'/100%25',
+		'/100%2525',
+		'/a%zz',
+		'/caf%C3%A9',
+		...fc.sample(
+			rawPageUrl.filter((raw) => !/\p{Cs}/u.test(raw)),
+			{ numRuns: 60, seed: 41 },
+		),
+	];
+	for (const raw of raws) {
+		const created = await t.api.post('/api/page', page(raw));
+		expect({ raw, status: [201, 400, 409].includes(created.status) }).toEqual({
+			raw,
+			status: true,
+		});
+	}
+	const before = await pagesByUrl(t);
+	const listed = Object.keys(before);
+	expect(listed.length).toBeGreaterThan(10);
+	expect(listed).toContain('/xa');
+	expect(listed).not.toContain('/x%41');
+
+	for (const [index, url] of listed.entries()) {
+		const found = expectOk(await t.api.get('/api/pages', { params: { url } }));
+		expect({ url, found: found.data.map((p: { url: string }) => p.url) }).toEqual({
+			url,
+			found: [url],
+		});
+		const marker = [{ type: 'text', body: `rewritten ${index}` }];
+		const updated = expectOk(await t.api.put('/api/content', { url, templates: marker }));
+		expect({ url, updated: updated.page.url }).toEqual({ url, updated: url });
+	}
+	// Each page holds the content written under its own listed url, none another's.
+	for (const [index, url] of listed.entries()) {
+		const [only] = expectOk(await t.api.get('/api/pages', { params: { url } })).data;
+		expect({ url, templates: only.templates }).toEqual({
+			url,
+			templates: [{ type: 'text', body: `rewritten ${index}` }],
+		});
+	}
+	// Archive half, erase the others: each call takes exactly its page.
+	const remaining = { ...before };
+	for (const [index, url] of listed.entries()) {
+		expectOk(
+			await t.api.delete('/api/page', { data: { url, permanently: index % 2 ? 1 : undefined } }),
+		);
+		delete remaining[url];
+		expect({ url, left: await pagesByUrl(t) }).toEqual({ url, left: remaining });
+	}
+	// The archived ones are erased by their listed url too, and nothing else is left.
+	for (const [index, url] of listed.entries()) {
+		if (index % 2) continue;
+		expectOk(await t.api.delete('/api/page', { data: { url, permanently: 1 } }));
+	}
+	for (const url of listed) {
+		const recreated = await t.api.post('/api/page', page(url));
+		expect({ url, status: recreated.status }).toEqual({ url, status: 201 });
+	}
+});
+
+test('what the document refuses is refused on every route however it is encoded', async () => {
+	const t = await createTenant(h);
+	expectOk(await t.api.post('/api/page', page('/evil.com')), 201);
+	for (const url of [
+		'/%5Cevil.com',
+		'/%2F/evil.com',
+		'/x%2541',
+		'/%252e%252e/evil.com',
+		'/a/%2e%2e/evil.com',
+		'/a%5C..%5Cevil.com',
+		'/evil.com%E2%80%AE',
+		'/evil.com\u200e',
+		'/evil.com\u200f',
+		'/evil.com%D8%9C',
+		'/evil.com\u2066',
+		'/evil.com%C2%85',
+		'/evil.com\u009b',
+		'/evil.com%C3',
+		'/%EF%BD%85vil.com',
+	]) {
+		const routes = [
+			await t.api.post('/api/page', page(url)),
+			await t.api.get('/api/pages', { params: { url } }),
+			await t.api.put('/api/content', { url, templates: [] }),
+			await t.api.delete('/api/page', { data: { url } }),
+			await t.api.delete('/api/page', { data: { url, permanently: 1 } }),
+		];
+		for (const answer of routes) {
+			const refused = expectError(answer, 400, 'validation_failed');
+			expect({ url, fields: detailFields(refused) }).toEqual({ url, fields: ['url'] });
+		}
+	}
+	expect(Object.keys(await pagesByUrl(t))).toEqual(['/evil.com']);
 });

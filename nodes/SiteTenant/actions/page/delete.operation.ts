@@ -37,7 +37,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const page = await readPageByUrl.call(this, url, itemIndex);
 
-	const body: IDataObject = { url };
+	// The page read is the page deleted: named by the url the service lists it under.
+	const body: IDataObject = { url: page.url ?? url };
 	if (permanently) body.permanently = 1;
 	await tenantApiRequest.call(this, { method: 'DELETE', path: '/api/page', body }, { itemIndex });
 	// The page as it was, plus what happened to it.

@@ -17,10 +17,14 @@ export function sitePath(raw: string): string | undefined {
 		return undefined;
 	}
 	// The URL parser percent-encodes what the user typed (/café becomes /caf%C3%A9): the page is the
-	// one they named, so its path goes as they wrote it.
+	// one they named, so its path goes as they wrote it. An escape of an escape (/q%2541) stays
+	// encoded: decoded once it would read as another page's url (/q%41 is /qa), and the service
+	// refuses it as it is.
+	let decoded: string;
 	try {
-		return decodeURIComponent(pathname);
+		decoded = decodeURIComponent(pathname);
 	} catch {
 		return pathname;
 	}
+	return /%[0-9a-f]{2}/i.test(decoded) ? pathname : decoded;
 }

@@ -1,6 +1,8 @@
 /** Tenant node: pages picked from a list or given by url, one output shape per resource. */
 import { byList, byUrl } from '../../../harness/locators';
+import { listSearch } from '../../../harness/list-search';
 import {
+	listPages,
 	readPage,
 	seedPages,
 	useNodeTestContext,
@@ -41,6 +43,79 @@ describe('Page locator', () => {
 		expect(deleted.error).toBeUndefined();
 		expect(deleted.items[0].json).toMatchObject({ url: '/caf\u00e9', name: 'Cafe', deleted: true });
 		expect(await readPage(tenant.client, '/caf\u00e9')).toBeUndefined();
+	});
+
+	test('From List acts on the page picked, among pages whose urls look like escapes of one another', async () => {
+		const picker = await ctx.tenant('look-alikes');
+		// Created as /qa, /q%25, /100%25 and /a%zz: listed as /qa, /q%, /100% and /a%zz.
+		await seedPages(picker.client, [
+			{ url: '/qa', name: 'qa' },
+			{ url: '/q%25', name: 'q percent' },
+			{ url: '/100%25', name: 'hundred percent' },
+			{ url: '/a%zz', name: 'a zz' },
+		]);
+		const listed = await listSearch(ctx.runner, {
+			type: 'siteTenant',
+			typeVersion: 1,
+			method: 'searchPages',
+			parameters: { resource: 'content', operation: 'update' },
+			credentials: picker.credential,
+		});
+		const values = listed.results.map((item) => String(item.value));
+		expect(values).toEqual(['/qa', '/q%', '/100%', '/a%zz']);
+		// A page listed as /q%41 would be /qa read once more: the service does not make one.
+		const lookAlike = await picker.run({
+			resource: 'page',
+			operation: 'create',
+			name: 'q escaped A',
+			url: '/q%2541',
+			locale: 'en',
+		});
+		expect(lookAlike.error?.message).toBe('The field url is invalid.');
+		const templatesOf = async () =>
+			Object.fromEntries(
+				(await listPages(picker.client)).map((page) => [page.url, page.templates]),
+			);
+		for (const value of values) {
+			const updated = await picker.run({
+				resource: 'content',
+				operation: 'update',
+				url: byList(value),
+				templates: JSON.stringify([{ type: 'text', text: `for ${value}` }]),
+			});
+			expect(updated.error).toBeUndefined();
+			expect(updated.items[0].json).toMatchObject({ url: value });
+		}
+		expect(await templatesOf()).toEqual(
+			Object.fromEntries(values.map((value) => [value, [{ type: 'text', text: `for ${value}` }]])),
+		);
+		// Delete, read first then erased: each takes its own page, the others stay.
+		const left = [...values];
+		for (const value of [...values].reverse()) {
+			const deleted = await picker.run({
+				resource: 'page',
+				operation: 'delete',
+				url: byList(value),
+				permanently: true,
+			});
+			expect(deleted.error).toBeUndefined();
+			expect(deleted.items[0].json).toMatchObject({ url: value, deleted: true });
+			left.pop();
+			expect(Object.keys(await templatesOf())).toEqual(left);
+		}
+	});
+
+	test('By URL as a full address with an escape of an escape is refused, not read as another page', async () => {
+		await seedPages(tenant.client, [{ url: '/qa', name: 'qa' }]);
+		const result = await tenant.run({
+			resource: 'content',
+			operation: 'update',
+			url: byUrl('https://www.example.com/q%2541'),
+			templates: JSON.stringify([{ type: 'text', text: 'not for /qa' }]),
+		});
+		expect(result.error?.message).toBe('The field url is invalid.');
+		expect(result.error?.description).toContain('url: is percent-encoded twice');
+		expect((await readPage(tenant.client, '/qa'))?.templates).toEqual([]);
 	});
 
 	test("By URL that is no page url: n8n stops a typed value with the mode's message, the node one from an expression", async () => {
