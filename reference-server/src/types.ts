@@ -35,8 +35,6 @@ export interface ServerOptions {
 	 * `private`); unset: the peer address is the client.
 	 */
 	trustProxy?: string;
-	/** Budget of the cache of rendered page listings, in MB (db/rendered-lists.ts); 0 turns it off. */
-	listCacheMb: number;
 	/** Body limit of POST /forms/:tenantId/contact, in KB. */
 	formMaxBodyKb: number;
 	/** Fields one submission may have. */
