@@ -25,8 +25,8 @@ export function createTokenRepository(db: SqliteDatabase) {
 	);
 
 	/**
-	 * Known token hashes -> their row, so that a request's authentication is a map lookup instead of a
-	 * query (a few % of the server's CPU per request; see docs/performance.md). Token and tenant rows
+	 * Known token hashes and their rows: every request authenticates, and a map lookup spares it a
+	 * query. Token and tenant rows
 	 * change only through this repository (issue, revoke) and the tenant repository (rename, delete),
 	 * which calls invalidate(), so a revocation takes effect with the very next request. Expiry is
 	 * checked by the caller on every request. Unknown hashes are not cached (no memory for guesses).
