@@ -42,11 +42,10 @@ export interface OpenStore extends Store {
 /** Opens the store at `file` (or ':memory:') with its schema up to date and stale idempotency rows gone. */
 export function openStore(file: string): OpenStore {
 	const db = openDatabase(file);
-	const tokens = createTokenRepository(db);
 	const store: OpenStore = {
 		db,
-		tenants: createTenantRepository(db, () => tokens.invalidate()),
-		tokens,
+		tenants: createTenantRepository(db),
+		tokens: createTokenRepository(db),
 		pages: createPageRepository(db),
 		settings: createSettingsRepository(db),
 		notifications: createNotificationRepository(db),

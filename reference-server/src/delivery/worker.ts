@@ -114,12 +114,7 @@ export class DeliveryWorker {
 		const attemptNumber = delivery.attempts + 1;
 		const log = this.options.logger.child({ delivery_id: delivery.id, attempt: attemptNumber });
 		if (!delivery.webhook_url) {
-			this.record(delivery.id, {
-				state: 'failed',
-				last_status: null,
-				last_error: 'The webhook URL is no longer configured.',
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'failed', null, 'The webhook URL is no longer configured.');
 			return;
 		}
 		const body = JSON.stringify({
@@ -143,12 +138,7 @@ export class DeliveryWorker {
 		const refused = this.options.targets.refusalForUrl(url);
 		if (refused !== undefined) {
 			log.warn('delivery stopped: the webhook address is refused');
-			this.record(delivery.id, {
-				state: 'failed',
-				last_status: null,
-				last_error: `The webhook address is refused: ${refused}.`,
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'failed', null, `The webhook address is refused: ${refused}.`);
 			return;
 		}
 
@@ -173,12 +163,7 @@ export class DeliveryWorker {
 			}
 			if (err instanceof WebhookRefusedError) {
 				log.warn('delivery stopped: the webhook address is refused');
-				this.record(delivery.id, {
-					state: 'failed',
-					last_status: null,
-					last_error: `The webhook address is refused: ${err.message}.`,
-					next_attempt_at: null,
-				});
+				this.finish(delivery.id, 'failed', null, `The webhook address is refused: ${err.message}.`);
 				return;
 			}
 			// One wording for a refused connection, a reset, a timeout and a name that does not resolve:
@@ -193,33 +178,18 @@ export class DeliveryWorker {
 		const verdict = status === null ? 'retry' : verdictFor(status);
 		if (verdict === 'delivered') {
 			log.info({ status }, 'delivery succeeded');
-			this.record(delivery.id, {
-				state: 'delivered',
-				last_status: status,
-				last_error: null,
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'delivered', status, null);
 			return;
 		}
 		const lastError = withoutUrlSecrets(error ?? `The webhook answered HTTP ${status}.`, url);
 		if (verdict === 'stop') {
 			log.warn({ status }, 'delivery stopped: the receiver rejected it');
-			this.record(delivery.id, {
-				state: 'failed',
-				last_status: status,
-				last_error: lastError,
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'failed', status, lastError);
 			return;
 		}
 		if (attemptNumber >= this.options.maxAttempts) {
 			log.warn({ status }, 'delivery failed: no attempts left');
-			this.record(delivery.id, {
-				state: 'failed',
-				last_status: status,
-				last_error: lastError,
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'failed', status, lastError);
 			return;
 		}
 		const delay = retryAfter ?? backoffDelayMs(attemptNumber, this.options.retryBaseMs);
@@ -230,6 +200,16 @@ export class DeliveryWorker {
 			last_error: lastError,
 			next_attempt_at: isoIn(delay),
 		});
+	}
+
+	/** Records a delivery's last attempt: it is delivered or failed, with nothing more to try. */
+	private finish(
+		id: string,
+		state: 'delivered' | 'failed',
+		status: number | null,
+		error: string | null,
+	): void {
+		this.record(id, { state, last_status: status, last_error: error, next_attempt_at: null });
 	}
 
 	private record(id: string, outcome: AttemptOutcome): void {
