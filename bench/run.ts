@@ -24,13 +24,10 @@ import { assetRows } from './rows/asset';
 import { batching5msRow } from './rows/batching-5ms';
 import { contactFormRow } from './rows/contact-form';
 import { growthRows } from './rows/growth';
-import { healthUnderLargeBodiesRow } from './rows/health-under-large-bodies';
-import { listRows, seedListTenant } from './rows/list';
+import { listRows } from './rows/list';
 import { peerN8nRows } from './rows/peer-n8n';
 import { pageRows } from './rows/page-create';
 import { pageTriggerRows } from './rows/page-trigger';
-import { serverRows } from './rows/server';
-import { serverPeerRows } from './rows/server-peers';
 import { triggerVsWebhookRows } from './rows/trigger-vs-webhook';
 import { startReadyRow } from './rows/start-ready';
 
@@ -76,14 +73,6 @@ const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = 
 	{ name: 'contact-form', run: ({ site }) => contactFormRow(site) },
 	{ name: 'trigger-vs-webhook', run: () => triggerVsWebhookRows() },
 	{ name: 'page-trigger', run: ({ site }) => pageTriggerRows(site) },
-	{ name: 'server-peers', run: () => serverPeerRows() },
-	// Last user of the shared site: it ends with the site restarted without its listing cache.
-	{
-		name: 'server',
-		run: async (shared) =>
-			serverRows(shared.site, (shared.listToken ??= await seedListTenant(shared.site))),
-	},
-	{ name: 'large-bodies', run: () => healthUnderLargeBodiesRow() },
 	{ name: 'asset', run: () => assetRows() },
 	{ name: 'growth', run: () => growthRows() },
 	{ name: 'start-ready', run: () => startReadyRow() },

@@ -11,21 +11,15 @@ import { startChild, type Child } from './children';
 
 export const quick = process.argv.includes('--quick');
 
-/**
- * repeats: ABBA rounds of the autocannon duels; nodeRepeats: rounds of the node rows in n8n's engine
- * (seconds each, and the noisiest on a shared VM).
- */
+/** nodeRepeats: rounds of the node rows in n8n's engine (seconds each, and the noisiest on a shared VM). */
 export const SIZES = quick
 	? {
 			createItems: 200,
 			warmItems: 50,
 			slowItems: 80,
 			listPages: 2_000,
-			cannonSeconds: 2,
-			cannonWarmSeconds: 0.5,
 			fileMb: 16,
 			submissions: 200,
-			repeats: 1,
 			nodeRepeats: 1,
 		}
 	: {
@@ -35,11 +29,8 @@ export const SIZES = quick
 			// stretch of the VM decided a run).
 			slowItems: 1_000,
 			listPages: 20_000,
-			cannonSeconds: 10,
-			cannonWarmSeconds: 2,
 			fileMb: 512,
 			submissions: 2_000,
-			repeats: 2,
 			nodeRepeats: 3,
 		};
 

@@ -1,13 +1,12 @@
 /**
  * What a run leaves behind: bench/results.json (every figure of this run, not committed), and, after a
  * full run of every group, the pages docs/performance.md shows: docs/bench/results.md (this run's
- * table, with each judged row's range over the last full runs) and docs/bench/growth.svg. The docs'
- * figures are thus written by the bench, never copied by hand.
+ * table, with each judged row's range over the last full runs). The docs' figures are thus written by
+ * the bench, never copied by hand.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { CHART_FILE } from './chart';
 import type { Row } from './context';
 
 const BENCH_DIR = join(__dirname, '..', '..', '..');
@@ -87,7 +86,7 @@ function range(id: string, history: RunSummary[]): string {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-/** After a full run of every group: docs/bench/results.md, runs.json and growth.svg. */
+/** After a full run of every group: docs/bench/results.md and runs.json. */
 export function writeDocs(results: Results) {
 	const history = [
 		...readHistory(),
@@ -102,7 +101,6 @@ export function writeDocs(results: Results) {
 	].slice(-RUNS_KEPT);
 	mkdirSync(DOCS_DIR, { recursive: true });
 	writeFileSync(HISTORY_FILE, `${JSON.stringify(history, null, '\t')}\n`);
-	if (existsSync(CHART_FILE)) copyFileSync(CHART_FILE, join(DOCS_DIR, 'growth.svg'));
 
 	const { machine } = results;
 	const lines = [
@@ -121,8 +119,6 @@ export function writeDocs(results: Results) {
 			(r) =>
 				`| \`${r.id}\` | ${cell(r.row)} | ${cell(r.measured)} | ${cell(r.baseline)} | ${r.ratio ?? '-'} | ${range(r.id, history)} | ${cell(r.goal)} | ${verdict(r.pass)} |`,
 		),
-		'',
-		'![How cost grows](growth.svg)',
 		'',
 	];
 	writeFileSync(join(DOCS_DIR, 'results.md'), lines.join('\n'));

@@ -1,11 +1,8 @@
 /**
- * How cost grows with size: Page > Get Many over ever more pages, a deep listing page against the
- * first, and ever larger uploads. Each curve is a row with a goal (its points in the figures), and
- * the three are drawn into bench/growth.svg (lib/chart.ts).
+ * How the nodes' cost grows with size: Page > Get Many over ever more pages, and ever larger uploads.
+ * Each curve is a row with a goal, its points in the figures.
  */
 import { createTenant, log, quick, rows, startSite, stopChild, type Site } from '../lib/context';
-import { writeGrowthChart, type GrowthCurves } from '../lib/chart';
-import { alternatingLatencies } from '../lib/latency';
 import { createRunner, tenantCredential } from '../lib/n8n';
 import { fetchListPages, nodeListPages } from '../lib/pages';
 import { seedPages } from '../lib/seed';
@@ -17,26 +14,19 @@ const GROWTH = quick
 			listPages: [1_000, 5_000],
 			samplePages: 5_000,
 			rounds: 3,
-			deepTenantPages: 20_000,
-			requests: 200,
 			uploadMb: [16, 64],
 		}
 	: {
 			listPages: [1_000, 10_000, 100_000],
 			samplePages: 10_000,
 			rounds: 3,
-			deepTenantPages: 200_000,
-			requests: 400,
 			uploadMb: [64, 512, 2_048],
 		};
 
 /** Goals: time per page at the largest size within this factor of the smallest... */
 const PER_PAGE_FACTOR = 1.5;
-/** ...the deep page's p99 within this factor of page 1's... */
-const DEEP_PAGE_FACTOR = 2;
 /** ...and an upload's RSS growth under this, in either process, at every size. */
 const MEMORY_LIMIT_MB = 64;
-const PER_PAGE = 100;
 
 /** A tenant with `count` pages seeded by the server's store; returns its token. */
 async function seededTenant(site: Site, id: string, count: number) {
@@ -53,7 +43,7 @@ async function seededTenant(site: Site, id: string, count: number) {
  * lists at least GROWTH.samplePages pages (a small tenant several times over), so that one GC pause
  * does not decide a small size's figure.
  */
-async function getManyCurve(site: Site): Promise<GrowthCurves['getMany']> {
+async function getManyCurve(site: Site): Promise<void> {
 	const runner = createRunner();
 	const sizes = GROWTH.listPages;
 	const tenants = new Map<
@@ -107,7 +97,6 @@ async function getManyCurve(site: Site): Promise<GrowthCurves['getMany']> {
 		goal: `${last.pages} <= ${PER_PAGE_FACTOR}x ${first.pages}`,
 		pass: factor <= PER_PAGE_FACTOR,
 		figures: {
-			listingCache: 'off',
 			fetchLoopFactor: round(last.fetchUs / first.fetchUs, 2),
 			...Object.fromEntries(
 				points.flatMap((p) => [
@@ -120,55 +109,11 @@ async function getManyCurve(site: Site): Promise<GrowthCurves['getMany']> {
 			),
 		},
 	});
-	return points;
-}
-
-/** GET /api/pages page 1 against a deep page of a large tenant, one request at a time. */
-async function deepPageCurve(site: Site): Promise<GrowthCurves['deepPage']> {
-	const tenantPages = GROWTH.deepTenantPages;
-	const token = await seededTenant(site, 'growth-deep', tenantPages);
-	const deep = Math.min(2_000, tenantPages / PER_PAGE);
-	const url = (page: number) => `${site.url}/api/pages?page=${page}&per_page=${PER_PAGE}`;
-	log(`growth: page 1 and page ${deep} of ${tenantPages} pages, ${GROWTH.requests} requests each`);
-	const { first, last } = await alternatingLatencies(
-		{ first: url(1), last: url(deep) },
-		token,
-		GROWTH.requests,
-		20,
-	);
-	const factor = last.p99 / first.p99;
-	rows.push({
-		id: 'growth-deep-page',
-		row: `GET /api/pages, ${tenantPages}-page tenant, per_page ${PER_PAGE}, cache off: p99 of page ${deep} vs page 1`,
-		measured: `page ${deep}: p99 ${round(last.p99, 2)} ms (p50 ${round(last.p50, 2)})`,
-		baseline: `page 1: p99 ${round(first.p99, 2)} ms (p50 ${round(first.p50, 2)})`,
-		ratio: round(factor, 2),
-		goal: `<= ${DEEP_PAGE_FACTOR}x page 1`,
-		pass: factor <= DEEP_PAGE_FACTOR,
-		figures: {
-			tenantPages,
-			requestsEach: GROWTH.requests,
-			p50Factor: round(last.p50 / first.p50, 2),
-			page1P50Ms: round(first.p50, 3),
-			page1P99Ms: round(first.p99, 3),
-			[`page${deep}P50Ms`]: round(last.p50, 3),
-			[`page${deep}P99Ms`]: round(last.p99, 3),
-			page1Bytes: first.bytes,
-			[`page${deep}Bytes`]: last.bytes,
-		},
-	});
-	return {
-		tenantPages,
-		points: [
-			{ page: 1, p50: round(first.p50, 3), p99: round(first.p99, 3) },
-			{ page: deep, p50: round(last.p50, 3), p99: round(last.p99, 3) },
-		],
-	};
 }
 
 /** One upload per size, each with fresh processes (lib/upload.ts). */
-async function uploadCurve(): Promise<GrowthCurves['upload']> {
-	const points: GrowthCurves['upload'] = [];
+async function uploadCurve(): Promise<void> {
+	const points: Array<{ mb: number; seconds: number; nodeMb: number; serverMb: number }> = [];
 	for (const mb of GROWTH.uploadMb) {
 		const { ms, node, server } = await measureUpload(mb);
 		points.push({
@@ -195,25 +140,14 @@ async function uploadCurve(): Promise<GrowthCurves['upload']> {
 			]),
 		),
 	});
-	return points;
 }
 
 export async function growthRows(): Promise<void> {
-	// The listing cache off: every listing is the real query, the same at every size and every round.
-	const site = await startSite({ listCacheMb: 0 });
-	let curves: Pick<GrowthCurves, 'getMany' | 'deepPage'>;
+	const site = await startSite();
 	try {
-		curves = { getMany: await getManyCurve(site), deepPage: await deepPageCurve(site) };
+		await getManyCurve(site);
 	} finally {
 		await stopChild(site.child);
 	}
-	const upload = await uploadCurve();
-	const file = await writeGrowthChart({
-		...curves,
-		upload,
-		perPageFactor: PER_PAGE_FACTOR,
-		deepPageFactor: DEEP_PAGE_FACTOR,
-		memoryLimitMb: MEMORY_LIMIT_MB,
-	});
-	log(`growth: chart written to ${file}`);
+	await uploadCurve();
 }

@@ -67,11 +67,7 @@ async function npmOk(args, options) {
 
 const execute = (workflowId) => e2eStack.executeOk(workflowId, { env: ctx.env, log: say });
 
-const one = (run, node) => {
-	const items = n8nCommands.nodeItems(run, node);
-	expect(items).toHaveLength(1);
-	return items[0];
-};
+const { oneItem: one } = require('../n8n/lib/run-data');
 
 const installedVersion = () =>
 	JSON.parse(

@@ -26,22 +26,18 @@ const path = require('node:path');
 const runtime = require('../../scripts/lib/runtime');
 const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
-const stack = require('../../scripts/lib/stack');
 const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 const e2eStack = require('./lib/stack');
+const { leaks, pinnedN8nVersion, tokenCount, toolRuns } = require('./lib/run-data');
 
 const say = e2eStack.progressLog('n8n ai secrets');
 
-// The runtime's pinned n8n (its package.json is in the repository: a fresh clone has no installed
-// runtime yet when this file loads).
-const n8nVersion = () => require(path.join(runtime.RUNTIME_DIR, 'package.json')).dependencies.n8n;
-const N8N_1 = n8nVersion().startsWith('1.');
+const N8N_1 = pinnedN8nVersion().startsWith('1.');
 const ADMIN_NODE = 'n8n-nodes-site-management.siteAdmin';
 const ADMIN_TOOL = `${ADMIN_NODE}Tool`;
 const TENANT = 'victim';
 const TOOL = 'issue_tenant_token';
 const AI_API_KEY = 'ai-stand-in-key-secrets';
-const TOKEN_PATTERN = /\b(?:sat|stt)_[A-Za-z0-9_-]{20,}/g;
 const NOT_FOR_AGENTS =
 	'Token > Issue is not available to an AI agent: its output is a live token the model would see';
 const CREDENTIALS = {
@@ -52,9 +48,7 @@ const WORKFLOWS = { agent: 'e2eAiNoToken0001', control: 'e2eIssueToken001' };
 
 const ctx = { secrets: new Set() };
 
-const credentialRef = (key) => ({
-	[CREDENTIALS[key].type]: { id: CREDENTIALS[key].id, name: CREDENTIALS[key].name },
-});
+const credentialRef = (key) => e2eStack.credentialRef(CREDENTIALS[key]);
 
 const node = (name, type, typeVersion, parameters, x, y = 0, credentials) =>
 	e2eStack.workflowNode({ name, type, typeVersion, parameters, credentials, position: [x, y] });
@@ -170,30 +164,6 @@ function controlWorkflow() {
 	};
 }
 
-/** Tokens the reference server issued for a tenant so far. */
-function tokenCount(tenantId) {
-	return ctx.server.app.site.store.db
-		.prepare(
-			'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
-		)
-		.get(tenantId).n;
-}
-
-/** Token-shaped strings and known tokens in a text. */
-function leaks(text) {
-	const found = new Set(text.match(TOKEN_PATTERN) ?? []);
-	for (const secret of ctx.secrets) if (text.includes(secret)) found.add(secret);
-	return [...found];
-}
-
-/** The runs of a tool node (its output goes to the agent on ai_tool, not main). */
-function toolRuns(run, name) {
-	return (run.data.resultData.runData[name] ?? []).map((nodeRun) => ({
-		error: nodeRun.error?.message,
-		output: nodeRun.data?.ai_tool?.[0]?.map((item) => item.json),
-	}));
-}
-
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.server = await e2eStack.startReferenceServer();
@@ -204,24 +174,17 @@ beforeAll(async () => {
 	say(`reference server ${ctx.server.url}; AI stand-in ${ctx.ai.baseUrl}`);
 
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-ai-secrets-'));
-	await stack.importCredentials(ctx.env, ctx.userFolder, [
-		{
-			...CREDENTIALS.admin,
-			data: { baseUrl: ctx.server.url, token: ctx.server.adminToken },
-		},
-		{
-			...CREDENTIALS.ai,
-			data: { apiKey: AI_API_KEY, organizationId: '', url: ctx.ai.baseUrl, header: false },
-		},
-	]);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'ai-secrets-workflows'), [
-			agentWorkflow(),
-			controlWorkflow(),
-		]),
-	);
+	await e2eStack.importFixtures(ctx, {
+		credentials: [
+			{ ...CREDENTIALS.admin, data: { baseUrl: ctx.server.url, token: ctx.server.adminToken } },
+			{
+				...CREDENTIALS.ai,
+				data: { apiKey: AI_API_KEY, organizationId: '', url: ctx.ai.baseUrl, header: false },
+			},
+		],
+		workflows: [agentWorkflow(), controlWorkflow()],
+		folder: 'ai-secrets-workflows',
+	});
 	say('credentials and workflows imported');
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
@@ -230,14 +193,14 @@ afterAll(async () => {
 	await e2eStack.stopStack(ctx);
 });
 
-describe(`AI tools hand no token to a model (n8n ${n8nVersion()})`, () => {
+describe(`AI tools hand no token to a model (n8n ${pinnedN8nVersion()})`, () => {
 	const agentStops = !runtime.RUNTIME.agentReturnsToolErrors;
 	test(
 		agentStops
 			? "the agent calls the Admin tool saved as Token > Issue: n8n 1.x's agent stops the run at the tool's refusal; no token is issued or seen"
 			: "the agent calls the Admin tool saved as Token > Issue: the model gets the tool's refusal, no token is issued or seen",
 		async () => {
-			const tokensBefore = tokenCount(TENANT);
+			const tokensBefore = tokenCount(ctx.server, TENANT);
 			const requestsBefore = ctx.ai.requests.length;
 			say(`n8n execute --id=${WORKFLOWS.agent}`);
 			const result = await n8nCommands.executeWorkflow(WORKFLOWS.agent, { env: ctx.env });
@@ -283,21 +246,21 @@ describe(`AI tools hand no token to a model (n8n ${n8nVersion()})`, () => {
 			}
 
 			// No token was issued, and none reached the model or the run.
-			expect(tokenCount(TENANT)).toBe(tokensBefore);
-			expect(leaks(JSON.stringify(requests))).toEqual([]);
-			expect(leaks(JSON.stringify(run))).toEqual([]);
+			expect(tokenCount(ctx.server, TENANT)).toBe(tokensBefore);
+			expect(leaks(JSON.stringify(requests), ctx.secrets)).toEqual([]);
+			expect(leaks(JSON.stringify(run), ctx.secrets)).toEqual([]);
 		},
 	);
 
 	test('control: the plain Admin node with the same Token > Issue does issue a token (counted the same way)', async () => {
-		const tokensBefore = tokenCount(TENANT);
+		const tokensBefore = tokenCount(ctx.server, TENANT);
 		const run = await e2eStack.executeOk(WORKFLOWS.control, { env: ctx.env, log: say });
 		const [issued] = n8nCommands.nodeItems(run, 'Issue token');
 		expect(issued.token).toMatch(/^stt_/);
 		ctx.secrets.add(issued.token);
-		expect(tokenCount(TENANT)).toBe(tokensBefore + 1);
+		expect(tokenCount(ctx.server, TENANT)).toBe(tokensBefore + 1);
 		// The model never saw this one either.
-		expect(leaks(JSON.stringify(ctx.ai.requests))).toEqual([]);
+		expect(leaks(JSON.stringify(ctx.ai.requests), ctx.secrets)).toEqual([]);
 	});
 
 	test("the editor's description of the tool form: no Token resource; Tenant > Delete shows its notice", async () => {

@@ -28,19 +28,17 @@ const crypto = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
 
-const runtime = require('../../scripts/lib/runtime');
 const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
 const processes = require('../../scripts/lib/process');
 const stack = require('../../scripts/lib/stack');
+const { restCall } = require('../../scripts/lib/rest');
 const e2eStack = require('./lib/stack');
+const { pinnedN8nVersion } = require('./lib/run-data');
 
 const say = e2eStack.progressLog('n8n cancel');
 
-// The runtime's pinned n8n (its package.json is in the repository: a fresh clone has no installed
-// runtime yet when this file loads).
-const n8nVersion = () => require(path.join(runtime.RUNTIME_DIR, 'package.json')).dependencies.n8n;
-const N8N_1 = n8nVersion().startsWith('1.');
+const N8N_1 = pinnedN8nVersion().startsWith('1.');
 const TENANT_NODE = 'n8n-nodes-site-management.siteTenant';
 const RETRY_AFTER_SECONDS = 30;
 const BATCH_INTERVAL_MS = 30000;
@@ -56,8 +54,6 @@ const WORKFLOWS = {
 	retry: { id: 'e2eCancelRetry01', node: 'Get pages (503, Retry-After 30)' },
 	batching: { id: 'e2eCancelBatch01', node: 'Send notifications (batched)' },
 };
-// The cookie is bound to the browser id it was issued for (scripts/lib/rest.js).
-const BROWSER_ID = 'site-management-start';
 
 const ctx = { lines: [], stops: [] };
 
@@ -92,18 +88,11 @@ async function startSite(answer) {
 const node = (name, type, typeVersion, parameters, credentials, x) =>
 	e2eStack.workflowNode({ name, type, typeVersion, parameters, credentials, position: [x, 0] });
 
-const credentialRef = (key) => ({
-	[CREDENTIALS[key].type]: { id: CREDENTIALS[key].id, name: CREDENTIALS[key].name },
-});
+const credentialRef = (key) => e2eStack.credentialRef(CREDENTIALS[key]);
 
 /** The nodes in a chain, each to the next. */
 const workflow = ({ id }, name, nodes) =>
-	e2eStack.workflowJson({
-		id,
-		name,
-		nodes,
-		links: nodes.slice(1).map((next, i) => [nodes[i].name, next.name]),
-	});
+	e2eStack.workflowJson({ id, name, nodes, links: e2eStack.chainLinks(nodes.map((n) => n.name)) });
 
 /** Start -> Page > Get Many on the site that always answers 503 with Retry-After: 30. */
 function retryWorkflow() {
@@ -170,21 +159,7 @@ function batchingWorkflow() {
 }
 
 /** n8n's REST API as the logged-in owner (as the editor calls it); resolves to `data`. */
-async function rest(method, urlPath, body) {
-	const response = await fetch(`${ctx.n8nUrl}/rest${urlPath}`, {
-		method,
-		headers: {
-			cookie: ctx.cookie,
-			'browser-id': BROWSER_ID,
-			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-		},
-		body: body !== undefined ? JSON.stringify(body) : undefined,
-	});
-	const text = await response.text();
-	if (!response.ok)
-		throw new Error(`n8n ${method} /rest${urlPath}: HTTP ${response.status} ${text.slice(0, 500)}`);
-	return text ? JSON.parse(text).data : undefined;
-}
+const rest = (method, urlPath, body) => restCall(ctx.n8nUrl, ctx.cookie)(method, urlPath, body);
 
 /**
  * The editor's "Execute workflow" from the Manual Trigger: resolves with the execution id. n8n 2.x
@@ -264,7 +239,7 @@ async function stopDuringWait(workflowKey, site) {
 	const final = await rest('GET', `/executions/${executionId}`);
 
 	const figures = {
-		n8n: n8nVersion(),
+		n8n: pinnedN8nVersion(),
 		case: workflowKey,
 		execution: executionId,
 		sentBeforeStop,
@@ -311,18 +286,14 @@ beforeAll(async () => {
 		}),
 	);
 	const token = `stt_cancel${crypto.randomBytes(24).toString('base64url')}`;
-	await stack.importCredentials(ctx.env, ctx.userFolder, [
-		{ ...CREDENTIALS.retrySite, data: { baseUrl: ctx.retrySite.url, token } },
-		{ ...CREDENTIALS.okSite, data: { baseUrl: ctx.okSite.url, token } },
-	]);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'cancel-workflows'), [
-			retryWorkflow(),
-			batchingWorkflow(),
-		]),
-	);
+	await e2eStack.importFixtures(ctx, {
+		credentials: [
+			{ ...CREDENTIALS.retrySite, data: { baseUrl: ctx.retrySite.url, token } },
+			{ ...CREDENTIALS.okSite, data: { baseUrl: ctx.okSite.url, token } },
+		],
+		workflows: [retryWorkflow(), batchingWorkflow()],
+		folder: 'cancel-workflows',
+	});
 	ctx.n8n = await n8nCommands.startN8n({
 		env: ctx.env,
 		port: ctx.port,
@@ -330,7 +301,7 @@ beforeAll(async () => {
 		echo: (line) => ctx.lines.push({ at: Date.now(), line }),
 	});
 	ctx.cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'cancel');
-	say(`n8n ${n8nVersion()} ready on ${ctx.n8nUrl}`);
+	say(`n8n ${pinnedN8nVersion()} ready on ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -338,7 +309,7 @@ afterAll(async () => {
 	await e2eStack.stopStack(ctx);
 });
 
-describe(`stopping an execution ends the node's waits (n8n ${n8nVersion()})`, () => {
+describe(`stopping an execution ends the node's waits (n8n ${pinnedN8nVersion()})`, () => {
 	const retryWait = N8N_1
 		? 'a retry backoff (n8n 1.x loses the Retry-After: 30, see above)'
 		: `a Retry-After: ${RETRY_AFTER_SECONDS} wait`;

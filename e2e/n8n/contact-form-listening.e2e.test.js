@@ -126,16 +126,11 @@ beforeAll(async () => {
 	ctx.site = client;
 
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-listening-'));
-	await stack.importCredentials(ctx.env, ctx.userFolder, [
-		{ ...CREDENTIAL, data: { baseUrl: ctx.server.url, token } },
-	]);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'listening-workflows'), [
-			contactFormTriggerWorkflow({ id: WORKFLOW_ID, credential: CREDENTIAL }),
-		]),
-	);
+	await e2eStack.importFixtures(ctx, {
+		credentials: [{ ...CREDENTIAL, data: { baseUrl: ctx.server.url, token } }],
+		workflows: [contactFormTriggerWorkflow({ id: WORKFLOW_ID, credential: CREDENTIAL })],
+		folder: 'listening-workflows',
+	});
 	await stack.publishWorkflow(ctx.env, WORKFLOW_ID);
 	ctx.n8n = await e2eStack.startN8nIn(ctx);
 	ctx.cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'listening');

@@ -22,6 +22,7 @@ const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
 const stack = require('../../scripts/lib/stack');
 const e2eStack = require('./lib/stack');
+const runData = require('./lib/run-data');
 
 const say = e2eStack.progressLog('n8n trust');
 
@@ -90,9 +91,7 @@ const node = (name, type, typeVersion, parameters, credentials, x, extra = {}) =
 		...extra,
 	});
 
-const credentialRef = (key) => ({
-	[CREDENTIALS[key].type]: { id: CREDENTIALS[key].id, name: CREDENTIALS[key].name },
-});
+const credentialRef = (key) => e2eStack.credentialRef(CREDENTIALS[key]);
 
 /** Start -> Set (60 urls) -> Split Out -> Page > Create (managed credential, default options). */
 function pagesWorkflow() {
@@ -228,24 +227,13 @@ function redirectsWorkflow() {
 	return workflowData;
 }
 
-function workflow(id, name, nodes, chain) {
-	const connections = {};
-	for (let i = 0; i + 1 < chain.length; i++) {
-		connections[chain[i]] = { main: [[{ node: chain[i + 1], type: 'main', index: 0 }]] };
-	}
-	return { id, name, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
-}
+const workflow = (id, name, nodes, chain) =>
+	e2eStack.workflowJson({ id, name, nodes, links: e2eStack.chainLinks(chain) });
 
 const execute = (workflowId) => e2eStack.executeOk(workflowId, { env: ctx.env, log: say });
 
 /** Tokens the reference server issued for a tenant so far. */
-function tokenCount(tenantId) {
-	return ctx.server.app.site.store.db
-		.prepare(
-			'SELECT COUNT(*) AS n FROM tokens k JOIN tenants t ON t.pk = k.tenant_pk WHERE t.id = ?',
-		)
-		.get(tenantId).n;
-}
+const tokenCount = (tenantId) => runData.tokenCount(ctx.server, tenantId);
 
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
@@ -290,22 +278,14 @@ beforeAll(async () => {
 		adminRedirect: { baseUrl: ctx.redirectUrl, token: ctx.server.adminToken },
 		tenantTrap: { baseUrl: `${ctx.trapUrl}/site`, token: ctx.tenantToken },
 	};
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		Object.entries(CREDENTIALS).map(([key, credential]) => ({
+	await e2eStack.importFixtures(ctx, {
+		credentials: Object.entries(CREDENTIALS).map(([key, credential]) => ({
 			...credential,
 			data: ctx.credentialData[key],
 		})),
-	);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'trust-workflows'), [
-			pagesWorkflow(),
-			redirectsWorkflow(),
-		]),
-	);
+		workflows: [pagesWorkflow(), redirectsWorkflow()],
+		folder: 'trust-workflows',
+	});
 	say('credentials and workflows imported');
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 

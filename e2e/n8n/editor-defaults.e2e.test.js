@@ -7,7 +7,6 @@
  * its own (server, n8n user folder, n8n).
  */
 const crypto = require('node:crypto');
-const path = require('node:path');
 
 const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
@@ -100,10 +99,8 @@ beforeAll(async () => {
 	).toBe(201);
 
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-defaults-'));
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		stack
+	await e2eStack.importFixtures(ctx, {
+		credentials: stack
 			.credentialsFor({
 				serverUrl: ctx.server.url,
 				adminToken: ctx.server.adminToken,
@@ -111,12 +108,9 @@ beforeAll(async () => {
 				aiUrl: 'http://127.0.0.1:9',
 			})
 			.filter((credential) => credential.type === 'siteTenantApi'),
-	);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'workflows'), Object.values(WORKFLOWS)),
-	);
+		workflows: Object.values(WORKFLOWS),
+		folder: 'workflows',
+	});
 	say(`stack ready: server ${ctx.server.url}, n8n user folder ${ctx.userFolder}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 

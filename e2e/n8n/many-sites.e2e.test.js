@@ -40,6 +40,7 @@ const processes = require('../../scripts/lib/process');
 const { restClient } = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 const e2eStack = require('./lib/stack');
+const { parseFlatted } = require('./lib/run-data');
 
 const say = e2eStack.progressLog('n8n many sites');
 
@@ -99,7 +100,6 @@ const ctx = {
 const sleep = processes.sleep;
 const sha256 = (value) => crypto.createHash('sha256').update(value).digest('hex');
 // n8n's own flatted, read once the runtime is installed (a fresh clone has none when this file loads).
-const parseFlatted = (text) => require(path.join(runtime.RUNTIME_MODULES, 'flatted')).parse(text);
 
 // ---- the reference servers ----
 
@@ -182,11 +182,7 @@ const urlsAt = (urls, indexes) => indexes.map((index) => urls[index]).sort();
 const node = (name, type, typeVersion, parameters, x, extra = {}) =>
 	e2eStack.workflowNode({ name, type, typeVersion, parameters, position: [x, 0], ...extra });
 
-const credentialRef = (key) => ({
-	credentials: {
-		[CREDENTIALS[key].type]: { id: CREDENTIALS[key].id, name: CREDENTIALS[key].name },
-	},
-});
+const credentialRef = (key) => ({ credentials: e2eStack.credentialRef(CREDENTIALS[key]) });
 
 /** A stable UUID-shaped id from a seed (a webhook id that stays the same). */
 function idFrom(seed) {
@@ -582,19 +578,14 @@ beforeAll(async () => {
 		form: managed(FORM_A),
 		watch: managed(WATCH_A),
 	};
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		Object.entries(CREDENTIALS).map(([key, credential]) => ({ ...credential, data: data[key] })),
-	);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(
-			path.join(ctx.userFolder, 'many-sites-workflows'),
-			buildWorkflows(),
-		),
-	);
+	await e2eStack.importFixtures(ctx, {
+		credentials: Object.entries(CREDENTIALS).map(([key, credential]) => ({
+			...credential,
+			data: data[key],
+		})),
+		workflows: buildWorkflows(),
+		folder: 'many-sites-workflows',
+	});
 	ctx.n8n = await e2eStack.startN8nIn(ctx);
 	ctx.rest = await restClient(ctx.n8nUrl, {
 		email: 'owner@many-sites.example.com',

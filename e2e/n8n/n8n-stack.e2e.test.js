@@ -19,10 +19,10 @@ const processes = require('../../scripts/lib/process');
 const stack = require('../../scripts/lib/stack');
 const { startAiStandIn, proposalFor } = require('../../scripts/lib/ai-stand-in');
 const e2eStack = require('./lib/stack');
+const runData = require('./lib/run-data');
 
 const say = e2eStack.progressLog('n8n e2e');
 
-const TOKEN_PATTERN = /\b(?:sat|stt)_[A-Za-z0-9_-]{20,}/g;
 const TEST_WORKFLOWS = {
 	tenantOps: {
 		id: 'e2eTenantOps0001',
@@ -109,18 +109,9 @@ async function execute(workflowId) {
 }
 
 const items = (run, node) => n8nCommands.nodeItems(run, node);
-const one = (run, node) => {
-	const list = items(run, node);
-	expect(list).toHaveLength(1);
-	return list[0];
-};
-
+const one = runData.oneItem;
 /** Token-shaped strings and known tokens found in a text. */
-function leaks(text) {
-	const found = new Set(text.match(TOKEN_PATTERN) ?? []);
-	for (const secret of ctx.secrets) if (text.includes(secret)) found.add(secret);
-	return [...found];
-}
+const leaks = (text) => runData.leaks(text, ctx.secrets);
 
 /** A run's data without the outputs of Token > Issue nodes (the one place a token may appear). */
 function runDataWithoutIssueToken(resultData, nodes) {
@@ -387,13 +378,7 @@ describe('examples and operations, run with n8n execute', () => {
 	});
 });
 
-/** The runs of a tool node (its output goes to the agent on ai_tool, not main). */
-function toolRuns(run, node) {
-	return (run.data.resultData.runData[node] ?? []).map((nodeRun) => ({
-		error: nodeRun.error?.message,
-		output: nodeRun.data?.ai_tool?.[0]?.map((item) => item.json),
-	}));
-}
+const { toolRuns } = runData;
 
 /** The tool calls the stand-in answered since `from`, with the tool results n8n sent back. */
 function modelToolCalls(from) {

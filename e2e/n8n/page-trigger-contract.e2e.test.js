@@ -22,6 +22,7 @@ const { restClient } = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 const { startCraftedSite } = require('../../test/harness/crafted-site');
 const e2eStack = require('./lib/stack');
+const { parseFlatted } = require('./lib/run-data');
 
 const say = e2eStack.progressLog('n8n trigger contract');
 
@@ -39,7 +40,6 @@ const readBuiltLimits = () => {
 		path.join(runtime.ROOT, 'dist/nodes/SitePageTrigger/snapshot.js'),
 	));
 };
-const parseFlatted = (text) => require(path.join(runtime.RUNTIME_MODULES, 'flatted')).parse(text);
 
 const TRIGGER = 'Page changes';
 const MINUTE = 60_000;
@@ -329,22 +329,14 @@ beforeAll(async () => {
 		serve(key, CASES[key].pages);
 	}
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-trigger-contract-'));
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		KEYS.map((key) => ({
+	await e2eStack.importFixtures(ctx, {
+		credentials: KEYS.map((key) => ({
 			...credentialOf(key),
 			data: { baseUrl: ctx.sites[key].url, token: 'crafted-token' },
 		})),
-	);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(
-			path.join(ctx.userFolder, 'contract-workflows'),
-			KEYS.map(workflowOf),
-		),
-	);
+		workflows: KEYS.map(workflowOf),
+		folder: 'contract-workflows',
+	});
 	ctx.n8n = await e2eStack.startN8nIn(ctx);
 	const rest = await restClient(ctx.n8nUrl, {
 		email: 'owner@trigger-contract.example.com',

@@ -25,12 +25,11 @@ const { startRedis, startPostgres } = require('../../scripts/lib/queue/services'
 const { startQueueN8n } = require('../../scripts/lib/queue/n8n');
 const { restClient } = require('../../scripts/lib/rest');
 const { pgClient } = require('../../scripts/lib/queue/database');
+const { progressLog } = require('../n8n/lib/stack');
 
 const { startServer } = require(path.join(runtime.ROOT, 'reference-server', 'dist', 'index.js'));
 
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(`[queue +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+const say = progressLog('queue');
 
 const TEST_WORKFLOWS = {
 	tenantOps: {

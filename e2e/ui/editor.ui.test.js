@@ -12,12 +12,11 @@ const stackLib = require('../../scripts/lib/stack');
 const { attachStack, startStack } = require('./lib/stack');
 const { launchBrowser } = require('./lib/browser');
 const editor = require('./lib/editor');
+const { progressLog } = require('../n8n/lib/stack');
 
 const SCREENSHOTS = path.join(__dirname, 'screenshots');
 const DOCS_IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
-const started = Date.now();
-const say = (message) =>
-	process.stderr.write(`[ui +${Math.round((Date.now() - started) / 1000)}s] ${message}\n`);
+const say = progressLog('ui');
 
 const ctx = {};
 let page;

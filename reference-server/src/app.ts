@@ -21,7 +21,6 @@ import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
 import jsonBodyPlugin from './plugins/json-body';
 import idempotencyPlugin from './plugins/idempotency';
-import commitPlugin from './plugins/commit';
 import faultsPlugin from './plugins/faults';
 import openapiPlugin from './plugins/openapi';
 import extensionsPlugin from './plugins/extensions';
@@ -103,13 +102,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	const storage = openStorage(config);
 	// What migrations changed is logged once the logger exists (below).
 	const migrated: PageUrlChange[] = [];
-	const store = openStore(storage.dbFile, {
-		onMigration: (change) => migrated.push(change),
-		listCacheBytes: Math.floor(config.listCacheMb * MB),
-		// Called from the checkpoint thread's messages, after the app exists.
-		onCheckpointError: (message) =>
-			app.log.warn({ reason: message }, 'WAL checkpoint failed; retrying'),
-	});
+	const store = openStore(storage.dbFile, { onMigration: (change) => migrated.push(change) });
 
 	const app = Fastify({
 		logger: loggerOptions(config),
@@ -259,9 +252,8 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.register(requestShapePlugin);
 	app.register(jsonBodyPlugin);
 	// 6. Answer hooks, in this order on every route: the answer is stored for replay (idempotency), then
-	//    committed (commit), then possibly dropped on purpose (faults), as a real lost answer would be.
+	//    possibly dropped on purpose (faults), as a real lost answer would be.
 	app.register(idempotencyPlugin);
-	app.register(commitPlugin);
 	app.register(faultsPlugin);
 
 	// 7. The routes, one plugin per resource; their schemas are in schemas/<resource>.ts. Claims and
@@ -289,7 +281,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	app.addHook('onReady', async () => worker.start());
 	app.addHook('onClose', async () => {
 		await worker.stop();
-		await store.close();
+		store.close();
 		storage.cleanup();
 	});
 	return app;

@@ -27,7 +27,6 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 	maxTestCopiesInFlight: 50,
 	maxVariablesKb: 1024,
 	retentionDays: 30,
-	listCacheMb: 16,
 	formMaxBodyKb: 64,
 	formMaxFields: 50,
 	formMaxFieldLength: 10_000,
@@ -47,274 +46,82 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** One row per option: flag name, environment twin, kind, and the ServerOptions field it fills. */
+type Kind =
+	| 'string'
+	| 'url'
+	| 'cidrList'
+	| 'boolean'
+	| 'port'
+	| 'positive'
+	| 'nonNegative'
+	| 'positiveInt'
+	| 'nonNegativeInt'
+	| 'rate'
+	| 'logLevel';
+
+/**
+ * One row per option: flag, kind, help. The field it fills is the flag in camelCase (`no-extensions`
+ * sets `extensions` to false; `log-level` sets `logger`); its environment twin is SITE_SERVER_ and
+ * the flag in capitals. The same kind checks a flag, its twin and a value given to startServer().
+ */
+const OPTION_TABLE = `
+host                       string          interface to listen on (default 127.0.0.1)
+port                       port            port, 0 for an ephemeral one (default 4010)
+data-dir                   string          directory for site.db and assets/ (default .data/reference-server)
+memory                     boolean         keep nothing on disk (in-memory SQLite, uploads in a temporary directory)
+enable-variables           boolean         enable the variables endpoints (otherwise 403 feature_disabled)
+no-extensions              boolean         answer as the described service, without the extensions of docs/api-contract.md
+public-url                 url             base of asset URLs (default the listening URL)
+max-body-mb                positive        JSON body limit in MB, fractions allowed (default 10)
+max-upload-mb              positive        upload limit in MB, fractions allowed (default 25)
+upload-quota-mb            nonNegative     all of one tenant's uploads in MB, 0 for no quota (default 1024)
+max-variables              positiveInt     variables one tenant may have (default 1000)
+max-test-webhooks          positiveInt     live test webhooks one tenant may have (default 10)
+max-test-copies-in-flight  positiveInt     test copies of submissions in flight, server-wide (default 50)
+max-variables-kb           positive        keys and values of one tenant's variables, in KB (default 1024)
+retention-days             nonNegative     days submissions and finished deliveries are kept, 0 for ever (default 30)
+trust-proxy                cidrList        proxies whose X-Forwarded-For names the client: CIDRs, addresses, "loopback", "private"
+form-max-body-kb           positive        body limit of the public contact form in KB (default 64)
+form-max-fields            positiveInt     fields a contact-form submission may have (default 50)
+form-max-field-length      positiveInt     characters of one text field of a submission (default 10000)
+form-rate-per-address      nonNegativeInt  submissions a minute from one address, 0 for no limit (default 60)
+form-rate-per-tenant       nonNegativeInt  submissions a minute to one tenant, 0 for no limit (default 600)
+delivery-retry-base-ms     positive        base delay of the webhook retry backoff (default 1000)
+delivery-max-attempts      positiveInt     webhook attempts before a delivery fails (default 10)
+delivery-timeout-ms        positive        timeout of one webhook POST (default 10000)
+delivery-setup-grace-ms    nonNegative     after a webhook settings change, a 401/403/404 is retried this long (default 30000, 0: off)
+webhook-allow              cidrList        webhooks may also reach these addresses: "loopback", "private", CIDRs, addresses
+webhook-deny               cidrList        webhooks may not reach these addresses either (same forms)
+fault-rate                 rate            share 0..1 of /api requests answered 503 before doing anything (default 0)
+fault-drop-rate            rate            share 0..1 of /api requests that commit, then drop the connection (default 0)
+headers-timeout-ms         positive        time a request's headers may take to arrive (default 20000)
+request-timeout-ms         positive        time a whole request may take to arrive (default 120000)
+idle-timeout-ms            positive        an idle connection is closed after this (default 72000)
+log-level                  logLevel        log level: ${LOG_LEVELS.join(', ')} (default info)
+`;
+
 interface OptionSpec {
 	flag: string;
-	env: string;
-	kind:
-		| 'string'
-		| 'cidrList'
-		| 'boolean'
-		| 'port'
-		| 'positive'
-		| 'nonNegative'
-		| 'positiveInt'
-		| 'nonNegativeInt'
-		| 'rate'
-		| 'url'
-		| 'logLevel';
+	kind: Kind;
 	field: keyof ServerOptions;
-	/** A boolean flag that sets its field to false (`--no-extensions` turns `extensions` off). */
-	negates?: true;
+	env: string;
 	help: string;
 }
 
-const OPTION_SPECS: OptionSpec[] = [
-	{
-		flag: 'host',
-		env: 'SITE_SERVER_HOST',
-		kind: 'string',
-		field: 'host',
-		help: 'interface to listen on (default 127.0.0.1)',
-	},
-	{
-		flag: 'port',
-		env: 'SITE_SERVER_PORT',
-		kind: 'port',
-		field: 'port',
-		help: 'port, 0 for an ephemeral one (default 4010)',
-	},
-	{
-		flag: 'data-dir',
-		env: 'SITE_SERVER_DATA_DIR',
-		kind: 'string',
-		field: 'dataDir',
-		help: 'directory for site.db and assets/ (default .data/reference-server)',
-	},
-	{
-		flag: 'memory',
-		env: 'SITE_SERVER_MEMORY',
-		kind: 'boolean',
-		field: 'memory',
-		help: 'keep nothing on disk (in-memory SQLite, uploads in a temporary directory)',
-	},
-	{
-		flag: 'enable-variables',
-		env: 'SITE_SERVER_ENABLE_VARIABLES',
-		kind: 'boolean',
-		field: 'enableVariables',
-		help: 'enable the variables endpoints (otherwise 403 feature_disabled)',
-	},
-	{
-		flag: 'no-extensions',
-		env: 'SITE_SERVER_NO_EXTENSIONS',
-		kind: 'boolean',
-		field: 'extensions',
-		negates: true,
-		help: 'answer as the described service without the extensions of docs/api-contract.md (extension routes 404, extension fields and Idempotency-Key left out, search ignored)',
-	},
-	{
-		flag: 'public-url',
-		env: 'SITE_SERVER_PUBLIC_URL',
-		kind: 'url',
-		field: 'publicUrl',
-		help: 'base of asset URLs (default the listening URL)',
-	},
-	{
-		flag: 'max-body-mb',
-		env: 'SITE_SERVER_MAX_BODY_MB',
-		kind: 'positive',
-		field: 'maxBodyMb',
-		help: 'JSON body limit in MB, fractions allowed (default 10)',
-	},
-	{
-		flag: 'max-upload-mb',
-		env: 'SITE_SERVER_MAX_UPLOAD_MB',
-		kind: 'positive',
-		field: 'maxUploadMb',
-		help: 'upload limit in MB, fractions allowed (default 25)',
-	},
-	{
-		flag: 'upload-quota-mb',
-		env: 'SITE_SERVER_UPLOAD_QUOTA_MB',
-		kind: 'nonNegative',
-		field: 'uploadQuotaMb',
-		help: "all of one tenant's uploads in MB, 0 for no quota (default 1024; 413 quota_exceeded past it)",
-	},
-	{
-		flag: 'max-variables',
-		env: 'SITE_SERVER_MAX_VARIABLES',
-		kind: 'positiveInt',
-		field: 'maxVariables',
-		help: 'variables one tenant may have (default 1000; 413 quota_exceeded past it)',
-	},
-	{
-		flag: 'max-test-webhooks',
-		env: 'SITE_SERVER_MAX_TEST_WEBHOOKS',
-		kind: 'positiveInt',
-		field: 'maxTestWebhooks',
-		help: 'live test webhooks one tenant may have (default 10; 413 quota_exceeded past it)',
-	},
-	{
-		flag: 'max-test-copies-in-flight',
-		env: 'SITE_SERVER_MAX_TEST_COPIES_IN_FLIGHT',
-		kind: 'positiveInt',
-		field: 'maxTestCopiesInFlight',
-		help: 'test copies of submissions in flight at once, server-wide (default 50; more are not sent)',
-	},
-	{
-		flag: 'max-variables-kb',
-		env: 'SITE_SERVER_MAX_VARIABLES_KB',
-		kind: 'positive',
-		field: 'maxVariablesKb',
-		help: "keys and values of one tenant's variables together, in KB (default 1024; 413 quota_exceeded past it)",
-	},
-	{
-		flag: 'retention-days',
-		env: 'SITE_SERVER_RETENTION_DAYS',
-		kind: 'nonNegative',
-		field: 'retentionDays',
-		help: 'contact-form submissions and their finished deliveries are deleted after this many days, 0 keeps them (default 30; purged hourly)',
-	},
-	{
-		flag: 'trust-proxy',
-		env: 'SITE_SERVER_TRUST_PROXY',
-		kind: 'cidrList',
-		field: 'trustProxy',
-		help: 'reverse proxies whose X-Forwarded-For names the client (form rate limits, logs): CIDRs, addresses, "loopback", "private" (default none)',
-	},
-	{
-		flag: 'list-cache-mb',
-		env: 'SITE_SERVER_LIST_CACHE_MB',
-		kind: 'nonNegative',
-		field: 'listCacheMb',
-		help: 'memory for rendered page listings in MB, 0 turns the cache off (default 16)',
-	},
-	{
-		flag: 'form-max-body-kb',
-		env: 'SITE_SERVER_FORM_MAX_BODY_KB',
-		kind: 'positive',
-		field: 'formMaxBodyKb',
-		help: 'body limit of the public contact form in KB (default 64)',
-	},
-	{
-		flag: 'form-max-fields',
-		env: 'SITE_SERVER_FORM_MAX_FIELDS',
-		kind: 'positiveInt',
-		field: 'formMaxFields',
-		help: 'fields a contact-form submission may have (default 50)',
-	},
-	{
-		flag: 'form-max-field-length',
-		env: 'SITE_SERVER_FORM_MAX_FIELD_LENGTH',
-		kind: 'positiveInt',
-		field: 'formMaxFieldLength',
-		help: 'characters of one text field of a submission (default 10000)',
-	},
-	{
-		flag: 'form-rate-per-address',
-		env: 'SITE_SERVER_FORM_RATE_PER_ADDRESS',
-		kind: 'nonNegativeInt',
-		field: 'formRatePerAddress',
-		help: 'contact-form submissions per minute from one client address, 0 for no limit (default 60)',
-	},
-	{
-		flag: 'form-rate-per-tenant',
-		env: 'SITE_SERVER_FORM_RATE_PER_TENANT',
-		kind: 'nonNegativeInt',
-		field: 'formRatePerTenant',
-		help: 'contact-form submissions per minute to one tenant, 0 for no limit (default 600)',
-	},
-	{
-		flag: 'delivery-retry-base-ms',
-		env: 'SITE_SERVER_DELIVERY_RETRY_BASE_MS',
-		kind: 'positive',
-		field: 'deliveryRetryBaseMs',
-		help: 'base delay of the webhook retry backoff (default 1000)',
-	},
-	{
-		flag: 'delivery-max-attempts',
-		env: 'SITE_SERVER_DELIVERY_MAX_ATTEMPTS',
-		kind: 'positiveInt',
-		field: 'deliveryMaxAttempts',
-		help: 'webhook attempts before a delivery fails (default 10)',
-	},
-	{
-		flag: 'delivery-setup-grace-ms',
-		env: 'SITE_SERVER_DELIVERY_SETUP_GRACE_MS',
-		kind: 'nonNegative',
-		field: 'deliverySetupGraceMs',
-		help: 'after a webhook settings change, 401/403/404 answers are retried for this long (default 30000, 0: off)',
-	},
-	{
-		flag: 'delivery-timeout-ms',
-		env: 'SITE_SERVER_DELIVERY_TIMEOUT_MS',
-		kind: 'positive',
-		field: 'deliveryTimeoutMs',
-		help: 'timeout of one webhook POST (default 10000)',
-	},
-	{
-		flag: 'webhook-allow',
-		env: 'SITE_SERVER_WEBHOOK_ALLOW',
-		kind: 'cidrList',
-		field: 'webhookAllow',
-		help: 'webhooks may also reach these addresses, refused by default: "loopback", "private", CIDRs, addresses, comma-separated (default none: public addresses only)',
-	},
-	{
-		flag: 'webhook-deny',
-		env: 'SITE_SERVER_WEBHOOK_DENY',
-		kind: 'cidrList',
-		field: 'webhookDeny',
-		help: 'webhooks may not reach these addresses either: CIDRs, addresses, "loopback", "private" (link-local, metadata, multicast and the server itself are always refused)',
-	},
-	{
-		flag: 'fault-rate',
-		env: 'SITE_SERVER_FAULT_RATE',
-		kind: 'rate',
-		field: 'faultRate',
-		help: 'share 0..1 of /api requests answered 503 before doing anything (default 0)',
-	},
-	{
-		flag: 'fault-drop-rate',
-		env: 'SITE_SERVER_FAULT_DROP_RATE',
-		kind: 'rate',
-		field: 'faultDropRate',
-		help: 'share 0..1 of /api requests that commit, then drop the connection (default 0)',
-	},
-	{
-		flag: 'headers-timeout-ms',
-		env: 'SITE_SERVER_HEADERS_TIMEOUT_MS',
-		kind: 'positive',
-		field: 'headersTimeoutMs',
-		help: "time a request's headers may take to arrive (default 20000)",
-	},
-	{
-		flag: 'request-timeout-ms',
-		env: 'SITE_SERVER_REQUEST_TIMEOUT_MS',
-		kind: 'positive',
-		field: 'requestTimeoutMs',
-		help: 'time a whole request (headers and body) may take to arrive (default 120000)',
-	},
-	{
-		flag: 'idle-timeout-ms',
-		env: 'SITE_SERVER_IDLE_TIMEOUT_MS',
-		kind: 'positive',
-		field: 'idleTimeoutMs',
-		help: 'an idle connection (also a kept-alive one between requests) is closed after this (default 72000)',
-	},
-	{
-		flag: 'log-level',
-		env: 'SITE_SERVER_LOG_LEVEL',
-		kind: 'logLevel',
-		field: 'logger',
-		help: `log level: ${LOG_LEVELS.join(', ')} (default info)`,
-	},
-];
+const OPTION_SPECS: OptionSpec[] = OPTION_TABLE.trim()
+	.split('\n')
+	.map((row) => {
+		const [, flag, kind, help] = /^(\S+)\s+(\S+)\s+(.*)$/.exec(row)!;
+		const camel = flag.replace(/^no-/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+		const field = (flag === 'log-level' ? 'logger' : camel) as keyof ServerOptions;
+		const env = `SITE_SERVER_${flag.toUpperCase().replaceAll('-', '_')}`;
+		return { flag, kind: kind as Kind, field, env, help };
+	});
 
 export function usage(): string {
-	const lines = OPTION_SPECS.map((spec) => {
-		const arg = spec.kind === 'boolean' ? '' : ' <value>';
-		return `  --${(spec.flag + arg).padEnd(30)} ${spec.help}\n  ${''.padEnd(32)} env ${spec.env}`;
+	const lines = OPTION_SPECS.map(({ flag, kind, env, help }) => {
+		const arg = kind === 'boolean' ? '' : ' <value>';
+		return `  --${(flag + arg).padEnd(30)} ${help}\n  ${''.padEnd(32)} env ${env}`;
 	});
 	return [
 		'Usage: site-reference-server [options]',
@@ -329,48 +136,74 @@ export function usage(): string {
 	].join('\n');
 }
 
-function parseValue(spec: OptionSpec, raw: string | boolean, source: string): unknown {
-	const fail = (why: string): never => {
-		throw new ConfigError(`Invalid ${source}: ${why}.`);
-	};
-	if (spec.kind === 'boolean') {
-		if (typeof raw === 'boolean') return raw;
-		const text = raw.trim().toLowerCase();
-		if (['1', 'true', 'yes', 'on'].includes(text)) return true;
-		if (['0', 'false', 'no', 'off', ''].includes(text)) return false;
-		return fail(`expected true or false, got "${raw}"`);
-	}
-	const text = String(raw).trim();
-	switch (spec.kind) {
+/** What is wrong with a value of this kind (" must be ...", or ": ..." for a list), or undefined. */
+function problemOf(kind: Kind, value: unknown): string | undefined {
+	const number = typeof value === 'number' ? value : NaN;
+	switch (kind) {
+		case 'boolean':
+			return typeof value === 'boolean'
+				? undefined
+				: ` must be true or false, got ${String(value)}`;
 		case 'string':
-			if (text === '') fail('must not be empty');
-			return text;
+			return typeof value === 'string' && value.trim() !== '' ? undefined : ' must not be empty';
 		case 'url':
 			try {
-				const url = new URL(text);
-				if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+				if (['http:', 'https:'].includes(new URL(String(value)).protocol)) return undefined;
 			} catch {
-				fail(`expected an http(s) URL, got "${text}"`);
+				// Reported below.
 			}
-			return text;
+			return ` must be an http(s) URL, got "${String(value)}"`;
 		case 'cidrList':
 			try {
-				parseCidrList(text);
+				parseCidrList(String(value));
+				return undefined;
 			} catch (error) {
-				if (error instanceof CidrListError) fail(error.message);
+				if (error instanceof CidrListError) return `: ${error.message}`;
 				throw error;
 			}
-			return text;
 		case 'logLevel':
-			if (!LOG_LEVELS.includes(text))
-				fail(`expected one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
-			return text;
-		default: {
-			const value = Number(text);
-			if (text === '' || !Number.isFinite(value)) return fail(`expected a number, got "${text}"`);
-			return value;
-		}
+			return typeof value === 'boolean' || LOG_LEVELS.includes(String(value))
+				? undefined
+				: ` must be one of ${LOG_LEVELS.join(', ')}, got "${String(value)}"`;
+		case 'port':
+			return Number.isInteger(number) && number >= 0 && number <= 65535
+				? undefined
+				: ` must be an integer 0..65535, got ${String(value)}`;
+		case 'positive':
+			return number > 0 ? undefined : ` must be a positive number, got ${String(value)}`;
+		case 'nonNegative':
+			return number >= 0 ? undefined : ` must be 0 or more, got ${String(value)}`;
+		case 'positiveInt':
+			return Number.isInteger(number) && number >= 1
+				? undefined
+				: ` must be an integer >= 1, got ${String(value)}`;
+		case 'nonNegativeInt':
+			return Number.isInteger(number) && number >= 0
+				? undefined
+				: ` must be an integer >= 0, got ${String(value)}`;
+		case 'rate':
+			return number >= 0 && number <= 1
+				? undefined
+				: ` must be between 0 and 1, got ${String(value)}`;
 	}
+}
+
+/** A flag's or variable's text as the value of its kind; `source` names it in the error. */
+function parseValue(kind: Kind, raw: string | boolean, source: string): unknown {
+	let value: unknown = typeof raw === 'string' ? raw.trim() : raw;
+	if (kind === 'boolean' && typeof raw === 'string') {
+		const text = raw.trim().toLowerCase();
+		if (['1', 'true', 'yes', 'on'].includes(text)) value = true;
+		else if (['0', 'false', 'no', 'off', ''].includes(text)) value = false;
+		else throw new ConfigError(`Invalid ${source}: expected true or false, got "${raw}".`);
+	} else if (!['boolean', 'string', 'url', 'cidrList', 'logLevel'].includes(kind)) {
+		if (value === '' || !Number.isFinite(Number(value)))
+			throw new ConfigError(`Invalid ${source}: expected a number, got "${String(value)}".`);
+		value = Number(value);
+	}
+	const problem = problemOf(kind, value);
+	if (problem) throw new ConfigError(`Invalid ${source}:${problem.replace(/^:/, '')}.`);
+	return value;
 }
 
 /** Parses argv (without node and script) and the environment. Flags win over environment variables. */
@@ -381,8 +214,8 @@ export function parseCommandLine(
 	const parseOptions: Record<string, { type: 'string' | 'boolean' }> = {
 		help: { type: 'boolean' },
 	};
-	for (const spec of OPTION_SPECS)
-		parseOptions[spec.flag] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' };
+	for (const { flag, kind } of OPTION_SPECS)
+		parseOptions[flag] = { type: kind === 'boolean' ? 'boolean' : 'string' };
 	let values: Record<string, string | boolean | undefined>;
 	try {
 		values = parseArgs({ args: argv, options: parseOptions, strict: true, allowPositionals: false })
@@ -393,14 +226,14 @@ export function parseCommandLine(
 	if (values.help) return { help: true };
 
 	const options: Record<string, unknown> = { logger: 'info' };
-	for (const spec of OPTION_SPECS) {
-		const fromFlag = values[spec.flag];
-		const fromEnv = env[spec.env];
+	for (const { flag, kind, field, env: twin } of OPTION_SPECS) {
+		const fromFlag = values[flag];
+		const fromEnv = env[twin];
 		let value: unknown;
-		if (fromFlag !== undefined) value = parseValue(spec, fromFlag, `--${spec.flag}`);
-		else if (fromEnv !== undefined && fromEnv !== '') value = parseValue(spec, fromEnv, spec.env);
+		if (fromFlag !== undefined) value = parseValue(kind, fromFlag, `--${flag}`);
+		else if (fromEnv !== undefined && fromEnv !== '') value = parseValue(kind, fromEnv, twin);
 		else continue;
-		options[spec.field] = spec.negates ? !value : value;
+		options[field] = flag.startsWith('no-') ? !value : value;
 	}
 	if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '') options.adminToken = env.ADMIN_TOKEN;
 	return { help: false, options: options as Partial<ServerOptions> };
@@ -410,74 +243,11 @@ export function parseCommandLine(
 export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfig {
 	const merged: ServerOptions = { ...DEFAULT_OPTIONS, ...withoutUndefined(options) };
 	const problems: string[] = [];
-	if (!Number.isInteger(merged.port) || merged.port < 0 || merged.port > 65535)
-		problems.push(`port must be an integer 0..65535, got ${merged.port}`);
-	for (const field of [
-		'maxBodyMb',
-		'maxUploadMb',
-		'deliveryRetryBaseMs',
-		'deliveryTimeoutMs',
-		'headersTimeoutMs',
-		'requestTimeoutMs',
-		'idleTimeoutMs',
-	] as const) {
-		if (typeof merged[field] !== 'number' || !(merged[field] > 0))
-			problems.push(`${field} must be a positive number, got ${merged[field]}`);
-	}
-	for (const field of [
-		'listCacheMb',
-		'uploadQuotaMb',
-		'retentionDays',
-		'deliverySetupGraceMs',
-	] as const) {
-		if (typeof merged[field] !== 'number' || !(merged[field] >= 0))
-			problems.push(`${field} must be 0 or more, got ${merged[field]}`);
-	}
-	if (typeof merged.maxVariablesKb !== 'number' || !(merged.maxVariablesKb > 0))
-		problems.push(`maxVariablesKb must be a positive number, got ${merged.maxVariablesKb}`);
-	for (const field of [
-		'deliveryMaxAttempts',
-		'formMaxFields',
-		'formMaxFieldLength',
-		'maxVariables',
-		'maxTestWebhooks',
-		'maxTestCopiesInFlight',
-	] as const) {
-		if (!Number.isInteger(merged[field]) || merged[field] < 1)
-			problems.push(`${field} must be an integer >= 1, got ${merged[field]}`);
-	}
-	if (typeof merged.formMaxBodyKb !== 'number' || !(merged.formMaxBodyKb > 0))
-		problems.push(`formMaxBodyKb must be a positive number, got ${merged.formMaxBodyKb}`);
-	for (const field of ['formRatePerAddress', 'formRatePerTenant'] as const) {
-		if (!Number.isInteger(merged[field]) || merged[field] < 0)
-			problems.push(`${field} must be an integer >= 0, got ${merged[field]}`);
-	}
-	for (const field of ['faultRate', 'faultDropRate'] as const) {
-		if (typeof merged[field] !== 'number' || !(merged[field] >= 0 && merged[field] <= 1))
-			problems.push(`${field} must be between 0 and 1, got ${merged[field]}`);
-	}
-	for (const field of ['memory', 'enableVariables', 'extensions'] as const) {
-		if (typeof merged[field] !== 'boolean')
-			problems.push(`${field} must be true or false, got ${String(merged[field])}`);
-	}
-	if (merged.publicUrl !== undefined) {
-		try {
-			const url = new URL(merged.publicUrl);
-			if (url.protocol !== 'http:' && url.protocol !== 'https:')
-				problems.push('publicUrl must be an http(s) URL');
-		} catch {
-			problems.push(`publicUrl must be an http(s) URL, got "${merged.publicUrl}"`);
-		}
-	}
-	for (const field of ['webhookAllow', 'webhookDeny', 'trustProxy'] as const) {
-		const text = merged[field];
-		if (text === undefined) continue;
-		try {
-			parseCidrList(text);
-		} catch (error) {
-			if (!(error instanceof CidrListError)) throw error;
-			problems.push(`${field}: ${error.message}`);
-		}
+	for (const { kind, field } of OPTION_SPECS) {
+		// Optional fields (publicUrl, trustProxy, the webhook lists) may be left out.
+		if (merged[field] === undefined) continue;
+		const problem = problemOf(kind, merged[field]);
+		if (problem) problems.push(`${field}${problem}`);
 	}
 	if (merged.headersTimeoutMs > merged.requestTimeoutMs) {
 		problems.push(

@@ -57,16 +57,18 @@ async function login(baseUrl, { email, password }) {
 		.join('; ');
 }
 
+/** n8n's stored run data (execution_data.data), which n8n writes with `flatted`. */
 function parseFlatted(text) {
 	const { parse } = require(path.join(RUNTIME_MODULES, 'flatted'));
 	return parse(text);
 }
 
-/** Sets up the owner (once) and logs in; returns a client bound to main's URL and the cookie. */
-async function restClient(mainUrl, owner) {
-	await setupOwner(mainUrl, owner);
-	const cookie = await login(mainUrl, owner);
-	const call = async (method, urlPath, body) => {
+/**
+ * `call(method, urlPath, body)`: n8n's REST API with a logged-in cookie, as the editor calls it;
+ * resolves to the answer's `data` and throws on an error status.
+ */
+function restCall(mainUrl, cookie) {
+	return async (method, urlPath, body) => {
 		const response = await fetch(`${mainUrl}/rest${urlPath}`, {
 			method,
 			headers: {
@@ -83,6 +85,12 @@ async function restClient(mainUrl, owner) {
 			);
 		return text ? JSON.parse(text).data : undefined;
 	};
+}
+
+/** Sets up the owner (once) and logs in; returns a client bound to main's URL and the cookie. */
+async function restClient(mainUrl, owner) {
+	await setupOwner(mainUrl, owner);
+	const call = restCall(mainUrl, await login(mainUrl, owner));
 
 	/** Starts a manual run from the trigger `trigger`; resolves with the execution id. */
 	const runWorkflow = async (workflowId, trigger = 'Start') => {
@@ -133,4 +141,4 @@ async function restClient(mainUrl, owner) {
 	return { call, runWorkflow, waitForExecution, runAndWait, activateWorkflow };
 }
 
-module.exports = { setupOwner, login, restClient };
+module.exports = { setupOwner, login, restCall, restClient, parseFlatted };

@@ -136,6 +136,24 @@ function workflowNode({ name, type, typeVersion, parameters, position, credentia
 	};
 }
 
+/** A node's `credentials` entry for a credential `{ id, name, type }`. */
+function credentialRef({ id, name, type }) {
+	return { [type]: { id, name } };
+}
+
+/**
+ * Imports the credentials (each `{ id, name, type, data }`) and the workflows (written to
+ * `<userFolder>/<folder>/<id>.json`) into an n8n folder from prepareN8nFolder.
+ */
+async function importFixtures({ env, userFolder }, { credentials, workflows, folder }) {
+	await stack.importCredentials(env, userFolder, credentials);
+	await stack.importWorkflows(
+		env,
+		userFolder,
+		writeWorkflowFiles(path.join(userFolder, folder), workflows),
+	);
+}
+
 /**
  * A test workflow, inactive, keeping its manual executions: `links` are [from, to] node names, each
  * a main connection (several from one node run side by side).
@@ -156,6 +174,9 @@ function workflowJson({ id, name, nodes, links }) {
 		pinData: {},
 	};
 }
+
+/** The links of a chain of node names, each to the next (for workflowJson). */
+const chainLinks = (names) => names.slice(1).map((to, i) => [names[i], to]);
 
 /** `n8n start` on a folder from prepareN8nFolder, its log in the folder's n8n.log. */
 async function startN8nIn({ env, port, userFolder }) {
@@ -231,7 +252,10 @@ module.exports = {
 	prepareN8nFolder,
 	writeWorkflowFiles,
 	workflowNode,
+	credentialRef,
+	importFixtures,
 	workflowJson,
+	chainLinks,
 	startN8nIn,
 	deliveryReport,
 	ownerCookie,

@@ -1,6 +1,5 @@
 import type { SqliteDatabase } from './open';
 import { nowIso } from '../clock';
-import type { GroupCommit } from './group-commit';
 
 export interface StoredResponse {
 	request_hash: string;
@@ -28,13 +27,11 @@ export type ReserveResult =
 export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;
 
 /**
- * Idempotency records. Only final answers are written to the database (one INSERT per request, when
- * the answer is known). Keys of requests still running are held in memory: they used to be rows too
- * (a reservation commit, then an update), which made every POST commit three transactions; they are
- * meaningless after a restart anyway (start-up purged them), and one process owns a data directory
- * (as for the delivery worker and the page totals). See docs/performance.md.
+ * Idempotency records. Only final answers are stored; keys of requests still running are held in
+ * memory, as they mean nothing after a restart (start-up purges them) and one process owns a data
+ * directory.
  */
-export function createIdempotencyRepository(db: SqliteDatabase, group: GroupCommit, ttlMs: number) {
+export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
 	const getDone = db.prepare<[string, string], StoredResponse>(
 		`SELECT request_hash, state, status, content_type, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ? AND state = 'done'`,
 	);
@@ -88,22 +85,18 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 			return { kind: 'reserved', reservation };
 		},
 		/**
-		 * Stores the final answer (replacing an expired one) in the open group commit (db/group-commit.ts),
-		 * with the request's own writes, and frees the reservation once that is committed; the caller
-		 * answers only then. Until then the reservation still holds the key (a repeat gets the 409 of a
-		 * request in progress, as its first request has not been answered yet). A reservation taken over
-		 * meanwhile (stale, see reserve) stores nothing: the newer request answers for the key.
+		 * Stores the final answer (replacing an expired one) and frees the reservation. A reservation
+		 * taken over meanwhile (stale, see reserve) stores nothing: the newer request answers for the key.
 		 */
-		async complete(
+		complete(
 			reservation: InFlightReservation,
 			status: number,
 			contentType: string | null,
 			/** null: the answer was too large to keep (its status is kept). */
 			body: string | null,
-		): Promise<void> {
+		): void {
 			if (inFlight.get(mapKey(reservation.scope, reservation.key)) !== reservation) return;
 			try {
-				const committed = group.join();
 				storeDone.run(
 					reservation.scope,
 					reservation.key,
@@ -114,19 +107,15 @@ export function createIdempotencyRepository(db: SqliteDatabase, group: GroupComm
 					new Date(reservation.reservedAt).toISOString(),
 					new Date(reservation.reservedAt + ttlMs).toISOString(),
 				);
-				await committed;
 			} finally {
-				// Committed: the stored answer holds the key now. Failed: the key is free for a retry.
+				// Stored: the answer holds the key now. Failed: the key is free for a retry.
 				free(reservation);
 			}
 		},
 		/** Frees a reservation whose request ended without a storable response (5xx, aborted). */
 		release: free,
 		purgeExpired: (): number => purgeExpired.run(nowIso()).changes,
-		/**
-		 * At start-up no request is in flight. Reservations are kept in memory now; this removes rows
-		 * that an earlier version stored for requests it was running when it stopped.
-		 */
+		/** At start-up no request is in flight: rows an earlier version stored for running requests go. */
 		purgeInFlight: (): number => {
 			inFlight.clear();
 			return purgeInFlight.run().changes;

@@ -130,9 +130,9 @@ const MIGRATIONS: Migration[] = [
 	);
 	CREATE INDEX idempotency_expiry ON idempotency_keys(expires_at);
 	`,
-	// 2. Page listings (GET /api/pages: live pages of one tenant in creation order) used to scan the
-	// whole pages table, every tenant's rows, on every request (found with the benchmark, bench/).
-	// This index serves both the page query (in id order, no sort) and its COUNT(*) (covering).
+	// 2. Page listings (GET /api/pages: live pages of one tenant in creation order) read one tenant's
+	// rows, not the whole table: this index serves the page query (in id order, no sort) and its
+	// COUNT(*) (covering).
 	`
 	CREATE INDEX pages_live ON pages(tenant_pk, deleted_at, id);
 	`,

@@ -3,10 +3,7 @@ import { type MigrationReport, runMigrations } from './migrations';
 
 export type SqliteDatabase = Database.Database;
 
-/**
- * How durable a commit is: WAL lets readers proceed while the single writer commits (irrelevant but
- * harmless for :memory:). The bench's durable baseline server opens its store with the same settings.
- */
+/** WAL lets readers proceed while the single writer commits (irrelevant but harmless for :memory:). */
 export const DURABILITY_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL'] as const;
 
 /** Opens (creating if needed) the store and brings its schema up to date. `file` may be ':memory:'. */

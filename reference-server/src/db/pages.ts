@@ -1,12 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './open';
 import { nowIso } from '../clock';
-import { RenderedListCache } from './rendered-lists';
-import { PagePositions, seek, STRIDE } from './page-positions';
-import { TenantLru } from './tenant-lru';
-
-/** Memory for the totals of page listings (a total per tenant and filter), keys included. */
-const TOTALS_BUDGET_BYTES = 4 * 1024 * 1024;
 
 interface PageRow {
 	id: number;
@@ -56,39 +50,6 @@ export interface SitemapEntry {
 	updated_at: string;
 }
 
-/** The columns of a Page, in the order fromColumns reads them. */
-const PAGE_COLUMNS =
-	'url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at';
-type PageColumns = [
-	string,
-	string,
-	string,
-	string | null,
-	string | null,
-	number,
-	string,
-	string | null,
-	string,
-	string,
-];
-/** From this OFFSET on, a listing skips rows in the index before reading any from the table. */
-const DEEP_OFFSET = 1000;
-
-function fromColumns(row: PageColumns): Page {
-	return {
-		url: row[0],
-		name: row[1],
-		locale: row[2],
-		meta_title: row[3],
-		meta_description: row[4],
-		draft: row[5] === 1,
-		templates: row[6] === '[]' ? [] : (JSON.parse(row[6]) as Record<string, unknown>[]),
-		banner: row[7] === null ? null : (JSON.parse(row[7]) as Record<string, unknown>),
-		created_at: row[8],
-		updated_at: row[9],
-	};
-}
-
 function toPage(row: PageRow): Page {
 	return {
 		url: row.url,
@@ -112,7 +73,7 @@ export type PageRepository = ReturnType<typeof createPageRepository>;
  * listings, the sitemap and content updates. Creating a page at the url of a soft-deleted page replaces
  * that archived row, so a url is never blocked by a deleted page.
  */
-export function createPageRepository(db: SqliteDatabase, rendered = new RenderedListCache(0)) {
+export function createPageRepository(db: SqliteDatabase) {
 	const anyByUrl = db.prepare<[number, string], PageRow>(
 		'SELECT * FROM pages WHERE tenant_pk = ? AND url = ?',
 	);
@@ -133,16 +94,6 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 
 	// The list and sitemap queries vary with the filters; each variant is prepared once.
 	const statements = new Map<string, Statement<unknown[]>>();
-	const rawStatements = new Map<string, Statement<unknown[]>>();
-	/** A statement returning each row as an array of its columns. */
-	function preparedRaw(sql: string): Statement<unknown[]> {
-		let statement = rawStatements.get(sql);
-		if (!statement) {
-			statement = db.prepare<unknown[]>(sql).raw(true);
-			rawStatements.set(sql, statement);
-		}
-		return statement;
-	}
 	function prepared(sql: string): Statement<unknown[]> {
 		let statement = statements.get(sql);
 		if (!statement) {
@@ -150,54 +101,6 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 			statements.set(sql, statement);
 		}
 		return statement;
-	}
-
-	/**
-	 * Totals of list queries per tenant, keyed by query and filter values. Counting walks every live
-	 * page of the tenant, which made each GET /api/pages cost O(pages) even for the first page of 20
-	 * (a 20,000-page tenant: ~1 ms of the event loop per request; see docs/performance.md).
-	 * Page rows are written only here (and removed by a tenant's cascade delete, after which its pk is
-	 * never used again: AUTOINCREMENT), so create and delete drop the tenant's totals and the cache
-	 * stays exact. One process owns a data directory, as for the delivery worker. Every distinct filter
-	 * value makes a key: the totals keep to TOTALS_BUDGET_BYTES, keys included, least recently used out.
-	 */
-	const totals = new TenantLru<number>(TOTALS_BUDGET_BYTES, () => 8);
-	function cachedTotal(tenantPk: number, sql: string, params: unknown[]): number {
-		const key = `${sql}\u0000${JSON.stringify(params)}`;
-		let total = totals.get(tenantPk, key);
-		if (total === undefined) {
-			total = (prepared(sql).get(tenantPk, ...params) as { n: number }).n;
-			// A total counted inside an open transaction may include writes that are rolled back yet.
-			if (!db.inTransaction) totals.set(tenantPk, key, total);
-		}
-		return total;
-	}
-
-	/**
-	 * The ids at every STRIDE-th position of a listing (db/page-positions.ts), built with one pass
-	 * over the index when first needed. Not built inside a transaction: it could still roll back.
-	 */
-	const positions = new PagePositions();
-	function deepMarks(
-		tenantPk: number,
-		where: { sql: string; params: unknown[] },
-	): number[] | undefined {
-		const key = `${where.sql}\u0000${JSON.stringify(where.params)}`;
-		const known = positions.get(tenantPk, key);
-		if (known || db.inTransaction) return known;
-		const ids = prepared(
-			`SELECT id FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS n FROM pages WHERE ${where.sql}) WHERE n % ${STRIDE} = 0 ORDER BY id`,
-		)
-			.pluck()
-			.all(tenantPk, ...where.params) as number[];
-		positions.set(tenantPk, key, ids);
-		return ids;
-	}
-
-	/** The tenant's pages changed: what was cached of its listings is stale. */
-	function changed(tenantPk: number): void {
-		totals.forget(tenantPk);
-		rendered.forget(tenantPk);
 	}
 
 	function whereClause(filter: PageFilter): { sql: string; params: unknown[] } {
@@ -237,56 +140,17 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 			offset: number,
 		): { pages: Page[]; total: number } {
 			const where = whereClause(filter);
-			const total = cachedTotal(
+			const { n: total } = prepared(`SELECT COUNT(*) AS n FROM pages WHERE ${where.sql}`).get(
 				tenantPk,
-				`SELECT COUNT(*) AS n FROM pages WHERE ${where.sql}`,
-				where.params,
-			);
-			// Only the columns a Page shows, as arrays: better-sqlite3 builds a row object property by
-			// property, which cost more than the query itself (20 rows: ~57 -> ~46 us, 100 rows: ~270 ->
-			// ~175 us). A deep OFFSET is first skipped in the index alone: `SELECT ... LIMIT ? OFFSET ?`
-			// reads every skipped row from the table too (page 200 of 100: ~25% less). Deeper still, the
-			// marks of db/page-positions.ts turn most of the OFFSET into `id > ?`.
-			const marks = offset >= STRIDE ? deepMarks(tenantPk, where) : undefined;
-			const { afterId, skip } = seek(marks, offset);
-			const after = afterId === undefined ? '' : ' AND id > ?';
-			const sql =
-				skip >= DEEP_OFFSET
-					? `SELECT ${PAGE_COLUMNS} FROM pages WHERE id IN (SELECT id FROM pages WHERE ${where.sql}${after} ORDER BY id LIMIT ? OFFSET ?) ORDER BY id`
-					: `SELECT ${PAGE_COLUMNS} FROM pages WHERE ${where.sql}${after} ORDER BY id LIMIT ? OFFSET ?`;
-			const params = afterId === undefined ? where.params : [...where.params, afterId];
-			const rows = preparedRaw(sql).all(tenantPk, ...params, limit, skip) as PageColumns[];
-			return { pages: rows.map(fromColumns), total };
-		},
-		/**
-		 * The rendered answer of a listing (render gets what list() returns), from the cache of rendered
-		 * listings when it holds it (db/rendered-lists.ts).
-		 */
-		listRendered(
-			tenantPk: number,
-			filter: PageFilter,
-			limit: number,
-			offset: number,
-			render: (pages: Page[], total: number) => string,
-		): Buffer {
-			const key = JSON.stringify([
-				limit,
-				offset,
-				filter.url ?? null,
-				filter.locale ?? null,
-				filter.draft ?? null,
-				filter.search || null,
-			]);
-			const cached = rendered.get(tenantPk, key);
-			if (cached !== undefined) return cached;
-			const { pages, total } = this.list(tenantPk, filter, limit, offset);
-			const body = Buffer.from(render(pages, total));
-			if (!db.inTransaction) rendered.set(tenantPk, key, body);
-			return body;
+				...where.params,
+			) as { n: number };
+			const rows = prepared(
+				`SELECT * FROM pages WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?`,
+			).all(tenantPk, ...where.params, limit, offset) as PageRow[];
+			return { pages: rows.map(toPage), total };
 		},
 		/** Returns undefined when a live page already has this url. */
 		create(tenantPk: number, page: NewPage): Page | undefined {
-			changed(tenantPk);
 			const now = nowIso();
 			const row = { ...page, tenant_pk: tenantPk, draft: page.draft ? 1 : 0, now };
 			// One statement for a new url (UNIQUE (tenant_pk, url) turns a taken one into no change); a
@@ -316,9 +180,6 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 		 * Returns false when there is nothing to delete.
 		 */
 		delete(tenantPk: number, url: string, permanently: boolean): boolean {
-			changed(tenantPk);
-			// The rows after a deleted one move up a place.
-			positions.forget(tenantPk);
 			return db.transaction(() => {
 				const existing = anyByUrl.get(tenantPk, url);
 				if (!existing) return false;
@@ -334,8 +195,8 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 		/**
 		 * banner undefined keeps the current banner. Returns undefined for an unknown or deleted page,
 		 * else the page without its templates and the templates as the JSON text stored. The caller
-		 * passes the templates as JSON text (a large body's is serialised by a JSON worker), and neither
-		 * the old nor the new templates are read back and parsed.
+		 * passes the templates as JSON text, and neither the old nor the new templates are read back
+		 * and parsed (they may be megabytes).
 		 */
 		updateContent(
 			tenantPk: number,
@@ -343,7 +204,6 @@ export function createPageRepository(db: SqliteDatabase, rendered = new Rendered
 			templatesJson: string,
 			banner: unknown,
 		): { page: Omit<Page, 'templates'>; templatesJson: string } | undefined {
-			changed(tenantPk);
 			const bannerJson = banner === undefined || banner === null ? null : JSON.stringify(banner);
 			// IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the read, so a checkpoint
 			// between the read and the write cannot fail the transaction with SQLITE_BUSY.

@@ -11,8 +11,7 @@ export interface TenantRow {
 
 export type TenantRepository = ReturnType<typeof createTenantRepository>;
 
-/** onChange: called after a rename or delete (the token lookup cache drops what it knew, db/tokens.ts). */
-export function createTenantRepository(db: SqliteDatabase, onChange: () => void = () => undefined) {
+export function createTenantRepository(db: SqliteDatabase) {
 	const byId = db.prepare<[string], TenantRow>('SELECT * FROM tenants WHERE id = ?');
 	const byPk = db.prepare<[number], TenantRow>('SELECT * FROM tenants WHERE pk = ?');
 	const insert = db.prepare(
@@ -55,19 +54,11 @@ export function createTenantRepository(db: SqliteDatabase, onChange: () => void 
 		},
 		/** Renames and/or changes the fqdn; every other table follows through the unchanged pk. */
 		update(pk: number, newId: string, fqdn: string | null): void {
-			try {
-				update.run(newId, fqdn, nowIso(), pk);
-			} finally {
-				onChange();
-			}
+			update.run(newId, fqdn, nowIso(), pk);
 		},
 		/** ON DELETE CASCADE removes tokens, pages, settings, assets rows, submissions, deliveries. */
 		remove(pk: number): void {
-			try {
-				remove.run(pk);
-			} finally {
-				onChange();
-			}
+			remove.run(pk);
 		},
 	};
 }

@@ -24,42 +24,15 @@ export function createTokenRepository(db: SqliteDatabase) {
 		'INSERT INTO tokens (tenant_pk, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)',
 	);
 
-	/**
-	 * Known token hashes -> their row, so that a request's authentication is a map lookup instead of a
-	 * query (a few % of the server's CPU per request; see docs/performance.md). Token and tenant rows
-	 * change only through this repository (issue, revoke) and the tenant repository (rename, delete),
-	 * which calls invalidate(), so a revocation takes effect with the very next request. Expiry is
-	 * checked by the caller on every request. Unknown hashes are not cached (no memory for guesses).
-	 */
-	const cache = new Map<string, TokenLookup>();
-	const CACHE_LIMIT = 10_000;
-
 	return {
-		findByHash(hash: string): TokenLookup | undefined {
-			const cached = cache.get(hash);
-			if (cached) return cached;
-			const found = byHash.get(hash);
-			if (found) {
-				if (cache.size >= CACHE_LIMIT) cache.clear();
-				cache.set(hash, found);
-			}
-			return found;
-		},
+		findByHash: (hash: string): TokenLookup | undefined => byHash.get(hash),
 		/** Inserts a new token; with revokePrevious, earlier tokens are revoked in the same transaction. */
 		issue(tenantPk: number, hash: string, expiresAt: string | null, revokePrevious: boolean): void {
 			const now = nowIso();
-			try {
-				db.transaction(() => {
-					if (revokePrevious) revokeAll.run(now, tenantPk);
-					insert.run(tenantPk, hash, now, expiresAt);
-				})();
-			} finally {
-				cache.clear();
-			}
-		},
-		/** Forgets every cached lookup: a tenant was renamed or deleted (its tokens cascade). */
-		invalidate(): void {
-			cache.clear();
+			db.transaction(() => {
+				if (revokePrevious) revokeAll.run(now, tenantPk);
+				insert.run(tenantPk, hash, now, expiresAt);
+			})();
 		},
 	};
 }

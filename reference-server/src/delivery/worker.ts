@@ -116,12 +116,7 @@ export class DeliveryWorker {
 		const attemptNumber = delivery.attempts + 1;
 		const log = this.options.logger.child({ delivery_id: delivery.id, attempt: attemptNumber });
 		if (!delivery.webhook_url) {
-			this.record(delivery.id, {
-				state: 'failed',
-				last_status: null,
-				last_error: 'The webhook URL is no longer configured.',
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'failed', null, 'The webhook URL is no longer configured.');
 			return;
 		}
 		const body = JSON.stringify({
@@ -145,12 +140,7 @@ export class DeliveryWorker {
 		const refused = this.options.targets.refusalForUrl(url);
 		if (refused !== undefined) {
 			log.warn('delivery stopped: the webhook address is refused');
-			this.record(delivery.id, {
-				state: 'failed',
-				last_status: null,
-				last_error: `The webhook address is refused: ${refused}.`,
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'failed', null, `The webhook address is refused: ${refused}.`);
 			return;
 		}
 
@@ -175,12 +165,7 @@ export class DeliveryWorker {
 			}
 			if (err instanceof WebhookRefusedError) {
 				log.warn('delivery stopped: the webhook address is refused');
-				this.record(delivery.id, {
-					state: 'failed',
-					last_status: null,
-					last_error: `The webhook address is refused: ${err.message}.`,
-					next_attempt_at: null,
-				});
+				this.finish(delivery.id, 'failed', null, `The webhook address is refused: ${err.message}.`);
 				return;
 			}
 			// One wording for a refused connection, a reset, a timeout and a name that does not resolve:
@@ -195,33 +180,18 @@ export class DeliveryWorker {
 		const verdict = status === null ? 'retry' : verdictFor(status, this.settingUp(delivery));
 		if (verdict === 'delivered') {
 			log.info({ status }, 'delivery succeeded');
-			this.record(delivery.id, {
-				state: 'delivered',
-				last_status: status,
-				last_error: null,
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'delivered', status, null);
 			return;
 		}
 		const lastError = withoutUrlSecrets(error ?? `The webhook answered HTTP ${status}.`, url);
 		if (verdict === 'stop') {
 			log.warn({ status }, 'delivery stopped: the receiver rejected it');
-			this.record(delivery.id, {
-				state: 'failed',
-				last_status: status,
-				last_error: lastError,
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'failed', status, lastError);
 			return;
 		}
 		if (attemptNumber >= this.options.maxAttempts) {
 			log.warn({ status }, 'delivery failed: no attempts left');
-			this.record(delivery.id, {
-				state: 'failed',
-				last_status: status,
-				last_error: lastError,
-				next_attempt_at: null,
-			});
+			this.finish(delivery.id, 'failed', status, lastError);
 			return;
 		}
 		const delay = retryAfter ?? backoffDelayMs(attemptNumber, this.options.retryBaseMs);
@@ -234,15 +204,25 @@ export class DeliveryWorker {
 		});
 	}
 
+	/** Records a delivery's last attempt: it is delivered or failed, with nothing more to try. */
 	/**
 	 * Whether the webhook settings changed within the set-up grace: n8n's Contact Form Trigger gives the
 	 * site its URL and secret during activation, and n8n stores the secret a moment later, so a delivery
-	 * in between meets a 401 (issue 42; docs/contact-form-trigger.md).
+	 * in between meets a 401 (docs/contact-form-trigger.md).
 	 */
 	private settingUp(delivery: DueDelivery): boolean {
 		const grace = this.options.setupGraceMs ?? 0;
 		if (grace <= 0 || delivery.webhook_set_at === null) return false;
 		return Date.now() - Date.parse(delivery.webhook_set_at) < grace;
+	}
+
+	private finish(
+		id: string,
+		state: 'delivered' | 'failed',
+		status: number | null,
+		error: string | null,
+	): void {
+		this.record(id, { state, last_status: status, last_error: error, next_attempt_at: null });
 	}
 
 	private record(id: string, outcome: AttemptOutcome): void {

@@ -13,8 +13,7 @@ export function stableJson(value: unknown): string {
 
 /**
  * What makes two requests "the same" for the Idempotency-Key (plugins/idempotency.ts): method, URL
- * and the body's stable JSON (or, for a multipart upload, what stands for it). Large JSON bodies get
- * theirs from the JSON worker (json-workers/), which has the parsed body at hand.
+ * and the body's stable JSON (or, for a multipart upload, what stands for it).
  */
 export function requestHash(method: string, url: string, body: string): string {
 	return createHash('sha256').update(`${method} ${url}\n${body}`).digest('hex');

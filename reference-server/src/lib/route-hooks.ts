@@ -4,9 +4,9 @@ type RouteHookName = 'preValidation' | 'preHandler' | 'onSend' | 'onResponse';
 
 /**
  * Adds a hook to one route (from an onRoute hook), after the route's own hooks of that kind. Plugins
- * attach their hooks only to the routes that need them: a hook costs every request it runs for, and
- * route hooks of one kind run in the order they were added, which the idempotency, commit and faults
- * plugins rely on (the answer stored, then committed, then possibly dropped).
+ * attach their hooks only to the routes that need them, and route hooks of one kind run in the
+ * order they were added, which the idempotency and faults plugins rely on (the answer stored, then
+ * possibly dropped).
  */
 export function addRouteHook(route: RouteOptions, name: RouteHookName, hook: unknown): void {
 	const existing = route[name] as unknown;

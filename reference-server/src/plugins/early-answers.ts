@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IncomingMessage } from 'node:http';
+import { drainBody } from '../lib/drain';
 
 /**
  * Bytes of a refused request's body read and discarded before its answer goes out; a longer rest is
@@ -9,25 +10,6 @@ import type { IncomingMessage } from 'node:http';
 export const EARLY_ANSWER_DRAIN_BYTES = 64 * 1024 * 1024;
 
 type Done = (error: Error | null, payload?: unknown) => void;
-
-/** Reads and discards the rest of a request body; resolves true once it ended, false when over maxBytes. */
-function drain(raw: IncomingMessage, maxBytes: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		let seen = 0;
-		const finish = (ended: boolean) => {
-			raw.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
-			resolve(ended);
-		};
-		const onData = (chunk: Buffer) => {
-			seen += chunk.length;
-			if (seen > maxBytes) finish(false);
-		};
-		const onEnd = () => finish(true);
-		const onGone = () => finish(raw.complete);
-		raw.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
-		raw.resume();
-	});
-}
 
 /**
  * An answer decided before the request body arrived (401 from the auth hook on an upload, a 404, a
@@ -44,7 +26,7 @@ export default fp(
 				const raw = request.raw;
 				if (raw.complete || raw.readableEnded || raw.destroyed || !hasBody(raw))
 					return done(null, payload);
-				drain(raw, EARLY_ANSWER_DRAIN_BYTES).then((ended) => {
+				drainBody(raw, EARLY_ANSWER_DRAIN_BYTES).then((ended) => {
 					if (!ended) reply.header('connection', 'close');
 					done(null, payload);
 				}, done);

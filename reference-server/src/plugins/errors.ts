@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { IncomingMessage } from 'node:http';
 import { ApiError, describeProblems, type FieldProblem } from '../errors/api-error';
+import { drainBody } from '../lib/drain';
 
 interface AjvError {
 	keyword: string;
@@ -156,24 +156,6 @@ function sendError(
  * larger than limit + this is answered at once (the connection is closed).
  */
 export const OVERSIZE_DRAIN_BYTES = 64 * 1024 * 1024;
-
-/** Reads and discards the rest of a request body, up to maxBytes. */
-function drainBody(raw: IncomingMessage, maxBytes: number): Promise<void> {
-	if (raw.complete || raw.destroyed) return Promise.resolve();
-	return new Promise((resolve) => {
-		let seen = 0;
-		const finish = () => {
-			raw.off('data', onData).off('end', finish).off('error', finish).off('close', finish);
-			resolve();
-		};
-		const onData = (chunk: Buffer) => {
-			seen += chunk.length;
-			if (seen > maxBytes) finish();
-		};
-		raw.on('data', onData).once('end', finish).once('error', finish).once('close', finish);
-		raw.resume();
-	});
-}
 
 function handleError(
 	this: FastifyInstance,

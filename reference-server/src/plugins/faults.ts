@@ -18,9 +18,8 @@ function isApiRequest(request: FastifyRequest): boolean {
 
 /**
  * Fault injection for reliability tests (--fault-rate, --fault-drop-rate). Register after the
- * idempotency and commit plugins: onSend hooks run in registration order, and a dropped request must
- * have stored its idempotency record and committed first, as a real "committed but the answer was
- * lost" failure would.
+ * idempotency plugin: onSend hooks run in registration order, and a dropped request must have stored
+ * its idempotency record first, as a real "committed but the answer was lost" failure would.
  */
 export default fp(
 	async function faultsPlugin(app: FastifyInstance) {
@@ -46,8 +45,8 @@ export default fp(
 			}
 			return payload;
 		};
-		// A route hook, added after those of the idempotency and commit plugins (lib/route-hooks.ts).
+		// A route hook, added after those of the idempotency plugin (lib/route-hooks.ts).
 		app.addHook('onRoute', (route) => addRouteHook(route, 'onSend', dropIfChosen));
 	},
-	{ name: 'site-faults', dependencies: ['site-idempotency', 'site-commit'] },
+	{ name: 'site-faults', dependencies: ['site-idempotency'] },
 );

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors/api-error';
-import { HEAVY_BODY_BYTES, heavyWork } from '../lib/heavy-work';
 import type { InFlightReservation } from '../db/idempotency';
 import { requestHash, stableJson } from '../lib/request-hash';
 import { addRouteHook, routeMethods } from '../lib/route-hooks';
@@ -22,11 +21,9 @@ declare module 'fastify' {
 
 /**
  * What makes two requests "the same". A multipart body is streamed by its handler and not available
- * here, so for uploads only the declared length is compared (documented limitation). A large JSON
- * body's hash was computed by the JSON worker along with its parse (plugins/json-body.ts).
+ * here, so for uploads only the declared length is compared (documented limitation).
  */
 function hashOf(request: FastifyRequest): string {
-	if (request.offThreadJson) return request.offThreadJson.hash;
 	const body = request.isMultipart()
 		? `multipart:${request.headers['content-length'] ?? ''}`
 		: stableJson(request.body);
@@ -113,16 +110,12 @@ export default fp(
 				const text = payload.toString();
 				// Over the cap: the status only (body null), so a repeat learns the request was done.
 				const body = Buffer.byteLength(text) > STORED_ANSWER_CAP ? null : text;
-				// Waits for the commit (grouped with the request's own writes, db/group-commit.ts).
-				const complete = () =>
-					repository.complete(
-						reservation.held,
-						reply.statusCode,
-						contentType === undefined ? null : String(contentType),
-						body,
-					);
-				// Storing an answer of megabytes is a long step: in a turn of its own, not right after the handler's.
-				await ((body?.length ?? 0) >= HEAVY_BODY_BYTES ? heavyWork.run(complete) : complete());
+				repository.complete(
+					reservation.held,
+					reply.statusCode,
+					contentType === undefined ? null : String(contentType),
+					body,
+				);
 			} else {
 				repository.release(reservation.held);
 			}

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HEAVY_BODY_BYTES, heavyWork } from '../lib/heavy-work';
 import { notFound } from '../errors/api-error';
-import { jsonFieldText } from '../plugins/json-body';
 import { tenantOf } from '../context';
 import { tenantSecurity } from '../schemas/common';
 import { contentBody, contentResponses } from '../schemas/content';
@@ -14,8 +12,6 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/content',
 		{
 			onRequest: app.requireTenant,
-			// A large body's templates are serialised by the JSON worker, off the event loop (plugins/json-body.ts).
-			config: { jsonTextFields: ['templates'] },
 			schema: {
 				summary: "Replace a page's content (templates, and the banner when given)",
 				description: 'banner absent keeps the current banner; null removes it.',
@@ -28,16 +24,12 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		async (request, reply) => {
 			const { templates, banner } = request.body;
 			const url = pageUrlOrThrow(request.body.url);
-			const update = () =>
-				store.pages.updateContent(
-					tenantOf(request).pk,
-					url,
-					jsonFieldText(request, 'templates', templates),
-					banner,
-				);
-			// Storing megabytes of templates is a long step: one at a time (lib/heavy-work.ts).
-			const large = Number(request.headers['content-length']) >= HEAVY_BODY_BYTES;
-			const updated = large ? await heavyWork.run(update) : update();
+			const updated = store.pages.updateContent(
+				tenantOf(request).pk,
+				url,
+				JSON.stringify(templates),
+				banner,
+			);
 			if (!updated) throw notFound(`Page "${url}" not found.`);
 			// The templates go out as the JSON text just stored, not serialised a second time.
 			const head = JSON.stringify({ message: 'Content updated successfully.', page: updated.page });

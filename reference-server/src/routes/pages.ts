@@ -28,23 +28,15 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				response: listPagesResponses,
 			},
 		},
-		async (request, reply) => {
+		async (request) => {
 			const { locale, draft } = request.query;
 			// An extension: with --no-extensions ignored, as any unknown query parameter.
 			const search = app.site.config.extensions ? request.query.search : undefined;
 			const url = request.query.url === undefined ? undefined : pageUrlOrThrow(request.query.url);
 			const { page, perPage, offset } = pagination(request.query);
 			const filter: PageFilter = { url, locale, draft, search };
-			// Rendered by the route's own response serializer, so a cached answer is the same text.
-			const body = store.pages.listRendered(
-				tenantOf(request).pk,
-				filter,
-				perPage,
-				offset,
-				(pages, total) =>
-					String(reply.serialize({ data: pages, meta: paginationMetaFor(page, perPage, total) })),
-			);
-			return reply.type('application/json; charset=utf-8').send(body);
+			const { pages, total } = store.pages.list(tenantOf(request).pk, filter, perPage, offset);
+			return { data: pages, meta: paginationMetaFor(page, perPage, total) };
 		},
 	);
 

@@ -1,12 +1,8 @@
 /**
- * Large bodies do not hold the event loop: a JSON worker checks, parses and
- * hashes them and serialises the templates (json-workers/), their storage runs one step per turn of
- * the event loop, one body at a time (lib/heavy-work.ts), and a content update answers with the
- * templates it stored without reading them back. The answers are the same as for a small body.
+ * Large bodies (megabytes of templates): a content update answers with the templates it stored
+ * without reading them back, and the answers are the same as for a small body.
  */
 import { randomUUID } from 'node:crypto';
-import { JsonWorkerPool } from '../../src/json-workers/pool';
-import { HEAVY_BODY_BYTES, HeavyWork } from '../../src/lib/heavy-work';
 import {
 	type Harness,
 	type RawResponse,
@@ -19,43 +15,11 @@ import {
 	useServer,
 } from '../helpers';
 
+/** What counts as large here: a body of megabytes is parsed and stored in one go. */
+const LARGE_BYTES = 256 * 1024;
+
 let h: Harness;
 useServer((started) => (h = started));
-
-describe('HeavyWork', () => {
-	it('runs steps in order, each in its own turn: other work gets in between two steps', async () => {
-		const work = new HeavyWork();
-		const order: string[] = [];
-		const steps = [1, 2, 3].map((n) =>
-			work.run(() => {
-				order.push(`step ${n}`);
-				// Other work that arrives during a step runs before the next step.
-				setImmediate(() => order.push(`other after ${n}`));
-				return n;
-			}),
-		);
-		expect(await Promise.all(steps)).toEqual([1, 2, 3]);
-		await new Promise((resolve) => setImmediate(resolve));
-		expect(order).toEqual([
-			'step 1',
-			'other after 1',
-			'step 2',
-			'other after 2',
-			'step 3',
-			'other after 3',
-		]);
-	});
-
-	it('a step that throws rejects its own promise only', async () => {
-		const work = new HeavyWork();
-		const failing = work.run(() => {
-			throw new Error('bad body');
-		});
-		const next = work.run(() => 'fine');
-		await expect(failing).rejects.toThrow('bad body');
-		await expect(next).resolves.toBe('fine');
-	});
-});
 
 describe('a large content update', () => {
 	it('answers the page with exactly the templates stored; four at once all land', async () => {
@@ -102,7 +66,7 @@ describe('a large content update', () => {
 
 /** The same JSON text with whitespace after it: the same value, sent as a large body. */
 const padded = (text: string | Buffer) =>
-	Buffer.concat([Buffer.from(text), Buffer.from(' '.repeat(HEAVY_BODY_BYTES))]);
+	Buffer.concat([Buffer.from(text), Buffer.from(' '.repeat(LARGE_BYTES))]);
 
 function putContent(
 	t: Tenant,
@@ -191,7 +155,7 @@ describe('a large body is refused exactly as a small one', () => {
 		const small = await putContent(t, body);
 		expect(expectError(small, status, code).message).toMatch(message);
 		const large = await putContent(t, padded(body));
-		expect(padded(body).length).toBeGreaterThanOrEqual(HEAVY_BODY_BYTES);
+		expect(padded(body).length).toBeGreaterThanOrEqual(LARGE_BYTES);
 		expect({ status: large.status, body: large.json }).toEqual({
 			status: small.status,
 			body: small.json,
@@ -213,7 +177,7 @@ describe('a large content update stores what was sent', () => {
 			list: [i, -0.5, 1e21, true, null, { deeper: [[[]]] }],
 		}));
 		const text = JSON.stringify({ templates, url: '/text', banner: null });
-		expect(text.length).toBeGreaterThan(HEAVY_BODY_BYTES);
+		expect(text.length).toBeGreaterThan(LARGE_BYTES);
 		const res = await putContent(t, text);
 		expect(res.status).toBe(200);
 		expect(res.json.page.templates).toEqual(templates);
@@ -233,7 +197,7 @@ describe('a large content update stores what was sent', () => {
 		const sends = Array.from({ length: 8 }, (_, v) =>
 			v % 4 === 3 ? [{ v, small: true }] : version(v),
 		);
-		expect(JSON.stringify(version(0)).length).toBeGreaterThan(HEAVY_BODY_BYTES);
+		expect(JSON.stringify(version(0)).length).toBeGreaterThan(LARGE_BYTES);
 		const answers = await Promise.all(
 			sends.map((templates) => putContent(t, JSON.stringify({ url: '/shared', templates }))),
 		);
@@ -278,16 +242,6 @@ describe('Idempotency-Key with a large body', () => {
 		expectError(other, 422, 'idempotency_key_reused');
 	});
 
-	it('the worker hashes a body as the in-thread path does: a small body repeated as a large one is a replay', async () => {
-		const key = randomUUID();
-		const body = JSON.stringify({ url: '/idem', templates: [{ small: true }] });
-		const first = await putContent(t, body, { 'idempotency-key': key });
-		expect(first.status).toBe(200);
-		const repeat = await putContent(t, padded(body), { 'idempotency-key': key });
-		expect(repeat.headers['idempotent-replayed']).toBe('true');
-		expect(repeat.text).toBe(first.text);
-	});
-
 	it('concurrent repeats of one large body: one update, the others replay it or wait their turn', async () => {
 		const key = randomUUID();
 		const body = JSON.stringify({ url: '/idem', templates: [...templates, { concurrent: true }] });
@@ -300,69 +254,5 @@ describe('Idempotency-Key with a large body', () => {
 			expect(res.json.page.templates).toEqual([...templates, { concurrent: true }]);
 		expect(done.filter((res) => res.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
 		for (const res of answers.filter((r) => r.status !== 200)) expectError(res, 409, 'conflict');
-	});
-});
-
-describe('JsonWorkerPool', () => {
-	const task = (value: unknown, bytes = Buffer.from(JSON.stringify(value))) => ({
-		bytes,
-		method: 'PUT',
-		url: '/x',
-		textFields: ['templates'],
-	});
-
-	it('runs more bodies than it has threads, each answered with its own', async () => {
-		const pool = new JsonWorkerPool(2);
-		try {
-			const outcomes = await Promise.all(
-				Array.from({ length: 7 }, (_, i) => pool.run(task({ i, templates: [{ i }] }))),
-			);
-			outcomes.forEach((outcome, i) => {
-				expect(outcome).toEqual({
-					body: { i, templates: [] },
-					texts: { templates: JSON.stringify([{ i }]) },
-					hash: expect.stringMatching(/^[0-9a-f]{64}$/),
-				});
-			});
-		} finally {
-			await pool.close();
-		}
-	});
-
-	it('transfers a body that owns its memory and copies one that is a view on a larger buffer', async () => {
-		const pool = new JsonWorkerPool(1);
-		try {
-			const own = new Uint8Array(Buffer.from('{"templates":[{"a":1}]}'));
-			const whole = Buffer.from(`xx${JSON.stringify({ templates: [{ b: 2 }] })}yy`);
-			const view = whole.subarray(2, whole.length - 2);
-			const [first, second] = await Promise.all([
-				pool.run(task(null, Buffer.from(own.buffer))),
-				pool.run(task(null, view)),
-			]);
-			expect(first).toEqual(expect.objectContaining({ texts: { templates: '[{"a":1}]' } }));
-			expect(second).toEqual(expect.objectContaining({ texts: { templates: '[{"b":2}]' } }));
-			expect(own.byteLength).toBe(0);
-			expect(whole.toString()).toBe(`xx${JSON.stringify({ templates: [{ b: 2 }] })}yy`);
-		} finally {
-			await pool.close();
-		}
-	});
-
-	it('leaves a field that is not an array of objects in the body, for the schema to refuse', async () => {
-		const pool = new JsonWorkerPool(1);
-		try {
-			await expect(pool.run(task({ templates: [{ a: 1 }, [2]] }))).resolves.toEqual(
-				expect.objectContaining({ body: { templates: [{ a: 1 }, [2]] }, texts: {} }),
-			);
-			await expect(pool.run(task({ templates: 'text' }))).resolves.toEqual(
-				expect.objectContaining({ body: { templates: 'text' }, texts: {} }),
-			);
-			await expect(pool.run(task(null, Buffer.from('{"a":')))).resolves.toEqual({
-				refused: 'json',
-			});
-		} finally {
-			await pool.close();
-		}
-		await expect(pool.run(task({}))).rejects.toThrow(/closed/);
 	});
 });
