@@ -89,7 +89,7 @@ form-rate-per-tenant       nonNegativeInt  submissions a minute to one tenant, 0
 delivery-retry-base-ms     positive        base delay of the webhook retry backoff (default 1000)
 delivery-max-attempts      positiveInt     webhook attempts before a delivery fails (default 10)
 delivery-timeout-ms        positive        timeout of one webhook POST (default 10000)
-delivery-setup-grace-ms    nonNegative     after a webhook settings change, a 401/403/404 is retried this long (default 30000, 0: off)
+delivery-setup-grace-ms    nonNegative     after a webhook settings change, a 401 or 404 is retried this long (default 30000, 0: off)
 webhook-allow              cidrList        webhooks may also reach these addresses: "loopback", "private", CIDRs, addresses
 webhook-deny               cidrList        webhooks may not reach these addresses either (same forms)
 fault-rate                 rate            share 0..1 of /api requests answered 503 before doing anything (default 0)

@@ -36,7 +36,7 @@ export interface ServerOptions {
 	deliveryMaxAttempts: number;
 	deliveryTimeoutMs: number;
 	/**
-	 * For this long after the webhook settings change, a 401, 403 or 404 from the receiver is retried
+	 * For this long after the webhook settings change, a 401 or 404 from the receiver is retried
 	 * instead of ending the delivery: a receiver that registers itself (n8n's trigger) may be told the
 	 * secret a moment before it knows it. 0 turns it off.
 	 */

@@ -28,9 +28,10 @@ export type Verdict = 'delivered' | 'retry' | 'stop';
 
 /**
  * What a receiver that is still setting itself up answers: its URL not served yet (404), or the secret
- * it was just given not stored yet (401, 403).
+ * it was just given not stored yet (401). A 403 stays final: the public form answers it to a relayed
+ * delivery, and retrying that would run the loop again.
  */
-const NOT_READY_STATUSES = new Set([401, 403, 404]);
+const NOT_READY_STATUSES = new Set([401, 404]);
 
 /**
  * The contract's rules: 2xx ends it; 5xx, 408 and 429 are retried; anything else (other 4xx, 3xx)
