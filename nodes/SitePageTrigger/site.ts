@@ -6,8 +6,7 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
 
-import { credentialTenant } from '../../credentials/tenantTokenMint';
-import { tenantCredentialType } from '../shared/authentication';
+import { resolveItemTenant, tenantCredentialType } from '../shared/target';
 
 export interface WatchedSite {
 	/** The tenant: the credential's Tenant ID, or what the sitemap says; null when neither tells. */
@@ -28,8 +27,8 @@ export async function watchedSite(
 		.trim()
 		.replace(/\/\/[^/@]*@/, '//')
 		.replace(/\/+$/, '');
-	const fromCredential =
-		credentialType === 'siteManagedTenantApi' ? credentialTenant(credentials) : '';
+	// A Managed Tenant credential: the tenant its requests went to (target.ts), within its scope.
+	const fromCredential = await resolveItemTenant(ctx, 0);
 	const tenantId = fromCredential || sitemapTenant || null;
 	const key = createHash('sha256')
 		.update(JSON.stringify([site, tenantId]))

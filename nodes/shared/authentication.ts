@@ -1,6 +1,6 @@
 /**
- * The Authentication parameter of the nodes that work on a tenant, the two credentials it picks
- * between, and the one place that maps the chosen value to the credential type at run time.
+ * The Authentication parameter of the nodes that work on a tenant and the two credentials it picks
+ * between (target.ts maps the chosen value to the credential type at run time).
  */
 import type {
 	ICredentialsDisplayOptions,
@@ -9,12 +9,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { SiteCredentialType, SiteRequestContext } from './transport';
+import { MANAGED_TENANT, TENANT_TOKEN } from './target';
 
-export type TenantAuthentication = 'tenantToken' | 'managedTenant';
-
-export const TENANT_TOKEN: TenantAuthentication = 'tenantToken';
-export const MANAGED_TENANT: TenantAuthentication = 'managedTenant';
+export { MANAGED_TENANT, TENANT_TOKEN, tenantCredentialType } from './target';
 
 /** The Authentication parameter; `displayOptions` when it only applies to some settings of the node. */
 export function tenantAuthenticationProperty(displayOptions?: IDisplayOptions): INodeProperties {
@@ -56,17 +53,4 @@ export function tenantCredentials(
 			displayOptions: { show: { ...show, authentication: [MANAGED_TENANT] } },
 		},
 	];
-}
-
-/**
- * The credential type the Authentication parameter picks. A run of a node reads it per item; a hook,
- * webhook or the editor's list search has no items and its getNodeParameter takes the fallback second.
- */
-export function tenantCredentialType(ctx: SiteRequestContext, itemIndex = 0): SiteCredentialType {
-	const authentication = (
-		'getInputData' in ctx
-			? ctx.getNodeParameter('authentication', itemIndex, TENANT_TOKEN)
-			: ctx.getNodeParameter('authentication', TENANT_TOKEN)
-	) as TenantAuthentication;
-	return authentication === MANAGED_TENANT ? 'siteManagedTenantApi' : 'siteTenantApi';
 }

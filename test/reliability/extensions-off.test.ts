@@ -110,7 +110,7 @@ describe('row: Admin node, Tenant node operations, Site Management Trigger need 
 describe("row: Tenant node's Tenant parameter", () => {
 	test('By ID (POST /api/tenant/token, described) works with a Managed Tenant credential', async () => {
 		const tenant = await ctx.tenant('off-by-id');
-		const credentials = ctx.managedCredential('');
+		const credentials = ctx.managedCredential('', { tenantScope: 'any' });
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,
@@ -130,7 +130,7 @@ describe("row: Tenant node's Tenant parameter", () => {
 	});
 
 	test('From List (GET /api/tenants, extension): the list says to give the tenant By ID', async () => {
-		const credentials = ctx.managedCredential('');
+		const credentials = ctx.managedCredential('', { tenantScope: 'any' });
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',

@@ -100,8 +100,8 @@ describe('the Tenant Token credential with a per-item token', () => {
 	});
 });
 
-describe('one admin credential for any tenant: empty Tenant ID, the node names the tenant', () => {
-	const anyTenant = () => ctx.managedCredential('');
+describe('one admin credential for any tenant: Any Tenant scope, the node names the tenant', () => {
+	const anyTenant = () => ctx.managedCredential('', { tenantScope: 'any' });
 
 	const run = (
 		credentials: ReturnType<typeof anyTenant>,
@@ -215,7 +215,9 @@ describe('one admin credential for any tenant: empty Tenant ID, the node names t
 			credentials,
 			parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll' },
 		});
-		expect(result.error?.message).toMatch(/Tenant ID is empty and the node names no tenant/);
+		expect(result.error?.message).toMatch(
+			/node names none and the Managed Tenant credential's Tenant ID is empty/,
+		);
 		expect(result.error?.description).toMatch(/Tenant parameter/);
 	});
 
@@ -262,7 +264,7 @@ describe('a service without the tenant list', () => {
 	afterAll(async () => await new Promise((resolve) => bare.close(resolve)));
 
 	test('From List says to name the tenant By ID', async () => {
-		const credentials = ctx.managedCredential('', { adminBaseUrl: bareUrl });
+		const credentials = ctx.managedCredential('', { adminBaseUrl: bareUrl, tenantScope: 'any' });
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
@@ -497,7 +499,10 @@ describe('one token per tenant and execution, across the nodes of the execution'
 		const a = await ctx.tenant('flow-a');
 		const b = await ctx.tenant('flow-b');
 		const before = [ctx.site.tokensIssued('flow-a'), ctx.site.tokensIssued('flow-b')];
-		const credentials = ctx.managedCredential('');
+		const credentials = ctx.managedCredential('', {
+			tenantScope: 'listed',
+			allowedTenants: 'flow-*',
+		});
 		const key = `flow-${Date.now()}`;
 		sourceRegistry.set(key, alternating(['flow-a', 'flow-b'], 6));
 		const tenantNode = (name: string, x: number, parameters: INodeParameters) => ({
