@@ -394,7 +394,11 @@ describe("the Managed Tenant credential's own token (the credential test, n8n's 
 	});
 
 	test('the token goes to the Tenant Base URL only: any other address fails, nothing sent', async () => {
-		const data = { ...managedData('own-a'), accessToken: 'stt_stored', accessTokenScope: 'x' };
+		const data: ICredentialDataDecryptedObject = {
+			...managedData('own-a'),
+			accessToken: 'stt_stored',
+			accessTokenScope: 'x',
+		};
 		const authenticate = credential.authenticate as (
 			credentials: ICredentialDataDecryptedObject,
 			options: IHttpRequestOptions,
