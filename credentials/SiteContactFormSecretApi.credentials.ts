@@ -21,6 +21,16 @@ export class SiteContactFormSecretApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName: 'Tenant ID',
+			name: 'tenantId',
+			type: 'string',
+			default: '',
+			placeholder: 'acme',
+			required: true,
+			description:
+				'The tenant whose site sends to this webhook. A delivery naming another tenant (tenant_id) is refused.',
+		},
+		{
 			displayName: 'Header Name',
 			name: 'headerName',
 			type: 'string',
