@@ -4,6 +4,8 @@ import { nowIso } from '../clock';
 export interface TokenLookup {
 	tenant_pk: number;
 	tenant_id: string;
+	/** The tenant id when the token was issued; null for tokens issued before it was recorded. */
+	issued_for: string | null;
 	expires_at: string | null;
 	revoked_at: string | null;
 }
@@ -13,7 +15,7 @@ export type TokenRepository = ReturnType<typeof createTokenRepository>;
 /** Only SHA-256 hashes of tenant tokens are ever stored. */
 export function createTokenRepository(db: SqliteDatabase) {
 	const byHash = db.prepare<[string], TokenLookup>(
-		`SELECT t.tenant_pk, tn.id AS tenant_id, t.expires_at, t.revoked_at
+		`SELECT t.tenant_pk, tn.id AS tenant_id, t.issued_for, t.expires_at, t.revoked_at
 		   FROM tokens t JOIN tenants tn ON tn.pk = t.tenant_pk
 		  WHERE t.token_hash = ?`,
 	);
@@ -21,15 +23,21 @@ export function createTokenRepository(db: SqliteDatabase) {
 		'UPDATE tokens SET revoked_at = ? WHERE tenant_pk = ? AND revoked_at IS NULL',
 	);
 	const insert = db.prepare(
-		'INSERT INTO tokens (tenant_pk, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)',
+		`INSERT INTO tokens (tenant_pk, token_hash, issued_for, created_at, expires_at)
+		 SELECT pk, ?, id, ?, ? FROM tenants WHERE pk = ?`,
+	);
+	const pruneExpired = db.prepare(
+		'DELETE FROM tokens WHERE expires_at IS NOT NULL AND expires_at <= ?',
 	);
 
 	/**
 	 * Known token hashes -> their row, so that a request's authentication is a map lookup instead of a
 	 * query (a few % of the server's CPU per request; see docs/performance.md). Token and tenant rows
-	 * change only through this repository (issue, revoke) and the tenant repository (rename, delete),
-	 * which calls invalidate(), so a revocation takes effect with the very next request. Expiry is
-	 * checked by the caller on every request. Unknown hashes are not cached (no memory for guesses).
+	 * change only through this repository (issue, revoke, prune) and the tenant repository (rename,
+	 * delete), which calls invalidate(), so a revocation takes effect with the very next request. A
+	 * new token is not in the cache yet, so issuing one leaves every other caller's entry alone; a
+	 * revocation drops the entries of its tenant. Expiry is checked by the caller on every request
+	 * (a pruned token was expired already). Unknown hashes are not cached (no memory for guesses).
 	 */
 	const cache = new Map<string, TokenLookup>();
 	const CACHE_LIMIT = 10_000;
@@ -45,16 +53,22 @@ export function createTokenRepository(db: SqliteDatabase) {
 			}
 			return found;
 		},
-		/** Inserts a new token; with revokePrevious, earlier tokens are revoked in the same transaction. */
+		/**
+		 * Inserts a new token, recording the tenant id it is issued for, and prunes expired tokens;
+		 * with revokePrevious, earlier tokens are revoked in the same transaction.
+		 */
 		issue(tenantPk: number, hash: string, expiresAt: string | null, revokePrevious: boolean): void {
 			const now = nowIso();
 			try {
 				db.transaction(() => {
 					if (revokePrevious) revokeAll.run(now, tenantPk);
-					insert.run(tenantPk, hash, now, expiresAt);
+					pruneExpired.run(now);
+					insert.run(hash, now, expiresAt, tenantPk);
 				})();
 			} finally {
-				cache.clear();
+				if (revokePrevious) {
+					for (const [key, row] of cache) if (row.tenant_pk === tenantPk) cache.delete(key);
+				}
 			}
 		},
 		/** Forgets every cached lookup: a tenant was renamed or deleted (its tokens cascade). */
