@@ -44,7 +44,8 @@ import {
 import { deliveryTenantProblem } from './tenant';
 import { TENANT_ID_PATTERN } from '../shared/tenantScope';
 
-type Registration = 'automatic' | 'manual';
+/** The Registration parameter (registration.ts's Registration is the record of one). */
+type RegistrationMode = 'automatic' | 'manual';
 
 /** Answers the request itself and starts nothing. */
 function reject(
@@ -74,8 +75,8 @@ export class SiteContactFormTrigger implements INodeType {
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		// Written out, not spread from tenantCredentials(): n8n's scanner reads this array literally (a
-		// spread element crashes its credentials-name rule, and it looks here for the secret's testedBy).
+		// Written out: n8n's scanner reads this array literally (a spread element crashes its
+		// credentials-name rule, and it looks here for the secret's testedBy).
 		credentials: [
 			{
 				name: 'siteTenantApi',
@@ -219,7 +220,7 @@ export class SiteContactFormTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
 				if (registration === 'manual') {
 					// The user registered the URL in the site's settings; nothing to create, but a weak
 					// secret stops the activation here rather than opening the URL to guessing.
@@ -229,13 +230,13 @@ export class SiteContactFormTrigger implements INodeType {
 				return await registrationExists(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
 				if (registration === 'manual') return true;
 				await register(this);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
 				if (registration === 'manual') return true;
 				await unregister(this);
 				return true;
@@ -244,7 +245,7 @@ export class SiteContactFormTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+		const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
 		const headers = this.getHeaderData() as IDataObject;
 		let headerName = AUTOMATIC_SECRET_HEADER;
 		let authentic: boolean;

@@ -271,8 +271,7 @@ async function registerTestUrl(
 
 /**
  * Takes this node's URL off the site: a test webhook is removed; a setting that still points here is
- * cleared (or, for a test registration of an earlier version, the setting it displaced is put back).
- * A setting someone changed in the meantime (another URL) is left alone. The registration leaves the
+ * cleared. A setting someone changed in the meantime (another URL) is left alone. The registration leaves the
  * static data either way.
  */
 export async function unregister(ctx: IHookFunctions): Promise<void> {

@@ -1,13 +1,9 @@
 /**
- * The Authentication parameter of the nodes that work on a tenant and the two credentials it picks
- * between (target.ts maps the chosen value to the credential type at run time).
+ * The Authentication parameter of the nodes that work on a tenant (target.ts maps the chosen value
+ * to the credential type at run time; each node lists the two credentials as a literal array, which
+ * n8n's lint rules read).
  */
-import type {
-	ICredentialsDisplayOptions,
-	IDisplayOptions,
-	INodeCredentialDescription,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { MANAGED_TENANT, TENANT_TOKEN } from './target';
 
@@ -35,22 +31,4 @@ export function tenantAuthenticationProperty(displayOptions?: IDisplayOptions): 
 		default: TENANT_TOKEN,
 		...(displayOptions ? { displayOptions } : {}),
 	};
-}
-
-/** Both tenant credentials, each shown for its Authentication value (and the extra `show` conditions). */
-export function tenantCredentials(
-	show: NonNullable<ICredentialsDisplayOptions['show']> = {},
-): INodeCredentialDescription[] {
-	return [
-		{
-			name: 'siteTenantApi',
-			required: true,
-			displayOptions: { show: { ...show, authentication: [TENANT_TOKEN] } },
-		},
-		{
-			name: 'siteManagedTenantApi',
-			required: true,
-			displayOptions: { show: { ...show, authentication: [MANAGED_TENANT] } },
-		},
-	];
 }

@@ -9,6 +9,11 @@ export function joinUrl(baseUrl: unknown, path: string): string {
 	return tail ? `${base}/${tail}` : base;
 }
 
+/** An address without its user:password part (never shown, never a key). */
+export function withoutUserInfo(url: string): string {
+	return url.replace(/\/\/[^/@]*@/, '//');
+}
+
 /** `url` read as an address, relative to `base` when it is one; undefined when it is none. */
 function parsed(url: string, base?: string): URL | undefined {
 	try {
