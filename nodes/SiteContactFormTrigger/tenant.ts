@@ -4,7 +4,7 @@
  * (a holder of one tenant's token can read that tenant's webhook URL and secret and could otherwise
  * post a submission naming any tenant).
  */
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/json';
@@ -31,26 +31,38 @@ export function deliveryTenantProblem(
 
 /**
  * The tenant an automatic registration registers for: a Managed Tenant credential's (within its
- * scope), else the one the site names for the Tenant Token (the sitemap's tenant_id, an extension of
- * the reference server). A site that does not say cannot be registered automatically.
+ * scope); for a Tenant Token, the one the site names (the sitemap's tenant_id, an extension of the
+ * reference server), else the credential's Tenant ID. The two must agree where both say.
  */
 export async function registrationTenant(ctx: IHookFunctions): Promise<string> {
 	const managed = await resolveItemTenant(ctx, 0);
 	if (managed !== undefined) return managed;
+	const credentialType = tenantCredentialType(ctx);
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const stated = String(credentials.tenantId ?? '').trim();
 	const sitemap = await siteApiRequest.call(
 		ctx,
-		tenantCredentialType(ctx),
+		credentialType,
 		{ method: 'POST', path: '/api/sitemap', body: {} },
 		{ itemIndex: 0 },
 	);
-	const tenantId = isPlainObject(sitemap) ? sitemap.tenant_id : undefined;
-	if (typeof tenantId !== 'string' || tenantId === '') {
+	const told = isPlainObject(sitemap) ? sitemap.tenant_id : undefined;
+	const siteSays = typeof told === 'string' ? told : '';
+	if (siteSays && stated && siteSays !== stated) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			'The site does not say which tenant this Tenant Token belongs to, so the trigger could not check the tenant of its submissions',
+			`The Tenant Token belongs to tenant "${siteSays}", but the credential's Tenant ID says "${stated}"`,
+			{ description: "Correct the credential's Tenant ID (or its token)." },
+		);
+	}
+	const tenantId = siteSays || stated;
+	if (!tenantId) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			"The trigger cannot tell which tenant this Tenant Token belongs to: fill in the credential's Tenant ID",
 			{
 				description:
-					'Use a Managed Tenant credential (its Tenant ID names the tenant), or Manual registration with the Tenant ID filled in on the Contact Form Secret credential.',
+					'The trigger refuses deliveries naming another tenant, so it must know its own. This service does not say (no tenant_id in its sitemap).',
 			},
 		);
 	}

@@ -100,6 +100,22 @@ describe('automatic registration', () => {
 		expect((await readSettings(tenant)).contact_form_webhook_url).toBeNull();
 	});
 
+	test('Tenant Token: a credential Tenant ID the site contradicts stops the activation', async () => {
+		const tenant = await ctx.tenant('cf-contradicted');
+		const credential = ctx.harness.credentials.add('siteTenantApi', {
+			baseUrl: ctx.site.url,
+			token: tenant.token,
+			tenantId: 'someone-else',
+		});
+		const trigger = ctx.trigger({}, credential);
+		await expect(trigger.activate()).rejects.toThrow(
+			new RegExp(
+				`belongs to tenant "${tenant.id}", but the credential's Tenant ID says "someone-else"`,
+			),
+		);
+		expect((await readSettings(tenant)).contact_form_webhook_url).toBeNull();
+	});
+
 	test('a registration recorded without its tenant (an earlier version) is made afresh', async () => {
 		const tenant = await ctx.tenant('cf-legacy');
 		const trigger = ctx.trigger({}, tenant.credential);
