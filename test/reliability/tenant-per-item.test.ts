@@ -13,10 +13,11 @@ import { SitePageTrigger } from '../../nodes/SitePageTrigger/SitePageTrigger.nod
 import { readSettings, useContactFormContext, writeSettings } from '../harness/contact-form';
 import { listSearch } from '../harness/list-search';
 import {
+	createPageOfItem,
 	credentialId,
 	expectNoSecrets,
 	jsonOf,
-	listPages,
+	pageUrlsOf,
 	seedPages,
 	useNodeTestContext,
 } from '../harness/nodes';
@@ -41,16 +42,8 @@ function alternating(
 	});
 }
 
-const urlsOf = async (client: Parameters<typeof listPages>[0]) =>
-	(await listPages(client)).map((page) => page.url).sort();
-
-const createPage = {
-	resource: 'page',
-	operation: 'create',
-	name: '={{ "Page " + $json.url }}',
-	url: '={{ $json.url }}',
-	locale: 'en',
-};
+const urlsOf = pageUrlsOf;
+const createPage = createPageOfItem;
 
 describe('the Managed Tenant credential with a per-item Tenant ID', () => {
 	test('8 creates alternating two tenants at the default window: 4 pages on each, one token each', async () => {

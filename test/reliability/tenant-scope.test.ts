@@ -9,23 +9,23 @@ import type { IDataObject, INodeCredentials, INodeParameters } from 'n8n-workflo
 
 import { SitePageTrigger } from '../../nodes/SitePageTrigger/SitePageTrigger.node';
 import { listSearch } from '../harness/list-search';
-import { jsonOf, listPages, seedPages, useNodeTestContext } from '../harness/nodes';
+import type { AxiosInstance } from 'axios';
+
+import {
+	createPageOfItem,
+	jsonOf,
+	pageUrlsOf,
+	seedPages,
+	useNodeTestContext,
+} from '../harness/nodes';
 import { PollTriggerWorkflow } from '../harness/poll-trigger';
 
 const ctx = useNodeTestContext();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-const createPage = {
-	resource: 'page',
-	operation: 'create',
-	name: '={{ "Page " + $json.url }}',
-	url: '={{ $json.url }}',
-	locale: 'en',
-};
-
-const urlsOf = async (tenant: { client: Parameters<typeof listPages>[0] }) =>
-	(await listPages(tenant.client)).map((page) => page.url).sort();
+const createPage = createPageOfItem;
+const urlsOf = async (tenant: { client: AxiosInstance }) => await pageUrlsOf(tenant.client);
 
 function run(
 	credentials: INodeCredentials,
