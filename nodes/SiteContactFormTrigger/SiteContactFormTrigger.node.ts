@@ -378,6 +378,8 @@ function manualHeaderName(credentials: IDataObject): string {
 	return String(credentials.headerName ?? '').trim() || DEFAULT_MANUAL_SECRET_HEADER;
 }
 
+const TENANT_ID = new RegExp(TENANT_ID_PATTERN);
+
 /** The tenant a manual registration takes submissions of: the secret credential's Tenant ID. */
 function manualTenant(credentials: IDataObject): string {
 	return String(credentials.tenantId ?? '').trim();
@@ -386,7 +388,7 @@ function manualTenant(credentials: IDataObject): string {
 /** What is wrong with the secret credential's Tenant ID, if anything. */
 function manualTenantProblems(credentials: IDataObject): string[] {
 	const tenantId = manualTenant(credentials);
-	if (new RegExp(TENANT_ID_PATTERN).test(tenantId)) return [];
+	if (TENANT_ID.test(tenantId)) return [];
 	return [
 		tenantId === ''
 			? 'Its Tenant ID is empty: name the tenant whose site sends here.'

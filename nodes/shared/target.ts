@@ -40,6 +40,8 @@ export const MANAGED_TENANT: TenantAuthentication = 'managedTenant';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+const TENANT_ID = new RegExp(TENANT_ID_PATTERN);
+
 /** Where one item's request goes and how long it may take. */
 export interface RequestTarget {
 	credentialType: SiteCredentialType;
@@ -132,7 +134,7 @@ function managedTenant(
 			'Name the tenant in the Tenant parameter of the Site Management Tenant node, or fill in the Tenant ID of the credential (the triggers always use it).',
 		);
 	}
-	if (!new RegExp(TENANT_ID_PATTERN).test(tenantId)) {
+	if (!TENANT_ID.test(tenantId)) {
 		throw itemError(
 			ctx,
 			itemIndex,
