@@ -1,6 +1,6 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { MIN_SECRET_LENGTH } from './shared';
+import { MIN_SECRET_LENGTH } from '../nodes/SiteContactFormTrigger/secret';
 
 /**
  * The shared secret of a contact-form webhook registered by hand: the site sends it in a header of
@@ -20,6 +20,16 @@ export class SiteContactFormSecretApi implements ICredentialType {
 		'https://github.com/site-management/n8n-nodes-site-management/blob/main/docs/contact-form-trigger.md';
 
 	properties: INodeProperties[] = [
+		{
+			displayName: 'Tenant ID',
+			name: 'tenantId',
+			type: 'string',
+			default: '',
+			placeholder: 'acme',
+			required: true,
+			description:
+				'The tenant whose site sends to this webhook. A delivery naming another tenant (tenant_id) is refused.',
+		},
 		{
 			displayName: 'Header Name',
 			name: 'headerName',

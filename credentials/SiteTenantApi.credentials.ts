@@ -33,6 +33,15 @@ export class SiteTenantApi implements ICredentialType {
 			description:
 				'A tenant token issued through the Admin API (Site Management Admin node, Token > Issue). Paste it here, never into a workflow.',
 		},
+		{
+			displayName: 'Tenant ID',
+			name: 'tenantId',
+			type: 'string',
+			default: '',
+			placeholder: 'acme',
+			description:
+				'The tenant the token belongs to (optional; the token decides). The Contact Form Trigger needs it where the service does not say which tenant a token belongs to, to refuse deliveries naming another tenant.',
+		},
 	];
 
 	authenticate = bearerTokenAuth('token');

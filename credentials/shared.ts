@@ -9,9 +9,6 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-/** The shortest contact-form secret (the credential refuses to save a shorter one; the trigger checks it). */
-export const MIN_SECRET_LENGTH = 16;
-
 /** The redirect statuses a test request may get (n8n's client follows 301, 302, 303, 307 and 308). */
 export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 

@@ -6,8 +6,8 @@
  *
  * - 8 Page Creates alternating tenants alpha and beta at the node's default concurrency, three ways:
  *   (a) a Managed Tenant credential whose Tenant ID is `{{ $json.tenant }}`; (b) a Tenant Token
- *   credential whose token is `{{ $json.token }}`; (c) a Managed Tenant credential with an empty
- *   Tenant ID and the node's Tenant parameter `{{ $json.tenant }}` (By ID). 4 pages land on each,
+ *   credential whose token is `{{ $json.token }}`; (c) a Managed Tenant credential with Tenant Scope
+ *   "Any Tenant" and the node's Tenant parameter `{{ $json.tenant }}` (By ID). 4 pages land on each,
  *   and the managed ways mint exactly one token per tenant in the execution (one Tenant node; where
  *   an execution has two, each node's run mints its own).
  * - Continue On Fail: items naming a tenant that does not exist fail, the others land.
@@ -572,7 +572,7 @@ beforeAll(async () => {
 	const data = {
 		tenantIdPerItem: managed('={{ $json.tenant }}'),
 		tokenPerItem: { baseUrl: ctx.server.url, token: '={{ $json.token }}' },
-		anyTenant: managed(''),
+		anyTenant: { ...managed(''), tenantScope: 'any' },
 		admin: { baseUrl: ctx.server.url, token: ctx.server.adminToken },
 		edited: managed(EDIT_A),
 		form: managed(FORM_A),
@@ -635,7 +635,7 @@ describe('8 creates alternating two tenants, at the default concurrency', () => 
 		expect(minted).toEqual({ [ALPHA]: 0, [BETA]: 0 });
 	});
 
-	test("(c) one admin credential (empty Tenant ID), the node's Tenant parameter {{ $json.tenant }} By ID: 4 pages on each, one token per tenant", async () => {
+	test("(c) one admin credential (Any Tenant), the node's Tenant parameter {{ $json.tenant }} By ID: 4 pages on each, one token per tenant", async () => {
 		const minted = await eightCreates(WORKFLOWS.tenantParameter, ITEMS.tenantParameter);
 		ctx.counts['(c) Tenant parameter'] = minted;
 		expect(minted).toEqual({ [ALPHA]: 1, [BETA]: 1 });

@@ -19,6 +19,7 @@ import {
 } from '../shared/authentication';
 import {
 	acceptedSecretHashes,
+	expectedTenants,
 	productionSiteUrl,
 	register,
 	registrationExists,
@@ -40,8 +41,11 @@ import {
 	submissionIdentity,
 	submissionItem,
 } from './submission';
+import { deliveryTenantProblem } from './tenant';
+import { TENANT_ID_PATTERN } from '../shared/tenantScope';
 
-type Registration = 'automatic' | 'manual';
+/** The Registration parameter (registration.ts's Registration is the record of one). */
+type RegistrationMode = 'automatic' | 'manual';
 
 /** Answers the request itself and starts nothing. */
 function reject(
@@ -74,8 +78,8 @@ export class SiteContactFormTrigger implements INodeType {
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		// Written out, not spread from tenantCredentials(): n8n's scanner reads this array literally (a
-		// spread element crashes its credentials-name rule, and it looks here for the secret's testedBy).
+		// Written out: n8n's scanner reads this array literally (a spread element crashes its
+		// credentials-name rule, and it looks here for the secret's testedBy).
 		credentials: [
 			{
 				name: 'siteTenantApi',
@@ -206,9 +210,12 @@ export class SiteContactFormTrigger implements INodeType {
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
 				const data = credential.data ?? {};
-				const problems = secretCredentialProblems(data.headerName, data.secret);
+				const problems = [
+					...secretCredentialProblems(data.headerName, data.secret),
+					...manualTenantProblems(data),
+				];
 				if (problems.length > 0) return { status: 'Error', message: problems.join(' ') };
-				return { status: 'OK', message: 'Header name and secret are usable' };
+				return { status: 'OK', message: 'Tenant ID, header name and secret are usable' };
 			},
 		},
 	};
@@ -216,7 +223,7 @@ export class SiteContactFormTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
 				if (registration === 'manual') {
 					// The user registered the URL in the site's settings; nothing to create, but a weak
 					// secret stops the activation here rather than opening the URL to guessing.
@@ -226,13 +233,13 @@ export class SiteContactFormTrigger implements INodeType {
 				return await registrationExists(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
 				if (registration === 'manual') return true;
 				await register(this);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+				const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
 				if (registration === 'manual') return true;
 				await unregister(this);
 				return true;
@@ -241,14 +248,15 @@ export class SiteContactFormTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const registration = this.getNodeParameter('registration', 'automatic') as Registration;
+		const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
 		const headers = this.getHeaderData() as IDataObject;
 		let headerName = AUTOMATIC_SECRET_HEADER;
 		let authentic: boolean;
+		let tenants: Set<string>;
 		if (registration === 'manual') {
 			const credentials = await this.getCredentials('siteContactFormSecretApi');
 			headerName = manualHeaderName(credentials);
-			const problems = secretCredentialProblems(headerName, credentials.secret);
+			const problems = manualCredentialProblems(credentials);
 			if (problems.length > 0) {
 				// Changed after activation: refuse (the site retries a 5xx) rather than accept a weak secret.
 				return reject(
@@ -259,6 +267,7 @@ export class SiteContactFormTrigger implements INodeType {
 				);
 			}
 			authentic = secretMatches(headers[headerName.toLowerCase()], String(credentials.secret));
+			tenants = new Set([manualTenant(credentials)]);
 		} else {
 			const accepted = acceptedSecretHashes(this);
 			if (accepted.length === 0) {
@@ -273,6 +282,7 @@ export class SiteContactFormTrigger implements INodeType {
 				);
 			}
 			authentic = secretMatchesAnyHash(headers[AUTOMATIC_SECRET_HEADER.toLowerCase()], accepted);
+			tenants = expectedTenants(this);
 		}
 		if (!authentic) {
 			return reject(this, 401, 'unauthorized', 'The webhook secret is missing or wrong.');
@@ -290,6 +300,25 @@ export class SiteContactFormTrigger implements INodeType {
 		const identity = submissionIdentity(body);
 		if (identity.kind === 'invalid') {
 			return reject(this, 400, 'validation_failed', `${identity.problem}.`);
+		}
+		if (tenants.size === 0) {
+			// Registered by an earlier version, which recorded no tenant: the site delivers again
+			// once the workflow is activated anew (that registers afresh).
+			return reject(
+				this,
+				503,
+				'unavailable',
+				'The webhook does not know its tenant yet; deliver it again later.',
+			);
+		}
+		const tenantProblem = deliveryTenantProblem(body, tenants);
+		if (tenantProblem) {
+			return reject(
+				this,
+				tenantProblem.status,
+				tenantProblem.status === 403 ? 'forbidden' : 'validation_failed',
+				tenantProblem.message,
+			);
 		}
 
 		// A test run takes no claim: with automatic registration it gets a copy of a submission that the
@@ -361,17 +390,43 @@ function manualHeaderName(credentials: IDataObject): string {
 	return String(credentials.headerName ?? '').trim() || DEFAULT_MANUAL_SECRET_HEADER;
 }
 
-/** Throws when the manual registration's header name or secret is unusable (e.g. a short secret). */
+const TENANT_ID = new RegExp(TENANT_ID_PATTERN);
+
+/** The tenant a manual registration takes submissions of: the secret credential's Tenant ID. */
+function manualTenant(credentials: IDataObject): string {
+	return String(credentials.tenantId ?? '').trim();
+}
+
+/** What is wrong with the secret credential's Tenant ID, if anything. */
+function manualTenantProblems(credentials: IDataObject): string[] {
+	const tenantId = manualTenant(credentials);
+	if (TENANT_ID.test(tenantId)) return [];
+	return [
+		tenantId === ''
+			? 'Its Tenant ID is empty: name the tenant whose site sends here.'
+			: `Its Tenant ID "${tenantId.slice(0, 80)}" is not a tenant ID.`,
+	];
+}
+
+/** What makes the secret credential unusable: its header name, its secret, its Tenant ID. */
+function manualCredentialProblems(credentials: IDataObject): string[] {
+	return [
+		...secretCredentialProblems(manualHeaderName(credentials), credentials.secret),
+		...manualTenantProblems(credentials),
+	];
+}
+
+/** Throws when the manual registration's credential is unusable (e.g. a short secret, no tenant). */
 async function assertUsableSecretCredential(ctx: IHookFunctions): Promise<void> {
 	const credentials = await ctx.getCredentials('siteContactFormSecretApi');
-	const problems = secretCredentialProblems(manualHeaderName(credentials), credentials.secret);
+	const problems = manualCredentialProblems(credentials);
 	if (problems.length > 0) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`The contact-form secret credential is not usable: ${problems.join(' ')}`,
 			{
 				description:
-					'Edit the credential (header name and a secret of at least 16 characters), then activate the workflow again.',
+					'Edit the credential (Tenant ID, header name and a secret of at least 16 characters), then activate the workflow again.',
 			},
 		);
 	}

@@ -21,6 +21,7 @@ import { tenantCredentialType } from '../shared/authentication';
 import { headerValue, isPlainObject } from '../shared/json';
 import { siteApiRequest } from '../shared/transport';
 import { extensionRequest } from './extension';
+import { registrationTenant } from './tenant';
 import { AUTOMATIC_SECRET_HEADER, generateSecret, hashSecret, secretMatchesHash } from './secret';
 
 export const SETTINGS_PATH = '/api/settings';
@@ -35,6 +36,8 @@ export interface Registration extends IDataObject {
 	secretHash: string;
 	/** The tenant base URL the site was registered through: where deliveries are claimed. */
 	siteUrl?: string;
+	/** The tenant registered for: the only tenant_id its deliveries may name (tenant.ts). */
+	tenantId?: string;
 	registeredAt: string;
 	/** Made while the editor listens for a test event (activation mode "manual"). */
 	test: boolean;
@@ -70,6 +73,20 @@ export function productionSiteUrl(ctx: IWebhookFunctions): string | undefined {
 	return Object.values(staticData(ctx).registrations ?? {}).find(
 		(registration) => registration.test !== true && typeof registration.siteUrl === 'string',
 	)?.siteUrl;
+}
+
+/**
+ * The tenants a request may speak for: those of the registrations of its kind (test or production),
+ * see acceptedSecretHashes. A registration made before tenants were recorded adds none.
+ */
+export function expectedTenants(ctx: IWebhookFunctions): Set<string> {
+	const isTest = ctx.getMode() === 'manual';
+	return new Set(
+		Object.values(staticData(ctx).registrations ?? {})
+			.filter((registration) => (registration.test === true) === isTest)
+			.map((registration) => registration.tenantId)
+			.filter((tenantId): tenantId is string => typeof tenantId === 'string' && tenantId !== ''),
+	);
 }
 
 /**
@@ -155,7 +172,8 @@ async function saveWebhookSettings(ctx: IHookFunctions, settings: WebhookSetting
 export async function registrationExists(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrlOf(ctx);
 	const registration = staticData(ctx).registrations?.[url];
-	if (!registration) return false;
+	// One made before tenants were recorded is made afresh, so that its deliveries can be checked.
+	if (!registration || typeof registration.tenantId !== 'string') return false;
 	if (registration.via === 'copies') return await testWebhookListed(ctx, url);
 	const current = await readWebhookSettings(ctx);
 	if (current === undefined) return true;
@@ -183,6 +201,7 @@ async function testWebhookListed(ctx: IHookFunctions, url: string): Promise<bool
 /** Registers this node's URL with a fresh secret and records it in the static data. */
 export async function register(ctx: IHookFunctions): Promise<void> {
 	const url = webhookUrlOf(ctx);
+	const tenantId = await registrationTenant(ctx);
 	const secret = generateSecret();
 	const headers = { [AUTOMATIC_SECRET_HEADER]: secret };
 	const isTest = ctx.getActivationMode() === 'manual';
@@ -197,6 +216,7 @@ export async function register(ctx: IHookFunctions): Promise<void> {
 		headerName: AUTOMATIC_SECRET_HEADER,
 		secretHash: hashSecret(secret),
 		siteUrl: String(credentials.baseUrl ?? ''),
+		tenantId,
 		registeredAt: new Date().toISOString(),
 		test: isTest,
 		...(via ? { via } : {}),
@@ -251,8 +271,7 @@ async function registerTestUrl(
 
 /**
  * Takes this node's URL off the site: a test webhook is removed; a setting that still points here is
- * cleared (or, for a test registration of an earlier version, the setting it displaced is put back).
- * A setting someone changed in the meantime (another URL) is left alone. The registration leaves the
+ * cleared. A setting someone changed in the meantime (another URL) is left alone. The registration leaves the
  * static data either way.
  */
 export async function unregister(ctx: IHookFunctions): Promise<void> {

@@ -6,8 +6,8 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
 
-import { credentialTenant } from '../../credentials/tenantTokenMint';
-import { tenantCredentialType } from '../shared/authentication';
+import { resolveItemTenant, tenantCredentialType } from '../shared/target';
+import { withoutUserInfo } from '../shared/url';
 
 export interface WatchedSite {
 	/** The tenant: the credential's Tenant ID, or what the sitemap says; null when neither tells. */
@@ -24,12 +24,9 @@ export async function watchedSite(
 ): Promise<WatchedSite> {
 	const credentialType = tenantCredentialType(ctx);
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-	const site = String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/\/[^/@]*@/, '//')
-		.replace(/\/+$/, '');
-	const fromCredential =
-		credentialType === 'siteManagedTenantApi' ? credentialTenant(credentials) : '';
+	const site = withoutUserInfo(String(credentials.baseUrl ?? '').trim()).replace(/\/+$/, '');
+	// A Managed Tenant credential: the tenant its requests went to (target.ts), within its scope.
+	const fromCredential = await resolveItemTenant(ctx, 0);
 	const tenantId = fromCredential || sitemapTenant || null;
 	const key = createHash('sha256')
 		.update(JSON.stringify([site, tenantId]))

@@ -7,7 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { tenantAuthenticationProperty, tenantCredentials } from '../shared/authentication';
+import {
+	MANAGED_TENANT,
+	TENANT_TOKEN,
+	tenantAuthenticationProperty,
+} from '../shared/authentication';
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
 import { operationSubtitle } from '../shared/subtitle';
@@ -112,7 +116,19 @@ export class SiteTenant implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: tenantCredentials(),
+		// A literal array, so that n8n's lint rules can read it.
+		credentials: [
+			{
+				name: 'siteTenantApi',
+				required: true,
+				displayOptions: { show: { authentication: [TENANT_TOKEN] } },
+			},
+			{
+				name: 'siteManagedTenantApi',
+				required: true,
+				displayOptions: { show: { authentication: [MANAGED_TENANT] } },
+			},
+		],
 		properties,
 	};
 

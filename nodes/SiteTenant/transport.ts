@@ -1,32 +1,18 @@
 /**
- * Requests of the Tenant node, on the shared sender (../shared/transport.ts) with the credential its
- * Authentication parameter picks: a fixed tenant token or the managed credential that mints its own,
- * for the tenant the node's Tenant parameter names (else the credential's Tenant ID).
+ * Requests of the Tenant node and the triggers, on the shared sender (../shared/transport.ts) with
+ * the credential the Authentication parameter picks; the tenant is decided by ../shared/target.ts.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { tenantCredentialType } from '../shared/authentication';
 import type {
 	AllItemsOptions,
-	SiteCredentialType,
 	SiteRequest,
 	SiteRequestContext,
 	SiteRequestOptions,
 	SiteResponse,
 } from '../shared/transport';
-import { siteApiRequest, siteApiRequestAllItems, siteApiRequestFull } from '../shared/transport';
-import { nodeTenant } from './helpers/tenant';
-
-/** The credential type for the item, and the options with the tenant the node names for it. */
-function withTenant(
-	ctx: SiteRequestContext,
-	options: SiteRequestOptions,
-): [SiteCredentialType, SiteRequestOptions] {
-	const credentialType = tenantCredentialType(ctx, options.itemIndex);
-	if (credentialType !== 'siteManagedTenantApi' || options.tenantId !== undefined)
-		return [credentialType, options];
-	return [credentialType, { ...options, tenantId: nodeTenant(ctx, options.itemIndex) }];
-}
+import { siteApiRequestAllItems, siteApiRequestFull } from '../shared/transport';
+import { tenantCredentialType } from '../shared/target';
 
 /** Sends one request with the chosen tenant credential. Returns the parsed body. */
 export async function tenantApiRequest(
@@ -34,8 +20,8 @@ export async function tenantApiRequest(
 	request: SiteRequest,
 	options: SiteRequestOptions,
 ): Promise<unknown> {
-	const [credentialType, withItsTenant] = withTenant(this, options);
-	return await siteApiRequest.call(this, credentialType, request, withItsTenant);
+	const credentialType = tenantCredentialType(this, options.itemIndex);
+	return (await siteApiRequestFull.call(this, credentialType, request, options)).body;
 }
 
 /** tenantApiRequest that returns status, headers and body. */
@@ -44,8 +30,8 @@ export async function tenantApiRequestFull(
 	request: SiteRequest,
 	options: SiteRequestOptions,
 ): Promise<SiteResponse> {
-	const [credentialType, withItsTenant] = withTenant(this, options);
-	return await siteApiRequestFull.call(this, credentialType, request, withItsTenant);
+	const credentialType = tenantCredentialType(this, options.itemIndex);
+	return await siteApiRequestFull.call(this, credentialType, request, options);
 }
 
 /** siteApiRequestAllItems with the chosen tenant credential. */
@@ -56,6 +42,6 @@ export async function tenantApiRequestAllItems(
 	paging: AllItemsOptions,
 	options: SiteRequestOptions,
 ): Promise<IDataObject[]> {
-	const [credentialType, withItsTenant] = withTenant(this, options);
-	return await siteApiRequestAllItems.call(this, credentialType, path, qs, paging, withItsTenant);
+	const credentialType = tenantCredentialType(this, options.itemIndex);
+	return await siteApiRequestAllItems.call(this, credentialType, path, qs, paging, options);
 }

@@ -10,6 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { formatBytes } from './cappedBody';
 import { isRecord } from './json';
 import { redirectMessage } from './redirect';
+import { withoutUserInfo } from './url';
 
 export interface ServerErrorBody {
 	error?: string;
@@ -82,9 +83,7 @@ function endsInApi(baseUrl: string | undefined): boolean {
 
 /** The base URL for a message, without any user:password part. */
 function shownAddress(baseUrl: string | undefined): string {
-	const address = String(baseUrl ?? '')
-		.trim()
-		.replace(/\/\/[^/@]*@/, '//');
+	const address = withoutUserInfo(String(baseUrl ?? '').trim());
 	return address || 'the base URL';
 }
 

@@ -1,26 +1,36 @@
 /**
  * Tenant tokens a node run mints with a Managed Tenant credential: one per tenant scope (tenant,
- * both base URLs, admin token; credentials/tenantTokenMint.ts), shared by every request of the run
+ * both base URLs, admin token; tokenMint.ts), shared by every request of the run
  * that resolves to that scope, at any concurrency.
  *
  * Kept per execution: the WeakMap's key is n8n's flow context of the execution (`getContext('flow')`,
  * one object shared by the execution's nodes), or, where a context has none (a trigger's poll, hook or
- * webhook, the editor's list search), the context itself; the tokens go with it. Nothing is stored in
+ * webhook), the context itself; the tokens go with it. The editor's list searches (a new context per
+ * keystroke) share one map instead, each token reused for EDITOR_REUSE_MS at most. Nothing is stored in
  * n8n's credential (n8n 1.x would store the credential's fields as resolved for one item, replacing
  * their expressions), and a token is only ever looked up by the scope it was minted for: an item
  * whose credential resolves to another tenant or host (a per-item expression, an edit) gets its own.
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { MintedToken } from '../../credentials/tenantTokenMint';
-import { mintTenantToken, tokenScope } from '../../credentials/tenantTokenMint';
+import type { MintedToken } from './tokenMint';
+import { mintTenantToken, tokenScope } from './tokenMint';
 import { redirectMessage } from './redirect';
-import type { SiteRequestContext } from './transport';
+import type { SiteRequestContext } from './target';
 
 /** A token is not used for a request that may outlive it by less than this. */
 const EXPIRY_MARGIN_MS = 30_000;
 
+/** How long the editor's list searches reuse one token (per credential scope). */
+const EDITOR_REUSE_MS = 5 * 60_000;
+/** The most scopes the editor's map holds; beyond, it starts afresh. */
+const EDITOR_SCOPES = 100;
+
 const runTokens = new WeakMap<object, Map<string, Promise<MintedToken>>>();
+const editorTokens = new Map<string, Promise<MintedToken>>();
+
+const isListSearch = (ctx: SiteRequestContext) =>
+	'getCurrentNodeParameter' in ctx && !('getInputData' in ctx);
 
 /** What lives as long as the run's execution (see above). */
 function runOf(ctx: SiteRequestContext): object {
@@ -36,6 +46,10 @@ function runOf(ctx: SiteRequestContext): object {
 }
 
 function tokensOf(ctx: SiteRequestContext): Map<string, Promise<MintedToken>> {
+	if (isListSearch(ctx)) {
+		if (editorTokens.size >= EDITOR_SCOPES) editorTokens.clear();
+		return editorTokens;
+	}
 	const run = runOf(ctx);
 	let tokens = runTokens.get(run);
 	if (!tokens) {
@@ -72,12 +86,18 @@ export async function managedTenantToken(
 		}
 		break;
 	}
-	const mint = mintTenantToken(
+	const minted = mintTenantToken(
 		async (options) => await ctx.helpers.httpRequest(options),
 		credentials,
 		tenantId,
 		{ abortSignal, redirectMessage },
 	);
+	const mint = isListSearch(ctx)
+		? minted.then((token) => ({
+				...token,
+				expiresAt: Math.min(token.expiresAt, Date.now() + EDITOR_REUSE_MS),
+			}))
+		: minted;
 	tokens.set(scope, mint);
 	// A failed mint is not kept: the next request (a retry) mints again.
 	mint.catch(() => {

@@ -4,7 +4,7 @@
  * The contract says: retry 429 and 5xx (transient) and network failures with exponential backoff and
  * jitter, honour `Retry-After`, never retry any other 4xx as it is.
  */
-import { TOKEN_MINT_UNAVAILABLE } from '../../credentials/tenantTokenMint';
+import { TOKEN_MINT_UNAVAILABLE } from './tokenMint';
 
 export const RETRY_BASE_DELAY_MS = 250;
 export const RETRY_MAX_DELAY_MS = 10_000;

@@ -1,7 +1,9 @@
 /**
  * The editor's list of tenants (the Tenant parameter's From List), read through the Admin API with
  * the admin token of a Managed Tenant credential. `GET /api/tenants` is a reference-server extension:
- * a service without it answers 404, and the error says to name the tenant By ID instead.
+ * a service without it answers 404, and the error says to name the tenant By ID instead. Only the
+ * tenants within the credential's scope are offered (tenantScope.ts): One Tenant lists its Tenant ID
+ * without asking the service.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -15,7 +17,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { networkError, readThrownRequestError, redirectError, serverError } from './errors';
 import { isPlainObject } from './json';
 import { isRedirectStatus } from './redirect';
-import { DEFAULT_TIMEOUT_MS, unwrapList } from './transport';
+import { DEFAULT_TIMEOUT_MS } from './target';
+import { credentialScope, SCOPE_ONE, scopeAllows } from './tenantScope';
+import { unwrapList } from './transport';
 import { joinUrl } from './url';
 
 const TENANT_SEARCH_SIZE = 50;
@@ -27,6 +31,12 @@ export async function listTenants(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const scope = credentialScope(credentials);
+	if (scope.kind === SCOPE_ONE) {
+		const fragment = filter?.trim().toLowerCase() ?? '';
+		const offered = scope.tenantId !== '' && scope.tenantId.includes(fragment);
+		return { results: offered ? [{ name: scope.tenantId, value: scope.tenantId }] : [] };
+	}
 	const baseUrl = String(credentials.adminBaseUrl ?? '');
 	const url = joinUrl(baseUrl, '/api/tenants');
 	const page = Math.max(1, Number(paginationToken) || 1);
@@ -70,11 +80,13 @@ export async function listTenants(
 		isPlainObject(body) && isPlainObject(body.meta) ? body.meta.last_page : NaN,
 	);
 	return {
-		results: unwrapList(body).map((tenant) => ({
-			name: String(tenant.id),
-			value: String(tenant.id),
-			...(tenant.fqdn ? { description: String(tenant.fqdn) } : {}),
-		})),
+		results: unwrapList(body)
+			.filter((tenant) => scopeAllows(scope, String(tenant.id)))
+			.map((tenant) => ({
+				name: String(tenant.id),
+				value: String(tenant.id),
+				...(tenant.fqdn ? { description: String(tenant.fqdn) } : {}),
+			})),
 		paginationToken: Number.isFinite(lastPage) && page < lastPage ? String(page + 1) : undefined,
 	};
 }

@@ -1,11 +1,11 @@
 /**
  * The one way the nodes talk to the Site Management Service.
  *
- * - Every request reads the credential as n8n resolves it for its item (getCredentials(type, item)):
- *   expressions in credential fields are per item, and an edited credential acts from the next
- *   request on. The Tenant Token and Admin credentials add their token through n8n
+ * - Where an item's request goes (credential, tenant, base URL, Timeout, Max Retries) is decided by
+ *   target.ts, per item: expressions in credential fields are per item, and an edited credential acts
+ *   from the next request on. The Tenant Token and Admin credentials add their token through n8n
  *   (httpRequestWithAuthentication); a Managed Tenant credential's requests carry the run's token for
- *   the tenant the item names (managedTenant.ts). The base URL comes from the credential too.
+ *   the item's tenant (managedTenant.ts).
  * - POST, PUT and DELETE carry an Idempotency-Key made once per call and reused by every retry of
  *   that call, so a retry after a lost answer never doubles anything.
  * - 429, 5xx and network failures are retried with exponential backoff and full jitter, honouring
@@ -14,16 +14,11 @@
  */
 import { randomUUID } from 'crypto';
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
-	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
-	IPollFunctions,
-	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -43,31 +38,20 @@ import {
 	backoffDelay,
 	isRetryableNetworkError,
 	isRetryableStatus,
-	MAX_CONFIGURABLE_RETRIES,
-	MAX_RETRIES,
 	MAX_RETRY_AFTER_MS,
 	parseRetryAfter,
 } from './retry';
-import { credentialTenant } from '../../credentials/tenantTokenMint';
 import type { CancelSignal } from './cancel';
 import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
 import { managedTenantToken } from './managedTenant';
+import type { RequestTarget, SiteCredentialType, SiteRequestContext } from './target';
+import { resolveRequestTarget } from './target';
 import { isToolForm } from './toolForm';
 import { joinUrl } from './url';
 import { readConcurrency, runWindow, throwFirstFailure } from './window';
 
-export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManagedTenantApi';
+export type { SiteCredentialType, SiteRequestContext } from './target';
 
-/**
- * Who may send: a node's execute context, a trigger's hook context (webhook registration on
- * activation), its webhook context (claiming a delivery), a polling trigger's poll context or the
- * editor's load-options context (list search). All carry getNode, getCredentials and httpRequestWithAuthentication; only an execute context
- * has per-item options (Options > Timeout).
- */
-export type SiteRequestContext =
-	IExecuteFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions | ILoadOptionsFunctions;
-
-export const DEFAULT_TIMEOUT_MS = 30_000;
 const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 export type RequestBody = IHttpRequestOptions['body'];
@@ -91,17 +75,12 @@ export interface SiteRequest {
 
 export interface SiteRequestOptions {
 	itemIndex: number;
-	/** Milliseconds per attempt. Default: the node's Options > Timeout, else 30000. */
+	/** Milliseconds per attempt. Default: the node's Options > Timeout, else 30000 (target.ts). */
 	timeout?: number;
 	/** Reuse a key made by the caller (e.g. one key for several calls of one item). */
 	idempotencyKey?: string;
 	/** The service's field names as the editor shows them, for the field details of an error. */
 	fieldLabels?: FieldLabels;
-	/**
-	 * The tenant a Managed Tenant credential acts on, when the node names one (the Tenant node's Tenant
-	 * parameter); else the credential's Tenant ID. Ignored by the other credentials.
-	 */
-	tenantId?: string;
 	/** Ends the request (and its retries) when it aborts, besides the execution's cancel signal. */
 	signal?: AbortSignal;
 	/** The longest answer read; a longer one fails the request unread (cappedBody.ts). */
@@ -128,66 +107,34 @@ function hasHeader(headers: IDataObject, name: string): boolean {
 	return headerValue(headers, name) !== undefined;
 }
 
-/** The node's Options > Timeout for this item, if the node has that option. */
-function configuredTimeout(ctx: SiteRequestContext, itemIndex: number): number {
-	// A hook context has no items (and a getNodeParameter without an item index).
-	if (!('getInputData' in ctx)) return DEFAULT_TIMEOUT_MS;
-	try {
-		const value = ctx.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS) as number;
-		return Number(value) > 0 ? Number(value) : DEFAULT_TIMEOUT_MS;
-	} catch {
-		return DEFAULT_TIMEOUT_MS;
-	}
-}
-
-/** The node's Options > Max Retries for this item (0..10), else MAX_RETRIES. */
-function configuredMaxRetries(ctx: SiteRequestContext, itemIndex: number): number {
-	if (!('getInputData' in ctx)) return MAX_RETRIES;
-	try {
-		const value = Number(ctx.getNodeParameter('options.maxRetries', itemIndex, MAX_RETRIES));
-		return Number.isInteger(value) && value >= 0
-			? Math.min(value, MAX_CONFIGURABLE_RETRIES)
-			: MAX_RETRIES;
-	} catch {
-		return MAX_RETRIES;
-	}
-}
-
 /** How one call reaches the service with its item's credential. */
 interface SiteAuth {
-	baseUrl: string;
 	/** Sends one attempt with the credential's token. */
 	send(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse>;
 	/** After a 401: gets a fresh token for one more attempt; false when there is none to get. */
 	renew(): Promise<boolean>;
 }
 
-/** What a request needs from the credential and the node's options, read once per call or per walk. */
+/** What a request needs, resolved once per call or per walk over pages. */
 interface ResolvedSettings {
 	auth: SiteAuth;
 	baseUrl: string;
-	url: (path: string) => string;
 	timeout: number;
 	maxRetries: number;
 	signal: CancelSignal | undefined;
 }
 
 /** Sends with n8n's authentication of the credential (Tenant Token, Admin): the data read for the item. */
-function n8nAuth(
-	ctx: SiteRequestContext,
-	credentialType: SiteCredentialType,
-	data: ICredentialDataDecryptedObject,
-): SiteAuth {
-	const reference = ctx.getNode().credentials?.[credentialType];
+function n8nAuth(ctx: SiteRequestContext, target: RequestTarget): SiteAuth {
+	const reference = ctx.getNode().credentials?.[target.credentialType];
 	return {
-		baseUrl: String(data.baseUrl ?? ''),
 		send: async (options) =>
-			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, options, {
+			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, target.credentialType, options, {
 				credentialsDecrypted: {
 					id: reference?.id ?? '',
 					name: reference?.name ?? '',
-					type: credentialType,
-					data,
+					type: target.credentialType,
+					data: target.credentials,
 				},
 			})) as IN8nHttpFullResponse,
 		renew: async () => false,
@@ -197,16 +144,15 @@ function n8nAuth(
 /** Sends with the run's token for the tenant (managedTenant.ts); a refused token is replaced once. */
 function managedAuth(
 	ctx: SiteRequestContext,
-	data: ICredentialDataDecryptedObject,
+	target: RequestTarget,
 	tenantId: string,
 	signal: CancelSignal | undefined,
 ): SiteAuth {
 	let token: string | undefined;
 	let renewed = false;
 	return {
-		baseUrl: String(data.baseUrl ?? ''),
 		send: async (options) => {
-			token ??= await managedTenantToken(ctx, data, tenantId, signal);
+			token ??= await managedTenantToken(ctx, target.credentials, tenantId, signal);
 			return (await ctx.helpers.httpRequest({
 				...options,
 				headers: { ...options.headers, Authorization: `Bearer ${token}` },
@@ -215,53 +161,42 @@ function managedAuth(
 		renew: async () => {
 			if (renewed || token === undefined) return false;
 			renewed = true;
-			token = await managedTenantToken(ctx, data, tenantId, signal, token);
+			token = await managedTenantToken(ctx, target.credentials, tenantId, signal, token);
 			return true;
 		},
 	};
 }
 
 /**
- * Reads the item's credential and the node's Options > Timeout and Max Retries for this item. Each
- * read costs n8n a credential decryption or an expression evaluation, so a walk over many pages
- * (siteApiRequestAllItems) does it once per item, not once per page.
+ * The item's target (target.ts) and the token that goes with it. Each read costs n8n a credential
+ * decryption or an expression evaluation, so a walk over many pages (siteApiRequestAllItems) does it
+ * once per item, not once per page.
  */
 async function resolveSettings(
 	ctx: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	options: SiteRequestOptions,
 ): Promise<ResolvedSettings> {
-	const { itemIndex } = options;
-	const data = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType, itemIndex);
+	const target = await resolveRequestTarget(
+		ctx,
+		credentialType,
+		options.itemIndex,
+		options.timeout,
+	);
 	const cancel = cancelSignalOf(ctx);
 	const signal =
 		cancel && options.signal
 			? AbortSignal.any([cancel, options.signal])
 			: (cancel ?? options.signal);
-	let auth: SiteAuth;
-	if (credentialType === 'siteManagedTenantApi') {
-		const tenantId = String(options.tenantId ?? '').trim() || credentialTenant(data);
-		if (!tenantId) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				"No tenant named: the Managed Tenant credential's Tenant ID is empty and the node names no tenant",
-				{
-					itemIndex,
-					description:
-						"The Site Management Tenant node takes the tenant in its Tenant parameter (By ID or From List); the triggers watch one site and need the credential's Tenant ID.",
-				},
-			);
-		}
-		auth = managedAuth(ctx, data, tenantId, signal);
-	} else {
-		auth = n8nAuth(ctx, credentialType, data);
-	}
+	const auth =
+		target.tenantId !== undefined
+			? managedAuth(ctx, target, target.tenantId, signal)
+			: n8nAuth(ctx, target);
 	return {
 		auth,
-		baseUrl: auth.baseUrl,
-		url: (path) => joinUrl(auth.baseUrl, path),
-		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),
-		maxRetries: configuredMaxRetries(ctx, itemIndex),
+		baseUrl: target.baseUrl,
+		timeout: target.timeout,
+		maxRetries: target.maxRetries,
 		signal,
 	};
 }
@@ -284,11 +219,11 @@ async function sendRequest(
 	ctx: SiteRequestContext,
 	request: SiteRequest,
 	options: SiteRequestOptions,
-	{ auth, baseUrl, url: urlFor, timeout, maxRetries, signal }: ResolvedSettings,
+	{ auth, baseUrl, timeout, maxRetries, signal }: ResolvedSettings,
 ): Promise<SiteResponse> {
 	const { itemIndex } = options;
 	const node = ctx.getNode();
-	const url = urlFor(request.path);
+	const url = joinUrl(baseUrl, request.path);
 	// An agent's tool answers its model: an error there names no address of the service.
 	const asTool = isToolForm(node);
 	const errorContext = { baseUrl: asTool ? undefined : baseUrl, fieldLabels: options.fieldLabels };

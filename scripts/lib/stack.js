@@ -40,7 +40,7 @@ const CREDENTIALS = {
 		name: 'Site Management Managed Tenant (acme)',
 		type: 'siteManagedTenantApi',
 	},
-	// The same admin token with the Tenant ID left empty: the Tenant nodes name the site per item
+	// The same admin token with Tenant Scope "Any Tenant": the Tenant nodes name the site per item
 	// (their Tenant parameter), so this one credential reaches every site.
 	managedEverySite: {
 		id: 'siteManagedAll01',
@@ -97,6 +97,7 @@ function credentialsFor({
 		entry('managedEverySite', {
 			adminBaseUrl: serverUrl,
 			adminToken,
+			tenantScope: 'any',
 			tenantId: '',
 			baseUrl: serverUrl,
 			lifetime: 900,

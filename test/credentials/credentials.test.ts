@@ -343,7 +343,7 @@ describe("the Managed Tenant credential's own token (the credential test, n8n's 
 					credentials: ICredentialDataDecryptedObject,
 					options: IHttpRequestOptions,
 				) => Promise<IHttpRequestOptions>
-			)(data, { url: '/api/pages', headers: {} })
+			)(data, { url: '/api/pages', baseURL: String(data.baseUrl), headers: {} })
 		).headers?.Authorization;
 
 	test('preAuthentication stores the scope beside the token; authenticate sends it only there', async () => {
@@ -390,6 +390,46 @@ describe("the Managed Tenant credential's own token (the credential test, n8n's 
 		const result = await testCredential(ctx.runner, managedType, empty);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/Tenant ID is empty/);
-		expect(result.message).toMatch(/Tenant" parameter/);
+		expect(result.message).toMatch(/Fill it in/);
+	});
+
+	test('the token goes to the Tenant Base URL only: any other address fails, nothing sent', async () => {
+		const data: ICredentialDataDecryptedObject = {
+			...managedData('own-a'),
+			accessToken: 'stt_stored',
+			accessTokenScope: 'x',
+		};
+		const authenticate = credential.authenticate as (
+			credentials: ICredentialDataDecryptedObject,
+			options: IHttpRequestOptions,
+		) => Promise<IHttpRequestOptions>;
+		const base = String(data.baseUrl);
+		for (const url of [
+			'http://127.0.0.1:9/api/pages',
+			`${base}.evil.example/api/pages`,
+			`${base.replace('http:', 'https:')}/api/pages`,
+			'//127.0.0.2/api/pages',
+		]) {
+			await expect(authenticate(data, { url, headers: {} })).rejects.toThrow(
+				/sends its token only to its Tenant Base URL/,
+			);
+		}
+		// n8n's legacy helper (HTTP Request node on n8n 1.x) names the address `uri`.
+		await expect(
+			authenticate(data, { uri: 'http://127.0.0.1:9/x', headers: {} } as never),
+		).rejects.toThrow(/only to its Tenant Base URL/);
+		await expect(
+			authenticate(data, { url: `${base}/api/pages`, headers: {} }),
+		).resolves.toBeDefined();
+	});
+
+	test('a scope that does not allow its own Tenant ID gets no token', async () => {
+		const data = managedData('own-a', { tenantScope: 'listed', allowedTenants: 'client-*' });
+		const empty = ctx.runner.credentials.add('siteManagedTenantApi', data);
+		const result = await testCredential(ctx.runner, managedType, empty);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			/may not act on tenant "own-a": it allows the tenants client-\*/,
+		);
 	});
 });

@@ -53,6 +53,7 @@ export function useContactFormContext(options: Partial<ServerOptions> = {}): Con
 				const credential = harness.credentials.add('siteTenantApi', {
 					baseUrl: site.url,
 					token: tenant.token,
+					tenantId: tenant.id,
 				});
 				return { ...tenant, credential };
 			},

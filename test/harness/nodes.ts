@@ -132,6 +132,19 @@ export function useNodeTestContext(
 	return context;
 }
 
+/** Page > Create of the item's own `url` (named after it), for tests of where items land. */
+export const createPageOfItem = {
+	resource: 'page',
+	operation: 'create',
+	name: '={{ "Page " + $json.url }}',
+	url: '={{ $json.url }}',
+	locale: 'en',
+};
+
+/** The urls of a tenant's live pages, sorted. */
+export const pageUrlsOf = async (client: AxiosInstance) =>
+	(await listPages(client)).map((page) => page.url).sort();
+
 /** All pages the server lists for a tenant (live pages; filters as query parameters). */
 export async function listPages(client: AxiosInstance, query: Record<string, string> = {}) {
 	const pages: Array<Record<string, unknown>> = [];

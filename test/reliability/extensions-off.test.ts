@@ -110,7 +110,7 @@ describe('row: Admin node, Tenant node operations, Site Management Trigger need 
 describe("row: Tenant node's Tenant parameter", () => {
 	test('By ID (POST /api/tenant/token, described) works with a Managed Tenant credential', async () => {
 		const tenant = await ctx.tenant('off-by-id');
-		const credentials = ctx.managedCredential('');
+		const credentials = ctx.managedCredential('', { tenantScope: 'any' });
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,
@@ -130,7 +130,7 @@ describe("row: Tenant node's Tenant parameter", () => {
 	});
 
 	test('From List (GET /api/tenants, extension): the list says to give the tenant By ID', async () => {
-		const credentials = ctx.managedCredential('');
+		const credentials = ctx.managedCredential('', { tenantScope: 'any' });
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
@@ -204,6 +204,7 @@ describe('Contact Form Trigger rows', () => {
 	async function manualTrigger(tenant: TenantWithCredential, url: 'production' | 'test') {
 		const secret = `manual-secret-${tenant.id}-0123456789abcdef`;
 		const credential = forms.harness.credentials.add('siteContactFormSecretApi', {
+			tenantId: tenant.id,
 			headerName: 'X-Form-Key',
 			secret,
 		});
@@ -227,6 +228,18 @@ describe('Contact Form Trigger rows', () => {
 			expect.objectContaining({ submission_id: submissionId, fields: { message: 'hello' } }),
 		]);
 		expect(await trigger.deactivate()).toBe(true);
+		expect((await settingsOf(tenant)).contact_form_webhook_url).toBeNull();
+	});
+
+	test('a Tenant Token credential without a Tenant ID cannot register: the service does not say its tenant', async () => {
+		const tenant = await forms.tenant('off-no-tenant');
+		const credential = forms.harness.credentials.add('siteTenantApi', {
+			baseUrl: forms.site.url,
+			token: tenant.token,
+		});
+		await expect(forms.trigger({}, credential).activate()).rejects.toThrow(
+			/fill in the credential's Tenant ID/,
+		);
 		expect((await settingsOf(tenant)).contact_form_webhook_url).toBeNull();
 	});
 

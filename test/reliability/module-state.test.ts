@@ -25,6 +25,10 @@ const EXCEPTIONS: Record<string, { name: string; why: string }> = {
 		name: 'recent',
 		why: "the repeat memory of manual registration, best effort and documented as per process. Need: a delivery the site repeats must not start the workflow twice. Manual registration has no credential for the site, so it cannot claim there (automatic registration does). Tried: the workflow's static data. n8n saves it after a webhook() call, but whole and as read when the request began (live-webhooks.js: saveStaticData, an UPDATE of the workflow's whole staticData): a delivery that runs across a re-activation writes back the registration it replaced, and every later delivery is refused for a stale secret; two deliveries at once drop each other's keys. Memory of this process is the one place with neither failure",
 	},
+	'nodes/shared/managedTenant.ts': {
+		name: 'editorTokens',
+		why: "tenant tokens the editor's list searches reuse for five minutes at most, per credential scope (a hash of tenant, both base URLs and the admin token), at most 100 scopes. Need: n8n makes a new load-options context for every keystroke of a list search, and each would otherwise mint a token on the service (issue 38). A token found here is only ever used for the scope it was minted for, so a process that lacks it mints one: nothing is lost between processes",
+	},
 };
 
 const MUTATING_METHODS = new Set([

@@ -13,10 +13,11 @@ import { SitePageTrigger } from '../../nodes/SitePageTrigger/SitePageTrigger.nod
 import { readSettings, useContactFormContext, writeSettings } from '../harness/contact-form';
 import { listSearch } from '../harness/list-search';
 import {
+	createPageOfItem,
 	credentialId,
 	expectNoSecrets,
 	jsonOf,
-	listPages,
+	pageUrlsOf,
 	seedPages,
 	useNodeTestContext,
 } from '../harness/nodes';
@@ -41,16 +42,8 @@ function alternating(
 	});
 }
 
-const urlsOf = async (client: Parameters<typeof listPages>[0]) =>
-	(await listPages(client)).map((page) => page.url).sort();
-
-const createPage = {
-	resource: 'page',
-	operation: 'create',
-	name: '={{ "Page " + $json.url }}',
-	url: '={{ $json.url }}',
-	locale: 'en',
-};
+const urlsOf = pageUrlsOf;
+const createPage = createPageOfItem;
 
 describe('the Managed Tenant credential with a per-item Tenant ID', () => {
 	test('8 creates alternating two tenants at the default window: 4 pages on each, one token each', async () => {
@@ -100,8 +93,8 @@ describe('the Tenant Token credential with a per-item token', () => {
 	});
 });
 
-describe('one admin credential for any tenant: empty Tenant ID, the node names the tenant', () => {
-	const anyTenant = () => ctx.managedCredential('');
+describe('one admin credential for any tenant: Any Tenant scope, the node names the tenant', () => {
+	const anyTenant = () => ctx.managedCredential('', { tenantScope: 'any' });
 
 	const run = (
 		credentials: ReturnType<typeof anyTenant>,
@@ -215,7 +208,9 @@ describe('one admin credential for any tenant: empty Tenant ID, the node names t
 			credentials,
 			parameters: { authentication: 'managedTenant', resource: 'page', operation: 'getAll' },
 		});
-		expect(result.error?.message).toMatch(/Tenant ID is empty and the node names no tenant/);
+		expect(result.error?.message).toMatch(
+			/node names none and the Managed Tenant credential's Tenant ID is empty/,
+		);
 		expect(result.error?.description).toMatch(/Tenant parameter/);
 	});
 
@@ -262,7 +257,7 @@ describe('a service without the tenant list', () => {
 	afterAll(async () => await new Promise((resolve) => bare.close(resolve)));
 
 	test('From List says to name the tenant By ID', async () => {
-		const credentials = ctx.managedCredential('', { adminBaseUrl: bareUrl });
+		const credentials = ctx.managedCredential('', { adminBaseUrl: bareUrl, tenantScope: 'any' });
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
@@ -497,7 +492,10 @@ describe('one token per tenant and execution, across the nodes of the execution'
 		const a = await ctx.tenant('flow-a');
 		const b = await ctx.tenant('flow-b');
 		const before = [ctx.site.tokensIssued('flow-a'), ctx.site.tokensIssued('flow-b')];
-		const credentials = ctx.managedCredential('');
+		const credentials = ctx.managedCredential('', {
+			tenantScope: 'listed',
+			allowedTenants: 'flow-*',
+		});
 		const key = `flow-${Date.now()}`;
 		sourceRegistry.set(key, alternating(['flow-a', 'flow-b'], 6));
 		const tenantNode = (name: string, x: number, parameters: INodeParameters) => ({

@@ -1,15 +1,12 @@
 /**
- * The Tenant parameter: which site a Managed Tenant credential acts on, per item. Empty means the
- * credential's own Tenant ID; with that left empty, one admin credential serves every tenant.
+ * The Tenant parameter: which site a Managed Tenant credential acts on, per item, within the
+ * credential's scope. Empty means the credential's Tenant ID. Read in one place only
+ * (../../shared/target.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MANAGED_TENANT } from '../../shared/authentication';
-import { isRecord } from '../../shared/json';
-import type { SiteRequestContext } from '../../shared/transport';
-
-/** The contract's tenant id: 1 to 63 of a-z, 0-9, - and _, starting with a letter or digit. */
-export const TENANT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
+import { MANAGED_TENANT } from '../../shared/target';
+import { TENANT_ID_PATTERN } from '../../shared/tenantScope';
 
 export const tenantProperty: INodeProperties = {
 	displayName: 'Tenant',
@@ -17,7 +14,7 @@ export const tenantProperty: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	description:
-		"The site to work on, item by item. Leave empty to use the credential's Tenant ID. With the credential's Tenant ID left empty, one admin credential reaches every site: name it here, e.g. with an expression reading the item's tenant field.",
+		"The site to work on, item by item, e.g. an expression reading the item's tenant field. Leave empty to use the credential's Tenant ID. It must lie within the credential's Tenant Scope; an expression that fails or resolves empty fails the item.",
 	displayOptions: { show: { authentication: [MANAGED_TENANT] } },
 	modes: [
 		{
@@ -44,20 +41,3 @@ export const tenantProperty: INodeProperties = {
 		},
 	],
 };
-
-/** The tenant the node names for the item ('' when none: the credential's Tenant ID applies). */
-export function nodeTenant(ctx: SiteRequestContext, itemIndex: number): string {
-	let value: unknown;
-	try {
-		if ('getInputData' in ctx) {
-			value = ctx.getNodeParameter('tenant', itemIndex, '', { extractValue: true });
-		} else if ('getCurrentNodeParameter' in ctx) {
-			value = ctx.getCurrentNodeParameter('tenant', { extractValue: true });
-		}
-	} catch {
-		// A node without the parameter (the triggers): the credential's Tenant ID.
-		return '';
-	}
-	if (isRecord(value)) value = value.value;
-	return String(value ?? '').trim();
-}

@@ -140,6 +140,13 @@ const MIGRATIONS: Migration[] = [
 	(db, report) => {
 		for (const change of migratePageUrls(db)) report(change);
 	},
+	// 4. Tokens remember the tenant id they were issued for: one issued before a rename no longer
+	// works (a client that minted for the old name must never reach the renamed tenant, nor a new
+	// tenant of that name). Expired tokens are pruned on each issue, by this index.
+	`
+	ALTER TABLE tokens ADD COLUMN issued_for TEXT;
+	CREATE INDEX tokens_expiry ON tokens(expires_at);
+	`,
 ];
 
 export function runMigrations(db: Database.Database, report: MigrationReport = () => {}): void {

@@ -37,6 +37,8 @@ export default fp(
 			const tokenHash = sha256Hex(token);
 			const found = app.site.store.tokens.findByHash(tokenHash);
 			if (!found || found.revoked_at !== null) return undefined;
+			// Issued for another name: the tenant was renamed since, and the token stays with the name.
+			if (found.issued_for !== null && found.issued_for !== found.tenant_id) return undefined;
 			if (found.expires_at !== null && found.expires_at <= new Date().toISOString())
 				return undefined;
 			return { kind: 'tenant', pk: found.tenant_pk, id: found.tenant_id, tokenHash };

@@ -62,7 +62,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				{
 					summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
 					description:
-						'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, tokens, assets, variables and notifications follow a rename.',
+						'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, assets, variables and notifications follow a rename; tokens issued before it stop working (401), so that no client reaches the renamed tenant, or a new tenant of the old name, by a token issued for the old name.',
 				},
 				updateTenantBody,
 				okResponses,

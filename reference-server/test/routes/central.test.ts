@@ -206,6 +206,30 @@ describe('POST /api/tenant/token', () => {
 		expect((await a4.get('/api/pages')).status).toBe(200);
 	});
 
+	it('an issue prunes expired tokens of every tenant and leaves the others known', async () => {
+		const a = await createTenant(h);
+		const b = await createTenant(h);
+		const short = await issueToken(h, a.id, { expires_in: 1 });
+		// a's tokens with an expiry: only the short one (createTenant's own has none)
+		const rows = () =>
+			h.server.app.site.store.db
+				.prepare<[string], { n: number }>(
+					'SELECT COUNT(*) AS n FROM tokens t JOIN tenants tn ON tn.pk = t.tenant_pk WHERE tn.id = ? AND t.expires_at IS NOT NULL',
+				)
+				.get(a.id)!.n;
+		await waitFor(
+			async () => (await client(h.url, short).get('/api/pages')).status === 401,
+			5000,
+			'token expiry',
+			100,
+		);
+		expect(rows()).toBeGreaterThan(0);
+		await issueToken(h, b.id);
+		expect(rows()).toBe(0);
+		// a's long-lived token still works after b's issue
+		expect((await a.api.get('/api/pages')).status).toBe(200);
+	});
+
 	it('rotation of one tenant leaves the tokens of another tenant working', async () => {
 		const a = await createTenant(h);
 		const b = await createTenant(h);
@@ -228,7 +252,7 @@ describe('PUT /api/tenant (update / rename)', () => {
 		expect((await t.api.get('/api/pages')).status).toBe(200);
 	});
 
-	it('renames: pages, settings and tokens follow; the old id is gone', async () => {
+	it('renames: pages and settings follow, the old tokens stop; the old id is gone', async () => {
 		const t = await createTenant(h, uniqueId('old'));
 		await createPage(t, '/about-us');
 		await createPage(t, '/contact');
@@ -243,21 +267,19 @@ describe('PUT /api/tenant (update / rename)', () => {
 		expect(res.status).toBe(200);
 		expect(res.data).toEqual({ message: 'Tenant updated successfully.' });
 
-		// the old token still works and sees the same pages
-		const list = expectOk(await t.api.get('/api/pages', { params: { per_page: 100 } }));
+		// the token issued for the old name stops: it never reaches the renamed tenant
+		expectError(await t.api.get('/api/pages'), 401, 'unauthorized');
+
+		// the new id issues tokens that see the same data; settings followed
+		const fresh = client(h.url, await issueToken(h, newId));
+		const list = expectOk(await fresh.get('/api/pages', { params: { per_page: 100 } }));
 		expect(list.data.map((p: any) => p.url).sort()).toEqual(['/about-us', '/contact']);
-		// settings followed
 		const settings = expectOk(
-			await t.api.post('/api/settings', { statistics_iframe: '<iframe></iframe>' }),
+			await fresh.post('/api/settings', { statistics_iframe: '<iframe></iframe>' }),
 		);
 		expect(settings.settings).toEqual(
 			expect.objectContaining({ google_code: 'G-RENAME', noindex: 1 }),
 		);
-
-		// the new id issues tokens that see the same data
-		const fresh = client(h.url, await issueToken(h, newId));
-		const list2 = expectOk(await fresh.get('/api/pages', { params: { per_page: 100 } }));
-		expect(list2.meta.total).toBe(2);
 
 		// the old id is gone everywhere
 		expectError(await h.admin.post('/api/tenant/token', { id: t.id }), 404, 'not_found');
@@ -267,8 +289,12 @@ describe('PUT /api/tenant (update / rename)', () => {
 			'not_found',
 		);
 		expectError(await h.admin.delete('/api/tenant', { data: { id: t.id } }), 404, 'not_found');
-		// and can be taken again by a new tenant
+		// and can be taken again by a new tenant, which the old token does not reach either
 		expect((await h.admin.post('/api/tenant', { id: t.id })).status).toBe(200);
+		expectError(await t.api.get('/api/pages'), 401, 'unauthorized');
+		// an fqdn change alone keeps the tokens
+		expectOk(await h.admin.put('/api/tenant', { id: newId, fqdn: 'again.example.com' }));
+		expect((await fresh.get('/api/pages')).status).toBe(200);
 	});
 
 	it('answers 404 for an unknown old_id', async () => {

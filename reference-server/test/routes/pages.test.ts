@@ -6,11 +6,13 @@ import {
 	type Harness,
 	type Tenant,
 	allPages,
+	client,
 	createPage,
 	createTenant,
 	detailFields,
 	expectError,
 	expectOk,
+	issueToken,
 	pageBody,
 	useServer,
 } from '../helpers';
@@ -455,13 +457,16 @@ describe('POST /api/sitemap', () => {
 		});
 	});
 
-	it('tenant_id follows a rename: the same token then names the new id', async () => {
+	it('tenant_id follows a rename: a token issued for the new id names it', async () => {
 		const renamed = await createTenant(h);
 		await createPage(renamed, '/kept');
 		const newId = `${renamed.id}-new`;
 		expect((await renamed.api.post('/api/sitemap', {})).data.tenant_id).toBe(renamed.id);
 		expectOk(await h.admin.put('/api/tenant', { old_id: renamed.id, id: newId }));
-		const after = expectOk(await renamed.api.post('/api/sitemap', {}));
+		// The token issued for the old name stops (central.test.ts); a new one names the new id.
+		expect((await renamed.api.post('/api/sitemap', {})).status).toBe(401);
+		const fresh = client(h.url, await issueToken(h, newId));
+		const after = expectOk(await fresh.post('/api/sitemap', {}));
 		expect(after.tenant_id).toBe(newId);
 		expect(after.pages.map((p: any) => p.url)).toEqual(['/kept']);
 	});

@@ -21,8 +21,9 @@ import {
 const ctx = useContactFormContext({ deliverySetupGraceMs: 0 });
 const SECRET = 'a-long-manual-secret-0123456789abcdef';
 
-function manualCredential(data: { headerName?: string; secret?: string } = {}) {
+function manualCredential(data: { headerName?: string; secret?: string; tenantId?: string } = {}) {
 	return ctx.harness.credentials.add('siteContactFormSecretApi', {
+		tenantId: data.tenantId ?? 'manual-none',
 		headerName: data.headerName ?? 'X-Form-Key',
 		secret: data.secret ?? SECRET,
 	});
@@ -31,7 +32,10 @@ function manualCredential(data: { headerName?: string; secret?: string } = {}) {
 describe('manual registration', () => {
 	test('activation and deactivation make no API calls and leave the site settings as the user set them', async () => {
 		const tenant = await ctx.tenant('manual-lifecycle');
-		const trigger = ctx.trigger({ registration: 'manual' }, manualCredential());
+		const trigger = ctx.trigger(
+			{ registration: 'manual' },
+			manualCredential({ tenantId: tenant.id }),
+		);
 		const configured = {
 			contact_form_webhook_url: trigger.productionUrl,
 			contact_form_webhook_headers: { 'X-Form-Key': SECRET },
@@ -50,7 +54,10 @@ describe('manual registration', () => {
 
 	test('a submission the site delivers with the configured header starts the workflow', async () => {
 		const tenant = await ctx.tenant('manual-deliver');
-		const trigger = ctx.trigger({ registration: 'manual' }, manualCredential());
+		const trigger = ctx.trigger(
+			{ registration: 'manual' },
+			manualCredential({ tenantId: tenant.id }),
+		);
 		await trigger.activate();
 		await writeSettings(tenant, {
 			contact_form_webhook_url: trigger.productionUrl,
@@ -78,7 +85,10 @@ describe('manual registration', () => {
 
 	test("a wrong or missing secret answers 401; the site's delivery with the wrong one stops there", async () => {
 		const tenant = await ctx.tenant('manual-wrong');
-		const trigger = ctx.trigger({ registration: 'manual' }, manualCredential());
+		const trigger = ctx.trigger(
+			{ registration: 'manual' },
+			manualCredential({ tenantId: tenant.id }),
+		);
 		await trigger.activate();
 		const body = submissionBody(tenant.id, { message: 'x' });
 		expect((await postTo(trigger.productionUrl, body, { 'X-Form-Key': `${SECRET}!` })).status).toBe(
@@ -109,7 +119,7 @@ describe('manual registration', () => {
 		const tenant = await ctx.tenant('manual-case');
 		const trigger = ctx.trigger(
 			{ registration: 'manual' },
-			manualCredential({ headerName: 'x-FORM-key' }),
+			manualCredential({ headerName: 'x-FORM-key', tenantId: tenant.id }),
 		);
 		await trigger.activate();
 		const ok = await postTo(trigger.productionUrl, submissionBody(tenant.id, {}), {
@@ -119,7 +129,11 @@ describe('manual registration', () => {
 
 		const defaults = ctx.trigger(
 			{ registration: 'manual' },
-			ctx.harness.credentials.add('siteContactFormSecretApi', { headerName: '', secret: SECRET }),
+			ctx.harness.credentials.add('siteContactFormSecretApi', {
+				tenantId: tenant.id,
+				headerName: '',
+				secret: SECRET,
+			}),
 		);
 		await defaults.activate();
 		const viaDefault = await postTo(defaults.productionUrl, submissionBody(tenant.id, {}), {
@@ -144,7 +158,7 @@ describe('manual registration', () => {
 
 	test('a secret shortened after activation lets nothing in: 500 naming the problem (the site retries), nothing started', async () => {
 		const tenant = await ctx.tenant('manual-weakened');
-		const credential = manualCredential();
+		const credential = manualCredential({ tenantId: tenant.id });
 		const trigger = ctx.trigger({ registration: 'manual' }, credential);
 		await trigger.activate();
 		ctx.harness.credentials.update(credential.siteContactFormSecretApi.id as string, {
@@ -169,7 +183,7 @@ describe('manual registration', () => {
 		const tenant = await ctx.tenant('manual-options');
 		const trigger = ctx.trigger(
 			{ registration: 'manual', options: { includeHeaders: true } },
-			manualCredential(),
+			manualCredential({ tenantId: tenant.id }),
 		);
 		await trigger.activate();
 		const body = submissionBody(tenant.id, { message: 'headers' });
@@ -192,7 +206,10 @@ describe('manual registration', () => {
 
 	test("the test URL works the same way once the user enters it in the site's settings", async () => {
 		const tenant = await ctx.tenant('manual-test-url');
-		const trigger = ctx.trigger({ registration: 'manual' }, manualCredential());
+		const trigger = ctx.trigger(
+			{ registration: 'manual' },
+			manualCredential({ tenantId: tenant.id }),
+		);
 		expect(await trigger.listen()).toBe(false);
 		await writeSettings(tenant, {
 			contact_form_webhook_url: trigger.testUrl,
@@ -223,9 +240,11 @@ describe('credential check (testedBy)', () => {
 	};
 
 	test('accepts a valid header name with a long secret', async () => {
-		expect(await check({ headerName: 'X-Site-Webhook-Secret', secret: SECRET })).toEqual({
+		expect(
+			await check({ tenantId: 'acme', headerName: 'X-Site-Webhook-Secret', secret: SECRET }),
+		).toEqual({
 			status: 'OK',
-			message: 'Header name and secret are usable',
+			message: 'Tenant ID, header name and secret are usable',
 		});
 	});
 
@@ -245,6 +264,19 @@ describe('credential check (testedBy)', () => {
 		expect(await check({ headerName: 'X-Key', secret: `${SECRET}\nInjected: 1` })).toMatchObject({
 			status: 'Error',
 			message: expect.stringContaining('line breaks'),
+		});
+	});
+
+	test('rejects an empty or malformed Tenant ID', async () => {
+		expect(await check({ headerName: 'X-Key', secret: SECRET })).toMatchObject({
+			status: 'Error',
+			message: expect.stringContaining('Tenant ID is empty'),
+		});
+		expect(
+			await check({ tenantId: 'Not A Tenant', headerName: 'X-Key', secret: SECRET }),
+		).toMatchObject({
+			status: 'Error',
+			message: expect.stringContaining('is not a tenant ID'),
 		});
 	});
 });

@@ -84,6 +84,8 @@ describe('registration on activation (create)', () => {
 				headerName: 'X-Site-Webhook-Secret',
 				// Where its deliveries are claimed: the tenant base URL it registered through.
 				siteUrl: ctx.site.url,
+				// The only tenant_id its deliveries may name (the site said which, for a Tenant Token).
+				tenantId: tenant.id,
 				secretHash: createHash('sha256').update(secret).digest('hex'),
 				registeredAt: expect.stringMatching(ISO),
 				test: false,
@@ -330,7 +332,7 @@ describe('delivery and verification (webhook)', () => {
 	});
 
 	test('a body that is not a JSON object answers 400 and starts nothing; the secret is checked first', async () => {
-		const { trigger, secret } = await activeTrigger('bad-body');
+		const { tenant, trigger, secret } = await activeTrigger('bad-body');
 		const good = { [SECRET_HEADER]: secret };
 		const cases: Array<{ body: string; headers?: Record<string, string> }> = [
 			{ body: '[1,2,3]' },
@@ -357,7 +359,7 @@ describe('delivery and verification (webhook)', () => {
 		// Without the secret, a bad body still gets 401: nothing is told to an unauthenticated caller.
 		expect((await postTo(trigger.productionUrl, '[1]', {}, true)).status).toBe(401);
 		// A JSON object with a charset parameter is fine.
-		const ok = await postTo(trigger.productionUrl, submissionBody('t', { a: 1 }), {
+		const ok = await postTo(trigger.productionUrl, submissionBody(tenant.id, { a: 1 }), {
 			...good,
 			'content-type': 'application/json; charset=utf-8',
 		});
@@ -680,10 +682,11 @@ describe('keys named __proto__ are data', () => {
 	])(
 		'%s: an own property of the output, the item keeps its plain prototype',
 		async (_where, liftFields, raw) => {
-			const { trigger, secret } = await activeTrigger('proto', { options: { liftFields } });
-			const answer = await postTo(trigger.productionUrl, raw, { [SECRET_HEADER]: secret }, true);
+			const { tenant, trigger, secret } = await activeTrigger('proto', { options: { liftFields } });
+			const body = raw.replace('"tenant_id":"t"', `"tenant_id":"${tenant.id}"`);
+			const answer = await postTo(trigger.productionUrl, body, { [SECRET_HEADER]: secret }, true);
 			expect(answer.status).toBe(200);
-			const [call] = ctx.harness.calls.filter((c) => c.requestBody === raw);
+			const [call] = ctx.harness.calls.filter((c) => c.requestBody === body);
 			const json = call.items?.[0].json as IDataObject;
 			const holder = (
 				liftFields || raw.includes(',"__proto__"') ? json : json.fields
@@ -790,6 +793,7 @@ describe('test URL (listening in the editor)', () => {
 			url: trigger.testUrl,
 			headerName: 'X-Site-Webhook-Secret',
 			siteUrl: ctx.site.url,
+			tenantId: tenant.id,
 			secretHash: expect.stringMatching(HEX_32_BYTES),
 			registeredAt: expect.stringMatching(ISO),
 			test: true,

@@ -2,7 +2,7 @@
  * Turning the admin token into a short-lived tenant token (`POST /api/tenant/token`), and the scope a
  * minted token belongs to. Used by the Managed Tenant credential (n8n's preAuthentication, for the
  * credential test and the HTTP Request node) and by the nodes, which mint per tenant and per run
- * (nodes/shared/managedTenant.ts). Imports nothing from the nodes.
+ * (managedTenant.ts). Imports nothing from the nodes or the credentials.
  */
 import { createHash } from 'crypto';
 import type {
@@ -18,6 +18,12 @@ export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
 
 export const DEFAULT_TOKEN_LIFETIME_S = 900;
 export const MIN_TOKEN_LIFETIME_S = 60;
+/**
+ * A day at most: a minted token cannot be revoked from n8n (the nodes do not keep it past their run,
+ * but n8n's stored copy for the HTTP Request node lives until it expires), so a leaked or forgotten
+ * token is dead by tomorrow.
+ */
+export const MAX_TOKEN_LIFETIME_S = 86_400;
 
 /** What a mint gave. */
 export interface MintedToken {
@@ -36,15 +42,10 @@ const plainRedirectMessage: RedirectMessage = (_url, status) =>
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/** The credential's Token Lifetime in seconds (at least a minute). */
+/** The credential's Token Lifetime in seconds (a minute to a day). */
 export function tokenLifetime(credentials: ICredentialDataDecryptedObject): number {
 	const seconds = Math.floor(Number(credentials.lifetime) || DEFAULT_TOKEN_LIFETIME_S);
-	return Math.max(MIN_TOKEN_LIFETIME_S, seconds);
-}
-
-/** The credential's Tenant ID as n8n resolved it (empty: the node names the tenant). */
-export function credentialTenant(credentials: ICredentialDataDecryptedObject): string {
-	return String(credentials.tenantId ?? '').trim();
+	return Math.min(MAX_TOKEN_LIFETIME_S, Math.max(MIN_TOKEN_LIFETIME_S, seconds));
 }
 
 /**
@@ -90,7 +91,7 @@ export async function mintTenantToken(
 ): Promise<MintedToken> {
 	if (!tenantId) {
 		throw mintError(
-			'No tenant to get a token for: the credential\'s Tenant ID is empty. Fill it in, or leave it empty and name the tenant in the Site Management Tenant node\'s "Tenant" parameter.',
+			"No tenant to get a token for: fill in the Managed Tenant credential's Tenant ID.",
 			false,
 		);
 	}

@@ -1,0 +1,70 @@
+/**
+ * Which tenant's submissions the trigger takes: a delivery speaks for the tenant the trigger was
+ * registered for and for no other. Its `tenant_id` is checked against that set before anything runs
+ * (a holder of one tenant's token can read that tenant's webhook URL and secret and could otherwise
+ * post a submission naming any tenant).
+ */
+import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { isPlainObject } from '../shared/json';
+import { resolveItemTenant, tenantCredentialType } from '../shared/target';
+import { siteApiRequest } from '../shared/transport';
+
+/** Why a delivery may not start the workflow (undefined when its tenant is expected). */
+export function deliveryTenantProblem(
+	body: IDataObject,
+	expected: ReadonlySet<string>,
+): { status: 400 | 403; message: string } | undefined {
+	const tenantId = body.tenant_id;
+	if (typeof tenantId !== 'string' || tenantId === '') {
+		return { status: 400, message: 'tenant_id must be a non-empty string.' };
+	}
+	if (!expected.has(tenantId)) {
+		return {
+			status: 403,
+			message: 'This webhook takes submissions of another tenant than the one named.',
+		};
+	}
+	return undefined;
+}
+
+/**
+ * The tenant an automatic registration registers for: a Managed Tenant credential's (within its
+ * scope); for a Tenant Token, the one the site names (the sitemap's tenant_id, an extension of the
+ * reference server), else the credential's Tenant ID. The two must agree where both say.
+ */
+export async function registrationTenant(ctx: IHookFunctions): Promise<string> {
+	const managed = await resolveItemTenant(ctx, 0);
+	if (managed !== undefined) return managed;
+	const credentialType = tenantCredentialType(ctx);
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const stated = String(credentials.tenantId ?? '').trim();
+	const sitemap = await siteApiRequest.call(
+		ctx,
+		credentialType,
+		{ method: 'POST', path: '/api/sitemap', body: {} },
+		{ itemIndex: 0 },
+	);
+	const told = isPlainObject(sitemap) ? sitemap.tenant_id : undefined;
+	const siteSays = typeof told === 'string' ? told : '';
+	if (siteSays && stated && siteSays !== stated) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Tenant Token belongs to tenant "${siteSays}", but the credential's Tenant ID says "${stated}"`,
+			{ description: "Correct the credential's Tenant ID (or its token)." },
+		);
+	}
+	const tenantId = siteSays || stated;
+	if (!tenantId) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			"The trigger cannot tell which tenant this Tenant Token belongs to: fill in the credential's Tenant ID",
+			{
+				description:
+					'The trigger refuses deliveries naming another tenant, so it must know its own. This service does not say (no tenant_id in its sitemap).',
+			},
+		);
+	}
+	return tenantId;
+}

@@ -1,0 +1,85 @@
+/**
+ * The tenants a Managed Tenant credential may act on: a limit, not a default. One Tenant (its Tenant
+ * ID, the default), Listed Tenants (IDs and simple patterns such as `client-*`) or Any Tenant, which
+ * has to be chosen explicitly. Used by the credential (n8n's preAuthentication) and by the nodes
+ * (request target, list searches); imports nothing from either.
+ */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+/** The contract's tenant id: 1 to 63 of a-z, 0-9, - and _, starting with a letter or digit. */
+export const TENANT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
+
+export type TenantScopeKind = 'one' | 'listed' | 'any';
+
+export const SCOPE_ONE: TenantScopeKind = 'one';
+export const SCOPE_LISTED: TenantScopeKind = 'listed';
+export const SCOPE_ANY: TenantScopeKind = 'any';
+
+/** What a credential allows, as n8n resolved its fields (for the item, where resolved per item). */
+export interface TenantScope {
+	kind: TenantScopeKind;
+	/** The credential's Tenant ID: the only tenant (One Tenant), else the one used where no node names one. */
+	tenantId: string;
+	/** Listed Tenants: the entries as written (IDs or patterns with `*`). */
+	patterns: string[];
+}
+
+/** The credential's Tenant ID as n8n resolved it ('' when empty). */
+export function credentialTenant(credentials: ICredentialDataDecryptedObject): string {
+	return String(credentials.tenantId ?? '').trim();
+}
+
+/**
+ * The credential's scope. A credential saved before the Tenant Scope field existed has none and is
+ * One Tenant: its Tenant ID (an empty one allows no tenant; see CHANGELOG).
+ */
+export function credentialScope(credentials: ICredentialDataDecryptedObject): TenantScope {
+	const kind: TenantScopeKind =
+		credentials.tenantScope === SCOPE_ANY || credentials.tenantScope === SCOPE_LISTED
+			? credentials.tenantScope
+			: SCOPE_ONE;
+	const patterns =
+		kind === SCOPE_LISTED
+			? String(credentials.allowedTenants ?? '')
+					.split(/[,\n]/)
+					.map((entry) => entry.trim().toLowerCase())
+					.filter((entry) => entry !== '')
+			: [];
+	return { kind, tenantId: credentialTenant(credentials), patterns };
+}
+
+/** `client-*` → /^client-.*$/; every other character is taken literally. */
+function patternMatches(pattern: string, tenantId: string): boolean {
+	if (!pattern.includes('*')) return pattern === tenantId;
+	const source = pattern
+		.split('*')
+		.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+		.join('.*');
+	return new RegExp(`^${source}$`).test(tenantId);
+}
+
+/** Whether the scope lets a request act on `tenantId`. */
+export function scopeAllows(scope: TenantScope, tenantId: string): boolean {
+	if (tenantId === '') return false;
+	if (scope.kind === SCOPE_ANY) return true;
+	if (scope.kind === SCOPE_ONE) return tenantId === scope.tenantId;
+	return scope.patterns.some((pattern) => patternMatches(pattern, tenantId));
+}
+
+/** The scope in words, for an error: `only tenant "acme"`, `the tenants client-*, beta`. */
+export function describeScope(scope: TenantScope): string {
+	if (scope.kind === SCOPE_ANY) return 'any tenant';
+	if (scope.kind === SCOPE_ONE)
+		return scope.tenantId
+			? `only tenant "${scope.tenantId}"`
+			: 'no tenant (its Tenant ID is empty)';
+	return scope.patterns.length > 0
+		? `the tenants ${scope.patterns.join(', ')}`
+		: 'no tenant (its Allowed Tenants are empty)';
+}
+
+/** Why the credential may not act on `tenantId` (undefined when it may). */
+export function scopeProblem(scope: TenantScope, tenantId: string): string | undefined {
+	if (scopeAllows(scope, tenantId)) return undefined;
+	return `The Managed Tenant credential may not act on tenant "${tenantId}": it allows ${describeScope(scope)}`;
+}
