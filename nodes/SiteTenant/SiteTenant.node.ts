@@ -10,6 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { tenantAuthenticationProperty, tenantCredentials } from '../shared/authentication';
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
+import { operationLabels } from '../shared/operationLabel';
 import { operationSubtitle } from '../shared/subtitle';
 import { destructiveToolNotice } from '../shared/toolForm';
 import * as ai from './actions/ai';
@@ -96,6 +97,8 @@ const properties: INodeProperties[] = [
 	requestOptionsDescription,
 ];
 
+const labels = operationLabels(properties);
+
 export class SiteTenant implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Site Management Tenant',
@@ -119,16 +122,20 @@ export class SiteTenant implements INodeType {
 	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeOperations.call(this, {
-			page: page.handlers,
-			content: content.handlers,
-			asset: asset.handlers,
-			settings: settings.handlers,
-			sitemap: sitemap.handlers,
-			notification: notification.handlers,
-			variable: variable.handlers,
-			ai: ai.handlers,
-			customApiCall: customApiCall.handlers,
-		});
+		return await executeOperations.call(
+			this,
+			{
+				page: page.handlers,
+				content: content.handlers,
+				asset: asset.handlers,
+				settings: settings.handlers,
+				sitemap: sitemap.handlers,
+				notification: notification.handlers,
+				variable: variable.handlers,
+				ai: ai.handlers,
+				customApiCall: customApiCall.handlers,
+			},
+			{ labels },
+		);
 	}
 }
