@@ -65,10 +65,11 @@ const createPage = (options = {}) => ({
 	options,
 });
 
+// The notification ID from the Split Out item's row (paired items: the same on both branches).
 const notify = (prefix, message) => ({
 	resource: 'notification',
 	operation: 'send',
-	notificationId: `={{ "${prefix}" + $json.url.replace(/[^a-z0-9]/g, "-") }}`,
+	notificationId: `={{ "${prefix}-" + $('Pages each').item.json.row }}`,
 	message,
 	status: 'info',
 	options: {},
@@ -98,7 +99,7 @@ const errorOutputWorkflow = {
 		tenantNode('Welcome', notify('welcome', '={{ "Welcome to " + $json.url }}'), 800, -100),
 		tenantNode(
 			'Report failure',
-			notify('failed', '={{ "Not created: " + $json.url + " (" + $json.details.httpCode + ")" }}'),
+			notify('failed', '={{ "Not created: " + $json.url + " (" + $json.error.httpCode + ")" }}'),
 			800,
 			100,
 		),
@@ -210,13 +211,18 @@ test('Continue (using error output): each branch gets only its own items, failur
 		{
 			url: '/taken',
 			row: 1,
-			error: 'A page with url "/taken" already exists.',
-			details: { operation: 'Page > Create', httpCode: '409', errorCode: 'conflict' },
+			message: 'A page with url "/taken" already exists.',
+			error: {
+				message: 'A page with url "/taken" already exists.',
+				operation: 'Page > Create',
+				httpCode: '409',
+				errorCode: 'conflict',
+			},
 		},
 		expect.objectContaining({
 			url: 'bad url',
 			row: 3,
-			details: expect.objectContaining({ httpCode: '400', errorCode: 'validation_failed' }),
+			error: expect.objectContaining({ httpCode: '400', errorCode: 'validation_failed' }),
 		}),
 	]);
 	expect(items('Welcome').map((sent) => sent.message)).toEqual([
@@ -233,8 +239,8 @@ test('Continue (using error output): each branch gets only its own items, failur
 	expect(items('Not created')).toEqual([
 		expect.objectContaining({
 			id: TENANT,
-			error: expect.any(String),
-			details: expect.objectContaining({ operation: 'Tenant > Create', httpCode: '409' }),
+			message: expect.any(String),
+			error: expect.objectContaining({ operation: 'Tenant > Create', httpCode: '409' }),
 		}),
 	]);
 	expect(await pageUrls()).toEqual(['/ok-0', '/ok-2', '/ok-4', '/taken']);

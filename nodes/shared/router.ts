@@ -112,10 +112,11 @@ function compact(entries: IDataObject): IDataObject {
  * The error item that takes a failed item's place.
  *
  * Continue (regular output): `{error, details, httpCode}` (+ `tenant_id`), as it always was.
- * Continue (using error output): n8n sends an item to the error output only when its json has no keys
- * but `error`, `message` and `details` (an item's own `error` would also do, but n8n then replaces the
- * json with the bare message, losing the status and the input's fields). So everything else goes
- * under `details`; n8n then merges the input item's fields in.
+ * Continue (using error output): n8n sends an item to the error output only when its json is
+ * `{error, message}` (n8n 1.x: these two keys exactly; 2.x: no keys but error, message, details); an
+ * item's own `error` would also do, but n8n 2.x then replaces the json with the bare message, losing
+ * the status and the input's fields. So the json is `{message, error: {message, operation, tenant,
+ * httpCode, errorCode, description, fields}}`; n8n then merges the input item's fields in.
  */
 function errorItem(
 	error: NodeApiError | NodeOperationError,
@@ -126,7 +127,8 @@ function errorItem(
 	const description = (error as NodeApiError).description;
 	const httpCode = (error as NodeApiError).httpCode;
 	if (run.toErrorOutput) {
-		const details = compact({
+		const about = compact({
+			message: error.message,
 			operation: run.operation,
 			tenant: run.tenant,
 			httpCode,
@@ -134,7 +136,7 @@ function errorItem(
 			description,
 			fields: context.details as IDataObject | undefined,
 		});
-		return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
+		return { json: { message: error.message, error: about }, pairedItem: { item: itemIndex } };
 	}
 	const json: IDataObject = compact({
 		tenant_id: run.tenant,

@@ -71,7 +71,15 @@ describe.each([
 				[{ item: 0 }, 'first'],
 				[{ item: 1 }, 'second'],
 			]);
-			for (const item of split.outputs[1]) expect(typeof item.json.error).toBe('string');
+			for (const item of split.outputs[1]) {
+				expect(typeof item.json.message).toBe('string');
+				expect(item.json.error).toMatchObject({
+					message: item.json.message,
+					operation: expect.stringMatching(
+						/^(Page|Content|Asset|Setting|Sitemap|Notification|Variable|AI|API Call|Tenant|Token) > /,
+					),
+				});
+			}
 
 			const regular = await ctx.runner.runNode({
 				type,
@@ -87,7 +95,7 @@ describe.each([
 				expect(
 					Object.keys(item.json).every((key) => ['error', 'details', 'httpCode'].includes(key)),
 				).toBe(true);
-				expect(item.json.error).toBe(split.outputs[1][index].json.error);
+				expect(item.json.error).toBe(split.outputs[1][index].json.message);
 				expect(item.error).toBeUndefined();
 			}
 		},
@@ -117,25 +125,32 @@ describe('a run with some failures', () => {
 			[{ item: 2 }, '/ok-2'],
 			[{ item: 4 }, '/ok-4'],
 		]);
-		// Only error and details of its own: n8n added the input's fields (url, row).
+		// Only message and error of its own (n8n's rule for the error output): n8n added the input's
+		// fields (url, row).
 		expect(result.outputs[1].map((item) => item.json)).toEqual([
 			{
 				url: '/taken',
 				row: 1,
-				error: 'A page with url "/taken" already exists.',
-				details: { operation: 'Page > Create', httpCode: '409', errorCode: 'conflict' },
+				message: 'A page with url "/taken" already exists.',
+				error: {
+					message: 'A page with url "/taken" already exists.',
+					operation: 'Page > Create',
+					httpCode: '409',
+					errorCode: 'conflict',
+				},
 			},
 			{
 				url: 'bad url',
 				row: 3,
-				error: 'The field url is invalid.',
-				details: expect.objectContaining({
+				message: 'The field url is invalid.',
+				error: {
+					message: 'The field url is invalid.',
 					operation: 'Page > Create',
 					httpCode: '400',
 					errorCode: 'validation_failed',
 					description: expect.stringMatching(/^url: must be a site path/),
 					fields: [{ field: 'url', problem: expect.stringMatching(/^must be a site path/) }],
-				}),
+				},
 			},
 		]);
 		expect(result.outputs[1].map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
@@ -154,7 +169,7 @@ describe('a run with some failures', () => {
 			resource: 'notification',
 			operation: 'send',
 			notificationId: '={{ "failed-" + $json.url }}',
-			message: '={{ "Failed: " + $json.url + " (" + $json.details.httpCode + ")" }}',
+			message: '={{ "Failed: " + $json.url + " (" + $json.error.httpCode + ")" }}',
 		};
 		const credentials = tenant.credential;
 		const node = (name: string, parameters: object, extra: object = {}) => ({

@@ -77,11 +77,11 @@ test('output items and regular error items carry tenant_id where the hook knows 
 	]);
 });
 
-test('error output items name the tenant and the operation under details', async () => {
+test('error output items name the tenant and the operation under error', async () => {
 	const result = await run('continueErrorOutput');
-	expect(result.outputs[1].map((item) => item.json.details)).toEqual([
-		{ operation: 'Site > Echo', tenant: 'globex' },
-		{ operation: 'Site > Echo', tenant: 'initech' },
+	expect(result.outputs[1].map((item) => item.json.error)).toEqual([
+		{ message: 'refused', operation: 'Site > Echo', tenant: 'globex' },
+		{ message: 'refused', operation: 'Site > Echo', tenant: 'initech' },
 	]);
 });
 
