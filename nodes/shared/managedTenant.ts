@@ -56,6 +56,7 @@ export async function managedTenantToken(
 	tenantId: string,
 	abortSignal?: IHttpRequestOptions['abortSignal'],
 	rejected?: string,
+	timeout?: number,
 ): Promise<string> {
 	const tokens = tokensOf(ctx);
 	const scope = tokenScope(credentials, tenantId);
@@ -76,7 +77,7 @@ export async function managedTenantToken(
 		async (options) => await ctx.helpers.httpRequest(options),
 		credentials,
 		tenantId,
-		{ abortSignal, redirectMessage },
+		{ abortSignal, redirectMessage, timeout },
 	);
 	tokens.set(scope, mint);
 	// A failed mint is not kept: the next request (a retry) mints again.

@@ -200,13 +200,14 @@ function managedAuth(
 	data: ICredentialDataDecryptedObject,
 	tenantId: string,
 	signal: CancelSignal | undefined,
+	timeout: number,
 ): SiteAuth {
 	let token: string | undefined;
 	let renewed = false;
 	return {
 		baseUrl: String(data.baseUrl ?? ''),
 		send: async (options) => {
-			token ??= await managedTenantToken(ctx, data, tenantId, signal);
+			token ??= await managedTenantToken(ctx, data, tenantId, signal, undefined, timeout);
 			return (await ctx.helpers.httpRequest({
 				...options,
 				headers: { ...options.headers, Authorization: `Bearer ${token}` },
@@ -215,7 +216,7 @@ function managedAuth(
 		renew: async () => {
 			if (renewed || token === undefined) return false;
 			renewed = true;
-			token = await managedTenantToken(ctx, data, tenantId, signal, token);
+			token = await managedTenantToken(ctx, data, tenantId, signal, token, timeout);
 			return true;
 		},
 	};
@@ -238,6 +239,7 @@ async function resolveSettings(
 		cancel && options.signal
 			? AbortSignal.any([cancel, options.signal])
 			: (cancel ?? options.signal);
+	const timeout = options.timeout ?? configuredTimeout(ctx, itemIndex);
 	let auth: SiteAuth;
 	if (credentialType === 'siteManagedTenantApi') {
 		const tenantId = String(options.tenantId ?? '').trim() || credentialTenant(data);
@@ -252,7 +254,8 @@ async function resolveSettings(
 				},
 			);
 		}
-		auth = managedAuth(ctx, data, tenantId, signal);
+		// The token request keeps to Options > Timeout too.
+		auth = managedAuth(ctx, data, tenantId, signal, timeout);
 	} else {
 		auth = n8nAuth(ctx, credentialType, data);
 	}
@@ -260,7 +263,7 @@ async function resolveSettings(
 		auth,
 		baseUrl: auth.baseUrl,
 		url: (path) => joinUrl(auth.baseUrl, path),
-		timeout: options.timeout ?? configuredTimeout(ctx, itemIndex),
+		timeout,
 		maxRetries: configuredMaxRetries(ctx, itemIndex),
 		signal,
 	};
