@@ -9,7 +9,10 @@
  *   same for the Admin node (Tenant > Create of a tenant that exists).
  * - Continue (regular output): the error items stay in the one output, as they always were.
  * - Stop: the error says which items were applied, which failed and which never started.
+ * - The every-site example (examples/every-site-update.json) with a mistyped site in its list: the
+ *   site that failed leaves by the error output, and only the sites that were updated get told so.
  */
+const fs = require('node:fs');
 const path = require('node:path');
 
 const runtimeInstall = require('../../scripts/lib/install');
@@ -146,7 +149,23 @@ const oneNodeWorkflow = (id, name, urls, parameters, extra) =>
 		],
 	});
 
+/** The shipped every-site example, its list of sites replaced by `sites`. */
+function everySiteExample(sites) {
+	const example = JSON.parse(
+		fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'every-site-update.json'), 'utf8'),
+	);
+	const list = example.nodes.find((candidate) => candidate.name === 'Sites');
+	list.parameters.jsonOutput = JSON.stringify({ sites });
+	return example;
+}
+
+const EVERY_SITE = [
+	{ tenant: TENANT, googleCode: 'G-FLEET001' },
+	{ tenant: 'flet', googleCode: 'G-TYPO0001' },
+];
+
 const WORKFLOWS = {
+	everySite: everySiteExample(EVERY_SITE),
 	errorOutput: errorOutputWorkflow,
 	regular: oneNodeWorkflow(
 		'fleetRegular0001',
@@ -190,7 +209,9 @@ beforeAll(async () => {
 				tenantToken,
 				aiUrl: 'http://127.0.0.1:9',
 			})
-			.filter((credential) => ['siteTenantApi', 'siteAdminApi'].includes(credential.type)),
+			.filter((credential) =>
+				['siteTenantApi', 'siteAdminApi', 'siteManagedTenantApi'].includes(credential.type),
+			),
 	);
 	await stack.importWorkflows(
 		ctx.env,
@@ -268,4 +289,21 @@ test('Stop: the error names the operation, the items applied, the one that faile
 		].join('\n'),
 	);
 	expect((await pageUrls()).filter((url) => url.startsWith('/s-'))).toEqual(['/s-0', '/s-1']);
+});
+
+test('the every-site example: a site that fails is listed under "Sites that failed" and its owner is not told', async () => {
+	const run = await e2eStack.executeOk(WORKFLOWS.everySite.id, { env: ctx.env, log: say });
+	const items = (name, output = 0) => n8nCommands.nodeItems(run, name, { output });
+	expect(items('Tell the site owner').map((sent) => sent.message)).toEqual([
+		'Your site now uses the analytics code G-FLEET001.',
+	]);
+	expect(items('Sites that failed')).toEqual([
+		expect.objectContaining({
+			tenant: 'flet',
+			googleCode: 'G-TYPO0001',
+			message: expect.any(String),
+			error: expect.objectContaining({ operation: 'Setting > Update' }),
+		}),
+	]);
+	expect((await ctx.site('GET', '/api/settings')).data.settings.google_code).toBe('G-FLEET001');
 });
