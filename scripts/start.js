@@ -39,7 +39,7 @@ const stack = require('./lib/stack');
 const { startAiStandIn } = require('./lib/ai-stand-in');
 const { startQueueMode } = require('./lib/queue/start');
 const { ensureBuilt } = require('./lib/build');
-const { banner } = require('./lib/banner');
+const { banner, shownPath } = require('./lib/banner');
 const { DEMO_TENANT, ensureDemoSite, startReferenceServer } = require('./lib/demo-site');
 
 const ROOT = runtime.ROOT;
@@ -49,6 +49,7 @@ const DATA = process.env.SITE_START_DATA
 	: path.join(ROOT, '.data');
 const STATE_FILE = path.join(DATA, 'stack.json');
 const USER_FOLDER = path.join(DATA, 'n8n');
+const shown = (file) => shownPath(ROOT, file);
 const SERVER_DATA = path.join(DATA, 'reference-server');
 const N8N_LOG = path.join(DATA, 'n8n.log');
 const SERVER_LOG = path.join(DATA, 'reference-server.log');
@@ -272,8 +273,7 @@ async function main() {
 			await login(n8nUrl, state.owner);
 		} catch {
 			loggedIn = false;
-			ownerNote =
-				'an owner exists whose password is not the one in .data/stack.json; reset it with the n8n CLI (user-management:reset) or remove .data/n8n';
+			ownerNote = `an owner exists whose password is not the one in ${shown(STATE_FILE)}; reset it with the n8n CLI (user-management:reset) or remove ${shown(USER_FOLDER)}`;
 		}
 		if (!QUEUE && loggedIn) {
 			state.workflowsImported = await stack.createExamples(n8nUrl, state, {
@@ -308,6 +308,7 @@ async function main() {
 				aiUrl,
 				realAi: Boolean(process.env.SITE_AI_URL),
 				queue: QUEUE,
+				stateFile: shown(STATE_FILE),
 			}),
 		);
 	} catch (error) {

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
+import { operationLabels } from '../shared/operationLabel';
 import { operationSubtitle } from '../shared/subtitle';
 import { destructiveToolNotice, inToolForm, outsideToolForm } from '../shared/toolForm';
 import * as tenant from './actions/tenant';
@@ -58,6 +59,8 @@ const properties: INodeProperties[] = [
 	requestOptionsDescription,
 ];
 
+const labels = operationLabels(properties);
+
 export class SiteAdmin implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Site Management Admin',
@@ -94,9 +97,13 @@ export class SiteAdmin implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeOperations.call(this, {
-			tenant: tenant.handlers,
-			token: token.handlers,
-		});
+		return await executeOperations.call(
+			this,
+			{
+				tenant: tenant.handlers,
+				token: token.handlers,
+			},
+			{ labels },
+		);
 	}
 }

@@ -14,6 +14,7 @@ import {
 } from '../shared/authentication';
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
+import { operationLabels } from '../shared/operationLabel';
 import { operationSubtitle } from '../shared/subtitle';
 import { destructiveToolNotice } from '../shared/toolForm';
 import * as ai from './actions/ai';
@@ -100,6 +101,8 @@ const properties: INodeProperties[] = [
 	requestOptionsDescription,
 ];
 
+const labels = operationLabels(properties);
+
 export class SiteTenant implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Site Management Tenant',
@@ -135,16 +138,20 @@ export class SiteTenant implements INodeType {
 	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeOperations.call(this, {
-			page: page.handlers,
-			content: content.handlers,
-			asset: asset.handlers,
-			settings: settings.handlers,
-			sitemap: sitemap.handlers,
-			notification: notification.handlers,
-			variable: variable.handlers,
-			ai: ai.handlers,
-			customApiCall: customApiCall.handlers,
-		});
+		return await executeOperations.call(
+			this,
+			{
+				page: page.handlers,
+				content: content.handlers,
+				asset: asset.handlers,
+				settings: settings.handlers,
+				sitemap: sitemap.handlers,
+				notification: notification.handlers,
+				variable: variable.handlers,
+				ai: ai.handlers,
+				customApiCall: customApiCall.handlers,
+			},
+			{ labels },
+		);
 	}
 }

@@ -70,6 +70,7 @@ export async function managedTenantToken(
 	tenantId: string,
 	abortSignal?: IHttpRequestOptions['abortSignal'],
 	rejected?: string,
+	timeout?: number,
 ): Promise<string> {
 	const tokens = tokensOf(ctx);
 	const scope = tokenScope(credentials, tenantId);
@@ -90,7 +91,7 @@ export async function managedTenantToken(
 		async (options) => await ctx.helpers.httpRequest(options),
 		credentials,
 		tenantId,
-		{ abortSignal, redirectMessage },
+		{ abortSignal, redirectMessage, timeout },
 	);
 	const mint = isListSearch(ctx)
 		? minted.then((token) => ({

@@ -3,16 +3,20 @@
  *
  * Items run through a sliding window of requests in flight (Options > Concurrency), grouped by
  * Options > Batching for a pause between groups; outputs keep the input order whatever ran first, and
- * every output item is paired with the input item it came from. With "Continue On Fail" a failed
- * item becomes an error item and the others go on; without it the first failure (in input order)
- * stops the node.
+ * every output item is paired with the input item it came from. Under On Error "Continue (regular
+ * output)" a failed item becomes an error item in the output; under "Continue (using error output)"
+ * the same item leaves by n8n's error output. Under "Stop" the first failure starts no further item,
+ * the ones in flight end, and the error (the first failure in input order) tells which items were
+ * applied, which failed and which were never started.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
 import { isRecord } from './json';
-import { positiveInteger, readConcurrency, runWindow, throwFirstFailure } from './window';
+import { currentOperationLabel, type OperationLabels } from './operationLabel';
+import { stoppedRunData, stoppedRunSummary, type StoppedRun } from './runReport';
+import { positiveInteger, readConcurrency, runWindow } from './window';
 
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
 
@@ -27,6 +31,19 @@ export type OperationHandlers = Record<string, OperationHandler>;
 
 /** Handlers of every resource of a node, keyed by resource value. */
 export type ResourceHandlers = Record<string, OperationHandlers>;
+
+/** The tenant an item is for, where the node knows it (undefined: not known). */
+export type TenantOf = (this: IExecuteFunctions, itemIndex: number) => string | undefined;
+
+export interface RunOptions {
+	/** The editor's names of the operations (operationLabels of the node's properties), for errors. */
+	labels?: OperationLabels;
+	/**
+	 * The tenant of each item: output items (error items too) then carry it as `tenant_id`, and the
+	 * error of a stopped run names it per failed item.
+	 */
+	tenantOf?: TenantOf;
+}
 
 const EXECUTION_DATA_KEYS = new Set(['json', 'binary', 'pairedItem', 'error']);
 
@@ -73,20 +90,75 @@ function readRunSettings(ctx: IExecuteFunctions): RunSettings {
 	};
 }
 
-/** The error item "Continue On Fail" puts in place of a failed item. */
-function errorItem(error: Error, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
+/** What an error item needs to know of the run. */
+interface ErrorItemContext {
+	/** On Error is "Continue (using error output)". */
+	toErrorOutput: boolean;
+	/** "Page > Create" */
+	operation: string;
+	tenant: string | undefined;
+}
+
+/** Keeps the entries that say something. */
+function compact(entries: IDataObject): IDataObject {
+	return Object.fromEntries(
+		Object.entries(entries).filter(
+			([, value]) => value !== undefined && value !== null && value !== '',
+		),
+	);
+}
+
+/**
+ * The error item that takes a failed item's place.
+ *
+ * Continue (regular output): `{error, details, httpCode}` (+ `tenant_id`), as it always was.
+ * Continue (using error output): n8n sends an item to the error output only when its json is
+ * `{error, message}` (n8n 1.x: these two keys exactly; 2.x: no keys but error, message, details); an
+ * item's own `error` would also do, but n8n 2.x then replaces the json with the bare message, losing
+ * the status and the input's fields. So the json is `{message, error: {message, operation, tenant,
+ * httpCode, errorCode, description, fields}}`; n8n then merges the input item's fields in.
+ */
+function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+	run: ErrorItemContext,
+): INodeExecutionData {
 	const context = (error as NodeApiError).context ?? {};
-	const details = context.details ?? (error as NodeApiError).description;
-	if (details !== undefined && details !== null && details !== '')
-		json.details = details as IDataObject;
+	const description = (error as NodeApiError).description;
 	const httpCode = (error as NodeApiError).httpCode;
-	if (httpCode) json.httpCode = httpCode;
+	if (run.toErrorOutput) {
+		const about = compact({
+			message: error.message,
+			operation: run.operation,
+			tenant: run.tenant,
+			httpCode,
+			errorCode: context.error as string | undefined,
+			description,
+			fields: context.details as IDataObject | undefined,
+		});
+		return { json: { message: error.message, error: about }, pairedItem: { item: itemIndex } };
+	}
+	const json: IDataObject = compact({
+		tenant_id: run.tenant,
+		error: error.message,
+		details: (context.details ?? description) as IDataObject | undefined,
+		httpCode,
+	});
 	return { json, pairedItem: { item: itemIndex } };
 }
 
+/** Puts the item's tenant on its output items, unless the service's answer names one itself. */
+function withTenant(items: INodeExecutionData[], tenant: string | undefined): INodeExecutionData[] {
+	if (!tenant) return items;
+	return items.map((item) => ({ ...item, json: { tenant_id: tenant, ...item.json } }));
+}
+
 /** Makes sure the error says which item failed, without wrapping n8n errors twice. */
-function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+function withItemIndex(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;
@@ -122,9 +194,30 @@ async function runItem(
 	return toOutputItems(result, itemIndex);
 }
 
+/**
+ * The error that stops the node: the first failure in input order, its description extended by what
+ * the run did (stoppedRunSummary) so the user knows which items were applied before it stopped.
+ */
+function stopError(
+	failures: Map<number, unknown>,
+	run: Omit<StoppedRun, 'failed'>,
+): NodeApiError | NodeOperationError {
+	const indexes = [...failures.keys()].sort((a, b) => a - b);
+	const errors = indexes.map((index) => failures.get(index) as NodeApiError | NodeOperationError);
+	const stopped: StoppedRun = {
+		...run,
+		failed: indexes.map((item, at) => ({ item, message: errors[at].message })),
+	};
+	const first = errors[0];
+	first.description = [first.description, stoppedRunSummary(stopped)].filter(Boolean).join('\n\n');
+	first.context.run = stoppedRunData(stopped);
+	return first;
+}
+
 export async function executeOperations(
 	this: IExecuteFunctions,
 	handlers: ResourceHandlers,
+	options: RunOptions = {},
 ): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	if (itemCount === 0) return [[]];
@@ -132,17 +225,32 @@ export async function executeOperations(
 	const outputsByItem: INodeExecutionData[][] = new Array(itemCount);
 	const handler = chooseHandler(this, handlers);
 	const continueOnFail = this.continueOnFail();
+	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
+	const tenantOf = (itemIndex: number): string | undefined => {
+		try {
+			return options.tenantOf?.call(this, itemIndex) || undefined;
+		} catch {
+			// The item's tenant cannot be told (its own error says why): name none.
+			return undefined;
+		}
+	};
+	const operation = currentOperationLabel(this, options.labels ?? {});
+	const applied: number[] = [];
 	// A cancelled execution starts no further item; the ones in flight end their waits and requests.
 	const signal = cancelSignalOf(this);
 	const cancelled = () => signal?.aborted === true;
 
 	const run = async (itemIndex: number) => {
 		try {
-			outputsByItem[itemIndex] = await runItem(this, handler, itemIndex);
+			const items = await runItem(this, handler, itemIndex);
+			outputsByItem[itemIndex] = withTenant(items, tenantOf(itemIndex));
+			applied.push(itemIndex);
 		} catch (error) {
 			const withIndex = withItemIndex(this, error, itemIndex);
 			if (!continueOnFail) throw withIndex;
-			outputsByItem[itemIndex] = [errorItem(withIndex, itemIndex)];
+			outputsByItem[itemIndex] = [
+				errorItem(withIndex, itemIndex, { toErrorOutput, operation, tenant: tenantOf(itemIndex) }),
+			];
 		}
 	};
 
@@ -156,7 +264,14 @@ export async function executeOperations(
 			}
 		}
 		const end = Math.min(itemCount, start + batchSize);
-		throwFirstFailure(await runWindow(start, end, concurrency, run, cancelled));
+		const failures = await runWindow(start, end, concurrency, run, cancelled);
+		if (failures.size > 0)
+			throw stopError(failures, {
+				operation,
+				itemCount,
+				applied,
+				tenantOf,
+			});
 	}
 
 	return [outputsByItem.flat()];

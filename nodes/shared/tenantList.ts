@@ -10,6 +10,7 @@ import type {
 	IDataObject,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	INode,
 	INodeListSearchResult,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -23,6 +24,26 @@ import { unwrapList } from './transport';
 import { joinUrl } from './url';
 
 const TENANT_SEARCH_SIZE = 50;
+
+/**
+ * The error for a service without the tenant listing (it answered `status`, 404 or 405); `instead`
+ * says what to do without it.
+ */
+export function noTenantListing(
+	node: INode,
+	status: number,
+	itemIndex: number,
+	instead: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`This Site Management Service cannot list its tenants: ${instead}`,
+		{
+			description: `Listing tenants (GET /api/tenants) is an extension of the reference server; the Admin API of the service answered ${status}.`,
+			itemIndex,
+		},
+	);
+}
 
 export async function listTenants(
 	ctx: ILoadOptionsFunctions,
@@ -63,15 +84,8 @@ export async function listTenants(
 	if (isRedirectStatus(status)) {
 		throw redirectError(ctx.getNode(), url, status, response.headers, 0);
 	}
-	if (status === 404 || status === 405) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'This Site Management Service cannot list its tenants: name the tenant By ID',
-			{
-				description: `Listing tenants (GET /api/tenants) is an extension of the reference server; the Admin API of the service answered ${status}.`,
-			},
-		);
-	}
+	if (status === 404 || status === 405)
+		throw noTenantListing(ctx.getNode(), status, 0, 'name the tenant By ID');
 	if (status < 200 || status > 299) {
 		throw serverError(ctx.getNode(), status, response.body, 0, { baseUrl });
 	}

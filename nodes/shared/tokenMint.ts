@@ -87,7 +87,13 @@ export async function mintTenantToken(
 	{
 		abortSignal,
 		redirectMessage = plainRedirectMessage,
-	}: { abortSignal?: IHttpRequestOptions['abortSignal']; redirectMessage?: RedirectMessage } = {},
+		timeout = 30_000,
+	}: {
+		abortSignal?: IHttpRequestOptions['abortSignal'];
+		redirectMessage?: RedirectMessage;
+		/** Milliseconds: the node's Options > Timeout, like its other requests. */
+		timeout?: number;
+	} = {},
 ): Promise<MintedToken> {
 	if (!tenantId) {
 		throw mintError(
@@ -113,7 +119,7 @@ export async function mintTenantToken(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
-			timeout: 30_000,
+			timeout,
 			...(abortSignal ? { abortSignal } : {}),
 		})) as IN8nHttpFullResponse;
 	} catch (error) {

@@ -148,11 +148,20 @@ function managedAuth(
 	tenantId: string,
 	signal: CancelSignal | undefined,
 ): SiteAuth {
+	// The token request keeps to Options > Timeout too.
+	const timeout = target.timeout;
 	let token: string | undefined;
 	let renewed = false;
 	return {
 		send: async (options) => {
-			token ??= await managedTenantToken(ctx, target.credentials, tenantId, signal);
+			token ??= await managedTenantToken(
+				ctx,
+				target.credentials,
+				tenantId,
+				signal,
+				undefined,
+				timeout,
+			);
 			return (await ctx.helpers.httpRequest({
 				...options,
 				headers: { ...options.headers, Authorization: `Bearer ${token}` },
@@ -161,7 +170,14 @@ function managedAuth(
 		renew: async () => {
 			if (renewed || token === undefined) return false;
 			renewed = true;
-			token = await managedTenantToken(ctx, target.credentials, tenantId, signal, token);
+			token = await managedTenantToken(
+				ctx,
+				target.credentials,
+				tenantId,
+				signal,
+				token,
+				timeout,
+			);
 			return true;
 		},
 	};

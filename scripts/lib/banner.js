@@ -1,7 +1,18 @@
 'use strict';
-/** What `npm start` prints once the stack is up: where everything is and how to sign in. */
+/**
+ * What `npm start` prints once the stack is up: where everything is and how to sign in. `stateFile`:
+ * the stack.json the tokens are in, as the user should look for it (SITE_START_DATA moves it).
+ */
 const { DEMO_TENANT } = require('./demo-site');
+const path = require('node:path');
+
 const { CREDENTIALS } = require('./stack');
+
+/** A path as the user should look for it: relative to the checkout `root` when inside it. */
+function shownPath(root, file) {
+	const relative = path.relative(root, file);
+	return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
 
 function banner({
 	n8nUrl,
@@ -13,6 +24,7 @@ function banner({
 	aiUrl,
 	realAi,
 	queue,
+	stateFile,
 }) {
 	const lines = [
 		'',
@@ -22,7 +34,7 @@ function banner({
 		`    owner login     ${owner.email}  /  ${owner.password}   (${ownerNote})`,
 		...queueLines,
 		`  reference server  ${serverUrl}   (API document: ${serverUrl}/openapi.json)`,
-		`    admin token     in .data/stack.json and in the n8n credential "${CREDENTIALS.admin.name}"`,
+		`    admin token     in ${stateFile} and in the n8n credential "${CREDENTIALS.admin.name}"`,
 		`  demo site         tenant "${DEMO_TENANT}", pages / /about-us /contact; its token is in the credential "${CREDENTIALS.tenant.name}"`,
 		`  contact form      POST ${serverUrl}/forms/${DEMO_TENANT}/contact  ->  ${webhook ?? '(the trigger has not registered yet; see the n8n log)'}`,
 		`  AI endpoint       ${aiUrl}${realAi ? '' : '  (stand-in; set SITE_AI_URL and SITE_AI_KEY for a real one)'}`,
@@ -30,7 +42,7 @@ function banner({
 		...(queue
 			? []
 			: [
-					`  MCP server        ${n8nUrl}/mcp/site-tools   (streamable HTTP; bearer token: mcpToken in .data/stack.json)`,
+					`  MCP server        ${n8nUrl}/mcp/site-tools   (streamable HTTP; bearer token: mcpToken in ${stateFile})`,
 				]),
 		'',
 		'  Workflows: "Site Management: tenant onboarding", "...: update every site", "...: contact form',
@@ -44,4 +56,4 @@ function banner({
 	return lines.join('\n');
 }
 
-module.exports = { banner };
+module.exports = { banner, shownPath };

@@ -61,7 +61,10 @@ export interface RunNodeOptions {
 	parameters: INode['parameters'];
 	credentials?: INodeCredentials;
 	input?: SourceItem[];
+	/** Shorthand for onError 'continueRegularOutput'. */
 	continueOnFail?: boolean;
+	/** The node's On Error setting; `outputs[1]` is the error output under 'continueErrorOutput'. */
+	onError?: INode['onError'];
 	typeVersion?: number;
 }
 
@@ -102,6 +105,7 @@ export class WorkflowRunner {
 				parameters: options.parameters,
 				credentials: options.credentials,
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...(options.onError ? { onError: options.onError } : {}),
 			},
 		];
 		const connections = {

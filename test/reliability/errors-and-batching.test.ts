@@ -59,7 +59,7 @@ describe('server errors', () => {
 		expect(result.error?.description).toBe(
 			direct.data.details
 				.map((entry: { field: string; problem: string }) => `${entry.field}: ${entry.problem}`)
-				.join('\n'),
+				.join('\n') + '\n\nSetting > Update failed for item 0.',
 		);
 		expect(result.error?.httpCode).toBe('400');
 		expect((result.error as unknown as { name: string }).name).toBe('NodeApiError');

@@ -227,7 +227,7 @@ test('no answer at all: retried with backoff, then a clear network error', async
 		/^The server is not listening at http:\/\/127\.0\.0\.1:1: the connection was refused/,
 	);
 	expect(result.error?.description).toBe(
-		'No answer from the service after 6 attempts (ECONNREFUSED).',
+		'No answer from the service after 6 attempts (ECONNREFUSED).\n\nSitemap > Get failed for item 0.',
 	);
 });
 

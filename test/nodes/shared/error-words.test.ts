@@ -42,6 +42,6 @@ test('a refused connection says the server is not listening at that address', as
 		"The server is not listening at http://127.0.0.1:1: the connection was refused. Check the credential's base URL and that the service is running.",
 	);
 	expect(result.error?.description).toBe(
-		'No answer from the service after 1 attempt (ECONNREFUSED).',
+		'No answer from the service after 1 attempt (ECONNREFUSED).\n\nSitemap > Get failed for item 0.',
 	);
 });

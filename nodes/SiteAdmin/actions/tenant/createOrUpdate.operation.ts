@@ -1,8 +1,9 @@
 /**
  * Tenant > Create or Update: `POST /api/tenant`; when that ID is taken (409), `PUT /api/tenant` with
  * `{old_id: id, id, fqdn}` instead, so a workflow that sets up a site can run again. It answers in
- * one shape, `{id, fqdn, created, result, message}`, and an existing tenant with no domain to set is
- * left as it is (`result: "unchanged"`, no PUT).
+ * one shape, `{id, fqdn, created, result, message}`. An existing tenant with no domain to set, or with
+ * the domain it has already (read from the tenant listing, where the service has it), is left as it
+ * is (`result: "unchanged"`, no PUT).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
@@ -10,6 +11,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
 import { adminApiRequest } from '../../transport';
+import { listedTenants } from './getAll.operation';
 import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -46,6 +48,13 @@ async function create(ctx: IExecuteFunctions, send: Send, body: IDataObject, ite
 	}
 }
 
+/** The domain tenant `id` has now; undefined when the service cannot list tenants (an extension). */
+async function currentDomain(ctx: IExecuteFunctions, id: string, itemIndex: number) {
+	const found = await listedTenants(ctx, itemIndex, { search: id }, { returnAll: true });
+	if (!Array.isArray(found)) return undefined;
+	return found.find((tenant) => tenant.id === id)?.fqdn ?? null;
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
@@ -71,6 +80,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			message: `Tenant "${id}" exists; nothing to change (no domain given, it keeps its own).`,
 		};
 	}
+	if ((await currentDomain(this, id, itemIndex)) === fqdn)
+		return {
+			id,
+			fqdn,
+			created: false,
+			result: 'unchanged',
+			message: `Tenant "${id}" exists with this domain; nothing to change.`,
+		};
 	const updated = await send('PUT', { old_id: id, id, ...withDomain });
 	return { id, fqdn, created: false, result: 'updated', ...updated };
 }

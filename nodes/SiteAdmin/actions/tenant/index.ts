@@ -4,6 +4,7 @@ import type { OperationHandlers } from '../../../shared/router';
 import * as create from './create.operation';
 import * as createOrUpdate from './createOrUpdate.operation';
 import * as del from './delete.operation';
+import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
 export const description: INodeProperties[] = [
@@ -33,9 +34,17 @@ export const description: INodeProperties[] = [
 				action: 'Delete a tenant',
 			},
 			{
+				name: 'Get Many',
+				value: 'getAll',
+				description:
+					'List tenants with their domains (an extension of the reference server: GET /api/tenants)',
+				action: 'Get many tenants',
+			},
+			{
 				name: 'Update',
 				value: 'update',
-				description: 'Rename a tenant (change its ID) and/or change its domain',
+				description:
+					'Rename a tenant (change its ID) and/or change its domain; a missing tenant is an error unless Create If Missing is on',
 				action: 'Update a tenant',
 			},
 		],
@@ -44,6 +53,7 @@ export const description: INodeProperties[] = [
 	...create.description,
 	...createOrUpdate.description,
 	...update.description,
+	...getAll.description,
 	...del.description,
 ];
 
@@ -52,4 +62,5 @@ export const handlers: OperationHandlers = {
 	createOrUpdate: createOrUpdate.execute,
 	update: update.execute,
 	delete: del.execute,
+	getAll: getAll.execute,
 };

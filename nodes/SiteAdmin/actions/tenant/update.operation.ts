@@ -1,10 +1,11 @@
 /**
  * Tenant > Update: `PUT /api/tenant` with `{old_id, id, fqdn?}`. Renames a tenant (its pages,
  * settings and tokens follow) and/or sets its domain: Tenant ID (`id`, the tenant to change, as in
- * every other operation) and an optional New Tenant ID (`newId`).
+ * every other operation) and an optional New Tenant ID (`newId`). A tenant that does not exist is
+ * an error (a typo must not make a stray site), unless Create If Missing is on.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
@@ -26,6 +27,14 @@ const properties: INodeProperties[] = [
 		description: `${NEW_ID_HELP}. Leave empty to keep the current ID.`,
 	},
 	{ ...fqdnField, description: 'New fully qualified domain name. Leave empty to not send it.' },
+	{
+		displayName: 'Create If Missing',
+		name: 'createIfMissing',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to create the tenant (with the New Tenant ID if given, else the Tenant ID) when no tenant has the Tenant ID. Off: a missing tenant is an error, so a mistyped ID never creates a site.',
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -40,16 +49,38 @@ function readIds(ctx: IExecuteFunctions, itemIndex: number) {
 	return { oldId, id, labels: { old_id: 'Tenant ID', id: 'New Tenant ID' } };
 }
 
+/** The service's answer for a tenant ID that names no tenant. */
+const isMissingTenant = (error: NodeApiError) =>
+	error.httpCode === '404' && (error.context as IDataObject).error === 'not_found';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const { oldId, id, labels } = readIds(this, itemIndex);
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
-	const body: IDataObject = { old_id: oldId, id, ...(fqdn ? { fqdn } : {}) };
-	const response = objectOr(
-		await adminApiRequest.call(
-			this,
-			{ method: 'PUT', path: '/api/tenant', body },
-			{ itemIndex, fieldLabels: { ...TENANT_FIELD_LABELS, ...labels } },
-		),
-	);
-	return { ...response, id, old_id: oldId, ...(fqdn ? { fqdn } : {}) };
+	const createIfMissing = this.getNodeParameter('createIfMissing', itemIndex, false) === true;
+	const send = async (method: 'PUT' | 'POST', body: IDataObject) =>
+		objectOr(
+			await adminApiRequest.call(
+				this,
+				{ method, path: '/api/tenant', body },
+				{ itemIndex, fieldLabels: { ...TENANT_FIELD_LABELS, ...labels } },
+			),
+		);
+	const withDomain = fqdn ? { fqdn } : {};
+	try {
+		const response = await send('PUT', { old_id: oldId, id, ...withDomain });
+		return { ...response, id, old_id: oldId, ...withDomain };
+	} catch (error) {
+		// The transport throws n8n's errors only (a NodeOperationError passes through as it is).
+		const failure =
+			error instanceof NodeApiError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		if (!(failure instanceof NodeApiError) || !isMissingTenant(failure)) throw failure;
+		if (!createIfMissing) {
+			failure.description = `Update changes an existing tenant only. Check the Tenant ID "${oldId}", or turn on Create If Missing to create the tenant.`;
+			throw failure;
+		}
+	}
+	const created = await send('POST', { id, ...withDomain });
+	return { ...created, id, fqdn: fqdn || null, created: true };
 }

@@ -15,6 +15,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { objectOr } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
 import { pageParameter, readPageUrl } from '../page/locator';
+import { dryRunItem } from '../../helpers/dryRun';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { contentChanges } from './diff';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
@@ -113,13 +114,7 @@ export async function execute(
 			...extra,
 		};
 		// The input goes on (the model's answer included), so an Apply after the review reads it as is.
-		const input = this.getInputData()[itemIndex];
-		return [
-			{
-				json: { ...input.json, dryRun: preview },
-				...(input.binary ? { binary: input.binary } : {}),
-			},
-		];
+		return dryRunItem(this, itemIndex, preview);
 	}
 
 	const response = await tenantApiRequest.call(

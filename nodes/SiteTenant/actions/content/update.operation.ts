@@ -3,7 +3,12 @@
  * checked before anything is sent: templates a JSON array of objects (not an empty one unless Clear
  * All Blocks is on), banner a JSON object or null. Outputs the updated page.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
@@ -11,6 +16,10 @@ import { recordIn } from '../../../shared/json';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readBannerChange } from './readBannerChange';
 import { readTemplates } from './readTemplates';
+import { contentChanges } from '../ai/diff';
+import type { Proposal } from '../ai/proposal';
+import { dryRunItem, dryRunProperty, isDryRun, withResult } from '../../helpers/dryRun';
+import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { jsonTextField } from '../../../shared/jsonText';
 
 const TEMPLATES_EXAMPLE =
@@ -64,6 +73,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The page\'s banner as a JSON object, e.g. {"image": "https://…/hero.jpg", "title": "Welcome"}. Leave empty to keep the current banner; the word null removes it.',
 	},
+	dryRunProperty('the page'),
 ];
 
 export const description = updateDisplayOptions(
@@ -71,13 +81,22 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | INodeExecutionData[]> {
 	const url = readPageUrl(this, itemIndex);
 	const templates = readTemplates(this, itemIndex);
 	const bannerChange = readBannerChange(this, itemIndex);
 
 	const body: IDataObject = { url, templates };
 	if (bannerChange.send) body.banner = bannerChange.banner;
+
+	if (isDryRun(this, itemIndex)) {
+		const page = await readPageByUrl.call(this, url, itemIndex);
+		const changes = contentChanges(page, body as unknown as Proposal);
+		return dryRunItem(this, itemIndex, { ...withResult(changes), url, wouldSend: body });
+	}
 
 	const response = await tenantApiRequest.call(
 		this,

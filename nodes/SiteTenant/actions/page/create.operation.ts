@@ -1,10 +1,17 @@
 /** Page > Create: `POST /api/page` with `{name, url, locale, meta_title?, meta_description?, draft?}`. */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
 import { requireString } from '../../../shared/validation';
 import { recordIn } from '../../../shared/json';
+import { dryRunItem, dryRunProperty, isDryRun } from '../../helpers/dryRun';
+import { findPageByUrl } from '../../helpers/readPageByUrl';
 import { pageUrlField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -61,6 +68,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	dryRunProperty('whether a page has the URL'),
 ];
 
 export const description = updateDisplayOptions(
@@ -68,7 +76,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | INodeExecutionData[]> {
 	const body: IDataObject = {
 		name: requireString(this, 'name', itemIndex, 'Name'),
 		url: requireString(this, 'url', itemIndex, 'Page URL'),
@@ -78,6 +89,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (additional.metaTitle !== undefined) body.meta_title = additional.metaTitle;
 	if (additional.metaDescription !== undefined) body.meta_description = additional.metaDescription;
 	if (additional.draft !== undefined) body.draft = additional.draft === true;
+
+	if (isDryRun(this, itemIndex)) {
+		const page = await findPageByUrl.call(this, String(body.url), itemIndex);
+		return dryRunItem(
+			this,
+			itemIndex,
+			page ? { result: 'exists', current: page } : { result: 'would create', wouldSend: body },
+		);
+	}
 
 	const response = await tenantApiRequest.call(
 		this,

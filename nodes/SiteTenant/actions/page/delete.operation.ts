@@ -4,11 +4,17 @@
  * no delete: if the page cannot be read, nothing is deleted and the item fails. Outputs the page with
  * `deleted` and `permanently`.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
 import { pageParameter, readPageUrl } from './locator';
+import { dryRunItem, dryRunProperty, isDryRun } from '../../helpers/dryRun';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 
 const properties: INodeProperties[] = [
@@ -24,6 +30,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to erase the page for good. Off: the page leaves listings and the sitemap but the service keeps its data. Either way the output carries the page as it was.',
 	},
+	dryRunProperty('the page'),
 ];
 
 export const description = updateDisplayOptions(
@@ -31,11 +38,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | INodeExecutionData[]> {
 	const url = readPageUrl(this, itemIndex);
 	const permanently = this.getNodeParameter('permanently', itemIndex, false) as boolean;
 
 	const page = await readPageByUrl.call(this, url, itemIndex);
+
+	if (isDryRun(this, itemIndex))
+		return dryRunItem(this, itemIndex, { result: 'would delete', permanently, current: page });
 
 	// The page read is the page deleted: named by the url the service lists it under.
 	const body: IDataObject = { url: page.url ?? url };

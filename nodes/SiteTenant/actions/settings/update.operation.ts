@@ -1,12 +1,28 @@
 /**
  * Settings > Update: `POST /api/settings` with only the fields given (the others keep their value).
- * At least one field is required, so an empty call never reaches the service.
+ * At least one field is required, so an empty call never reaches the service. The settings are read
+ * first, where the service can (readSettings.ts): the output's `previous` holds the values of the
+ * fields it changed, so a workflow can put them back; Dry Run shows the changes and sends nothing.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { recordIn } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
+import {
+	differs,
+	dryRunItem,
+	dryRunProperty,
+	fieldChanges,
+	isDryRun,
+	withResult,
+} from '../../helpers/dryRun';
+import { readSettings } from './readSettings';
 
 const properties: INodeProperties[] = [
 	{
@@ -82,6 +98,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	dryRunProperty('the settings'),
 ];
 
 export const description = updateDisplayOptions(
@@ -99,7 +116,18 @@ function headersObject(collection: unknown): IDataObject {
 	return headers;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+/** The values `current` had for the fields that `body` changed. */
+function previousValues(current: IDataObject, body: IDataObject): IDataObject {
+	const previous: IDataObject = {};
+	for (const [field, value] of Object.entries(body))
+		if (differs(current[field] ?? null, value)) previous[field] = current[field] ?? null;
+	return previous;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | INodeExecutionData[]> {
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.googleCode !== undefined) body.google_code = fields.googleCode;
@@ -118,10 +146,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 
+	const current = await readSettings(this, itemIndex);
+	if (isDryRun(this, itemIndex)) {
+		if ('unreadable' in current)
+			throw new NodeOperationError(this.getNode(), "Dry Run cannot read this site's settings", {
+				itemIndex,
+				description: `Reading settings (GET /api/settings) is an extension of the reference server; the service answered ${String(current.unreadable)}. Nothing was sent.`,
+			});
+		return dryRunItem(this, itemIndex, withResult(fieldChanges(current, body)));
+	}
+
 	const response = await tenantApiRequest.call(
 		this,
 		{ method: 'POST', path: '/api/settings', body },
 		{ itemIndex },
 	);
-	return recordIn(response, 'settings');
+	const settings = recordIn(response, 'settings');
+	if ('unreadable' in current) return settings;
+	return { ...settings, previous: previousValues(current, body) };
 }

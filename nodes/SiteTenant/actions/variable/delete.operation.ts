@@ -1,19 +1,37 @@
 /** Variable > Delete: `DELETE /api/variables` with `{key}`. Outputs `{key, deleted: true}`. */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
 import { readVariableKey, variableParameter } from './locator';
+import { dryRunItem, dryRunProperty, isDryRun } from '../../helpers/dryRun';
+import { readVariable } from './get.operation';
 
-const properties: INodeProperties[] = variableParameter('Name of the variable to delete');
+const properties: INodeProperties[] = [
+	...variableParameter('Name of the variable to delete'),
+	dryRunProperty('the variables'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['variable'], operation: ['delete'] } },
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | INodeExecutionData[]> {
 	const key = readVariableKey(this, itemIndex);
+	if (isDryRun(this, itemIndex)) {
+		// A key the site does not have fails the item, as the delete would.
+		const current = await readVariable(this, key, itemIndex);
+		return dryRunItem(this, itemIndex, { result: 'would delete', current });
+	}
 	await tenantApiRequest.call(
 		this,
 		{ method: 'DELETE', path: '/api/variables', body: { key } },

@@ -16,19 +16,36 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const key = readVariableKey(this, itemIndex);
+/** The variable `key` as the service lists it; undefined when the site has none by that key. */
+export async function findVariable(
+	ctx: IExecuteFunctions,
+	key: string,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
 	const response = await tenantApiRequest.call(
-		this,
+		ctx,
 		{ method: 'GET', path: '/api/variables' },
 		{ itemIndex },
 	);
-	const variable = unwrapList(response).find((candidate) => candidate.key === key);
+	return unwrapList(response).find((candidate) => candidate.key === key);
+}
+
+/** The variable `key`; no such key fails the item. */
+export async function readVariable(
+	ctx: IExecuteFunctions,
+	key: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const variable = await findVariable(ctx, key, itemIndex);
 	if (!variable) {
-		throw new NodeOperationError(this.getNode(), `No variable with key "${key}"`, {
+		throw new NodeOperationError(ctx.getNode(), `No variable with key "${key}"`, {
 			itemIndex,
 			description: 'Variable > Get Many lists the keys the site has',
 		});
 	}
 	return variable;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	return await readVariable(this, readVariableKey(this, itemIndex), itemIndex);
 }

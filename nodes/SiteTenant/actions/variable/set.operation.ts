@@ -1,11 +1,24 @@
 /** Variable > Set: `PUT /api/variables` with `{key, value}`; creates or replaces the variable. */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tenantApiRequest } from '../../transport';
 import { requireString } from '../../../shared/validation';
 import { recordIn } from '../../../shared/json';
 import { variableKeyField } from './fields';
+import {
+	dryRunItem,
+	dryRunProperty,
+	isDryRun,
+	withResult,
+	fieldChanges,
+} from '../../helpers/dryRun';
+import { findVariable } from './get.operation';
 
 const properties: INodeProperties[] = [
 	{ ...variableKeyField, description: 'Name of the variable to create or replace' },
@@ -16,6 +29,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Value of the variable',
 	},
+	dryRunProperty('the variables'),
 ];
 
 export const description = updateDisplayOptions(
@@ -23,11 +37,22 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | INodeExecutionData[]> {
 	const body: IDataObject = {
 		key: requireString(this, 'key', itemIndex, 'Key'),
 		value: this.getNodeParameter('value', itemIndex, '') as string,
 	};
+	if (isDryRun(this, itemIndex)) {
+		const current = await findVariable(this, String(body.key), itemIndex);
+		const preview = current
+			? { ...withResult(fieldChanges(current, { value: body.value })), key: body.key }
+			: { result: 'would create', wouldSend: body };
+		return dryRunItem(this, itemIndex, preview);
+	}
+
 	const response = await tenantApiRequest.call(
 		this,
 		{ method: 'PUT', path: '/api/variables', body },

@@ -24,15 +24,23 @@ describe('Settings > Update', () => {
 			},
 		});
 		expect(first.error).toBeUndefined();
-		// The output is the settings as saved, the same the service gives to a read.
-		expect(first.items[0].json).toEqual({
+		// The output is the settings as saved, the same the service gives to a read, with the values
+		// of the fields it changed before (`previous`).
+		const { previous, ...saved } = first.items[0].json;
+		expect(saved).toEqual({
 			google_code: 'G-ABC123',
 			noindex: 1,
 			statistics_iframe: null,
 			contact_form_webhook_url: 'https://hooks.example.com/contact',
 			contact_form_webhook_headers: { 'X-Form-Secret': 's3cret', 'X-Site': 'acme' },
 		});
-		expect(await settings()).toEqual(first.items[0].json);
+		expect(previous).toEqual({
+			google_code: null,
+			noindex: 0,
+			contact_form_webhook_url: null,
+			contact_form_webhook_headers: null,
+		});
+		expect(await settings()).toEqual(saved);
 
 		const second = await tenant.run({
 			resource: 'settings',
@@ -43,7 +51,9 @@ describe('Settings > Update', () => {
 			},
 		});
 		expect(second.error).toBeUndefined();
-		expect(second.items[0].json).toEqual(await settings());
+		const { previous: changedBefore, ...savedSecond } = second.items[0].json;
+		expect(savedSecond).toEqual(await settings());
+		expect(changedBefore).toEqual({ statistics_iframe: null, noindex: 1 });
 		expect(await settings()).toEqual({
 			google_code: 'G-ABC123',
 			noindex: 0,

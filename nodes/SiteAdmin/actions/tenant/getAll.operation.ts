@@ -1,0 +1,88 @@
+/**
+ * Tenant > Get Many: `GET /api/tenants`, page by page, ordered by ID, optionally filtered by a search
+ * text. Listing tenants is an extension of the reference server: a service without it answers 404 or
+ * 405, and the error says so.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { siteApiRequestAllItems } from '../../../shared/transport';
+import { noTenantListing } from '../../../shared/tenantList';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Search',
+		name: 'search',
+		type: 'string',
+		default: '',
+		placeholder: 'acme',
+		description: 'Only tenants whose ID contains this text',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tenant'], operation: ['getAll'] } },
+	properties,
+);
+
+type Paging = { returnAll: boolean; limit?: number };
+
+/**
+ * Every tenant `qs` selects (all when `returnAll`), as the service lists them; undefined when the
+ * service cannot list tenants (it answers 404 or 405: the listing is an extension).
+ */
+export async function listedTenants(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	qs: IDataObject,
+	paging: Paging,
+): Promise<IDataObject[] | { unlisted: number }> {
+	try {
+		return await siteApiRequestAllItems.call(ctx, 'siteAdminApi', '/api/tenants', qs, paging, {
+			itemIndex,
+		});
+	} catch (error) {
+		// The transport throws n8n's errors only (a NodeOperationError passes through as it is).
+		const failure =
+			error instanceof NodeApiError
+				? error
+				: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		const status = failure instanceof NodeApiError ? Number(failure.httpCode) : NaN;
+		if (status === 404 || status === 405) return { unlisted: status };
+		throw failure;
+	}
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = Number(this.getNodeParameter('limit', itemIndex, 50));
+	const search = String(this.getNodeParameter('search', itemIndex, '') ?? '').trim();
+	const tenants = await listedTenants(this, itemIndex, search ? { search } : {}, {
+		returnAll,
+		limit,
+	});
+	if (!Array.isArray(tenants))
+		throw noTenantListing(
+			this.getNode(),
+			tenants.unlisted,
+			itemIndex,
+			'keep the list of sites in the workflow (a Set node, a Data Table or a sheet)',
+		);
+	return tenants;
+}

@@ -1,0 +1,228 @@
+/**
+ * Dry Run of the fleet writes, in n8n's engine against the reference server: the operation reads,
+ * sends no change, and passes its input on with a preview under `dryRun` (current and proposed
+ * values, or "would create" / "exists" / "would delete"). And Settings > Update's `previous`.
+ */
+import { byKey, byUrl } from '../../harness/locators';
+import { listPages, readPage, seedPages, useNodeTestContext } from '../../harness/nodes';
+
+const ctx = useNodeTestContext();
+const plain = useNodeTestContext({ extensions: false });
+
+const settingsOf = async (tenant: {
+	client: { get: (path: string) => Promise<{ data: { settings: object } }> };
+}) => (await tenant.client.get('/api/settings')).data.settings;
+
+describe('Settings > Update', () => {
+	test('Dry Run shows current and proposed values per field and changes nothing', async () => {
+		const tenant = await ctx.tenant('dry-settings');
+		await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: 'G-OLD' },
+		});
+		const before = await settingsOf(tenant);
+		const result = await tenant.run(
+			{
+				resource: 'settings',
+				operation: 'update',
+				updateFields: { googleCode: 'G-NEW', noindex: false },
+				dryRun: true,
+			},
+			{ input: [{ json: { site: 'dry-settings', googleCode: 'G-NEW' } }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toEqual({
+			site: 'dry-settings',
+			googleCode: 'G-NEW',
+			dryRun: {
+				result: 'would update',
+				changes: {
+					google_code: { before: 'G-OLD', after: 'G-NEW', changed: true },
+					noindex: { before: 0, after: 0, changed: false },
+				},
+			},
+		});
+		expect(await settingsOf(tenant)).toEqual(before);
+
+		const same = await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: 'G-OLD' },
+			dryRun: true,
+		});
+		expect(same.items[0].json.dryRun).toMatchObject({ result: 'unchanged' });
+	});
+
+	test('the output holds the previous values of the fields it changed, so they can be put back', async () => {
+		const tenant = await ctx.tenant('previous-settings');
+		await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: 'G-FIRST', noindex: true },
+		});
+		const changed = await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: 'G-SECOND', noindex: true },
+		});
+		expect(changed.items[0].json).toMatchObject({ google_code: 'G-SECOND', noindex: 1 });
+		expect(changed.items[0].json.previous).toEqual({ google_code: 'G-FIRST' });
+
+		// Putting it back: the previous values are the service's own field names.
+		const previous = changed.items[0].json.previous as { google_code: string };
+		await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: previous.google_code },
+		});
+		expect(await settingsOf(tenant)).toMatchObject({ google_code: 'G-FIRST' });
+	});
+
+	test('a service that cannot read settings: the update works without previous; Dry Run says why it cannot', async () => {
+		const tenant = await plain.tenant('no-read');
+		const updated = await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: 'G-X' },
+		});
+		expect(updated.error).toBeUndefined();
+		expect(updated.items[0].json).toMatchObject({ google_code: 'G-X' });
+		expect(updated.items[0].json).not.toHaveProperty('previous');
+		const dry = await tenant.run({
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: 'G-Y' },
+			dryRun: true,
+		});
+		expect(dry.error?.message).toBe("Dry Run cannot read this site's settings");
+		expect(dry.error?.description).toMatch(
+			/GET \/api\/settings\) is an extension of the reference server; the service answered 40[45]\. Nothing was sent\./,
+		);
+	});
+});
+
+describe('Page > Create and Delete', () => {
+	test('Create: "would create" with what it would send, or "exists" with the page; nothing created', async () => {
+		const tenant = await ctx.tenant('dry-pages');
+		await seedPages(tenant.client, [{ url: '/there', name: 'There' }]);
+		const result = await tenant.run(
+			{
+				resource: 'page',
+				operation: 'create',
+				name: 'Welcome',
+				url: '={{ $json.url }}',
+				locale: 'en',
+				dryRun: true,
+			},
+			{ input: [{ json: { url: '/new' } }, { json: { url: '/there' } }] },
+		);
+		expect(result.items.map((item) => item.json)).toEqual([
+			{
+				url: '/new',
+				dryRun: {
+					result: 'would create',
+					wouldSend: { name: 'Welcome', url: '/new', locale: 'en' },
+				},
+			},
+			{
+				url: '/there',
+				dryRun: {
+					result: 'exists',
+					current: expect.objectContaining({ url: '/there', name: 'There' }),
+				},
+			},
+		]);
+		expect((await listPages(tenant.client)).map((page) => page.url)).toEqual(['/there']);
+	});
+
+	test('Delete: "would delete" with the page as it is; a missing page fails as the delete would', async () => {
+		const tenant = await ctx.tenant('dry-delete');
+		await seedPages(tenant.client, [{ url: '/keep' }]);
+		const result = await tenant.run(
+			{
+				resource: 'page',
+				operation: 'delete',
+				url: byUrl('={{ $json.url }}'),
+				permanently: true,
+				dryRun: true,
+			},
+			{ input: [{ json: { url: '/keep' } }, { json: { url: '/gone' } }], continueOnFail: true },
+		);
+		expect(result.items[0].json).toEqual({
+			url: '/keep',
+			dryRun: {
+				result: 'would delete',
+				permanently: true,
+				current: expect.objectContaining({ url: '/keep' }),
+			},
+		});
+		expect(result.items[1].json.error).toBe('No page with url "/gone"');
+		expect(await readPage(tenant.client, '/keep')).toBeDefined();
+	});
+});
+
+describe('Content > Update', () => {
+	test('Dry Run shows the blocks and banner before and after; the page keeps its content', async () => {
+		const tenant = await ctx.tenant('dry-content');
+		await seedPages(tenant.client, [{ url: '/about' }]);
+		const blocks = [{ type: 'text', body: 'Old' }];
+		await tenant.client.put('/api/content', { url: '/about', templates: blocks });
+		const result = await tenant.run({
+			resource: 'content',
+			operation: 'update',
+			url: byUrl('/about'),
+			templates: '[{"type":"text","body":"New"}]',
+			dryRun: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.dryRun).toEqual({
+			result: 'would update',
+			url: '/about',
+			changes: {
+				templates: { before: blocks, after: [{ type: 'text', body: 'New' }], changed: true },
+				banner: { before: null, after: null, changed: false },
+			},
+			wouldSend: { url: '/about', templates: [{ type: 'text', body: 'New' }] },
+		});
+		expect((await readPage(tenant.client, '/about'))?.templates).toEqual(blocks);
+	});
+});
+
+describe('Variable > Set and Delete', () => {
+	test('Set: current and proposed value, or "would create"; Delete: "would delete"; nothing changes', async () => {
+		const tenant = await ctx.tenant('dry-variables');
+		await tenant.run({ resource: 'variable', operation: 'set', key: 'colour', value: 'blue' });
+		const set = await tenant.run(
+			{
+				resource: 'variable',
+				operation: 'set',
+				key: '={{ $json.key }}',
+				value: 'red',
+				dryRun: true,
+			},
+			{ input: [{ json: { key: 'colour' } }, { json: { key: 'size' } }] },
+		);
+		expect(set.items.map((item) => item.json.dryRun)).toEqual([
+			{
+				result: 'would update',
+				key: 'colour',
+				changes: { value: { before: 'blue', after: 'red', changed: true } },
+			},
+			{ result: 'would create', wouldSend: { key: 'size', value: 'red' } },
+		]);
+		const deleted = await tenant.run({
+			resource: 'variable',
+			operation: 'delete',
+			key: byKey('colour'),
+			dryRun: true,
+		});
+		expect(deleted.items[0].json.dryRun).toEqual({
+			result: 'would delete',
+			current: { key: 'colour', value: 'blue' },
+		});
+		const variables = (await tenant.client.get('/api/variables')).data;
+		expect(JSON.stringify(variables)).toContain('"value":"blue"');
+		expect(JSON.stringify(variables)).not.toContain('size');
+	});
+});
