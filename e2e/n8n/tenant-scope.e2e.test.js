@@ -302,12 +302,12 @@ describe(`tenant scope in n8n ${N8N_1 ? '1.x' : '2.x'}`, () => {
 			});
 		const forged = { tenant_id: VICTIM, form: 'contact', submitted_at: 'now', fields: { a: 1 } };
 		// n8n saves the registration (static data) a moment after the site has the secret: until then
-		// the secret is refused (401).
+		// the trigger answers 503 not_ready (issue 42).
 		const first = await stack.waitFor(
 			'the published trigger to know its secret',
 			async () => {
 				const answer = await post(forged);
-				return answer.status === 401 ? undefined : answer;
+				return answer.status === 503 ? undefined : answer;
 			},
 			{ timeoutMs: 30_000 },
 		);
