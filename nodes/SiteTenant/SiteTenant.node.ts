@@ -14,6 +14,7 @@ import {
 } from '../shared/authentication';
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
+import { tenantOfItem } from '../shared/target';
 import { operationLabels } from '../shared/operationLabel';
 import { operationSubtitle } from '../shared/subtitle';
 import { destructiveToolNotice } from '../shared/toolForm';
@@ -151,7 +152,12 @@ export class SiteTenant implements INodeType {
 				ai: ai.handlers,
 				customApiCall: customApiCall.handlers,
 			},
-			{ labels },
+			{
+				labels,
+				tenantOf(itemIndex) {
+					return tenantOfItem(this, itemIndex);
+				},
+			},
 		);
 	}
 }

@@ -58,6 +58,24 @@ export interface RequestTarget {
 const hasItems = (ctx: SiteRequestContext): ctx is IExecuteFunctions => 'getInputData' in ctx;
 
 /**
+ * The tenant each item's requests went to, per node run (its execute context): the router puts it on
+ * the item's output and names it in the item's error, without resolving the credential again.
+ */
+const itemTenants = new WeakMap<object, Map<number, string>>();
+
+/** The tenant the item's requests were sent to in this node run, if it has sent any. */
+export function tenantOfItem(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	return itemTenants.get(ctx)?.get(itemIndex);
+}
+
+function recordTenant(ctx: SiteRequestContext, itemIndex: number, tenantId: string) {
+	if (!hasItems(ctx)) return;
+	let tenants = itemTenants.get(ctx);
+	if (!tenants) itemTenants.set(ctx, (tenants = new Map()));
+	tenants.set(itemIndex, tenantId);
+}
+
+/**
  * The credential type the node's Authentication parameter picks for the item. A hook, webhook, poll
  * or the editor's list search has no items; its getNodeParameter takes the fallback second.
  */
@@ -215,6 +233,7 @@ export async function resolveRequestTarget(
 				: "The credential's Tenant Base URL is empty",
 		);
 	}
+	if (tenantId !== undefined) recordTenant(ctx, itemIndex, tenantId);
 	return {
 		credentialType,
 		credentials,

@@ -72,6 +72,32 @@ describe('the Managed Tenant credential with a per-item Tenant ID', () => {
 	});
 });
 
+describe('every output item says its tenant (tenant_id), errors too (issue 39)', () => {
+	test('items of two tenants: each output carries the tenant it was sent to; a failed item names its own', async () => {
+		await ctx.tenant('says-a');
+		const b = await ctx.tenant('says-b');
+		expect(
+			(await b.client.post('/api/page', { name: 'Taken', url: '/item-1', locale: 'en' })).status,
+		).toBe(201);
+		const result = await ctx.runner.runNode({
+			type: 'siteTenant',
+			credentials: ctx.managedCredential('={{ $json.tenant }}'),
+			input: alternating(['says-a', 'says-b'], 4),
+			parameters: { authentication: 'managedTenant', ...createPage },
+			onError: 'continueErrorOutput',
+		});
+		expect(result.error).toBeUndefined();
+		const [success, failed] = result.outputs;
+		expect(success.map((item) => [item.json.tenant_id, item.json.url])).toEqual([
+			['says-a', '/item-0'],
+			['says-a', '/item-2'],
+			['says-b', '/item-3'],
+		]);
+		expect(failed).toHaveLength(1);
+		expect(failed[0].json.error).toMatchObject({ tenant: 'says-b', operation: 'Page > Create' });
+	});
+});
+
 describe('the Tenant Token credential with a per-item token', () => {
 	test('8 creates alternating two tokens: 4 pages on each tenant', async () => {
 		const a = await ctx.tenant('token-a');
