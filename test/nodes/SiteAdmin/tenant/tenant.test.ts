@@ -1,4 +1,5 @@
 /** Site Management Admin node, Tenant: create, update and delete on the central surface, run in n8n's engine. */
+import { client } from '../../../../reference-server/test/helpers';
 import { listPages, useNodeTestContext } from '../../../harness/nodes';
 
 const ctx = useNodeTestContext();
@@ -49,7 +50,7 @@ describe('Tenant', () => {
 		for (const id of ['bulk-a', 'bulk-b', 'bulk-c']) expect(storedTenant(id)?.fqdn).toBeNull();
 	});
 
-	test('Update renames the tenant: its pages and its token follow, the old id is gone', async () => {
+	test('Update renames the tenant: its pages follow, its token stops, the old id is gone', async () => {
 		const tenant = await ctx.site.createTenant('old-name');
 		expect(
 			(await tenant.client.post('/api/page', { name: 'Home', url: '/home', locale: 'en' })).status,
@@ -72,9 +73,13 @@ describe('Tenant', () => {
 		expect(storedTenant('old-name')).toBeUndefined();
 		expect(storedTenant('new-name')).toMatchObject({ fqdn: 'new.example.org' });
 
-		// The token issued before the rename still works and now belongs to the renamed tenant.
-		const pages = await listPages(tenant.client);
-		expect(pages.map((page) => page.url)).toEqual(['/home']);
+		// The pages follow the rename; the token issued for the old name stops working (it must never
+		// reach the renamed tenant, nor a new tenant of the old name), and a new one is issued.
+		expect((await tenant.client.get('/api/pages')).status).toBe(401);
+		const issued = await ctx.adminNode({ resource: 'token', operation: 'issue', id: 'new-name' });
+		expect(issued.error).toBeUndefined();
+		const renamed = client(ctx.site.url, issued.items[0].json.token as string);
+		expect((await listPages(renamed)).map((page) => page.url)).toEqual(['/home']);
 
 		// The old id is free again: creating it gives a new, empty tenant.
 		const reused = await ctx.site.createTenant('old-name');
