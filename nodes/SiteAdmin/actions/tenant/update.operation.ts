@@ -1,6 +1,6 @@
 /**
- * Tenant > Update: `PUT /api/tenant` with `{old_id, id, fqdn?}`. Renames a tenant (its pages,
- * settings and tokens follow) and/or sets its domain: Tenant ID (`id`, the tenant to change, as in
+ * Tenant > Update: `PUT /api/tenant` with `{old_id, id, fqdn?}`. Renames a tenant (its pages and
+ * settings follow; tokens issued for the old name stop working) and/or sets its domain: Tenant ID (`id`, the tenant to change, as in
  * every other operation) and an optional New Tenant ID (`newId`). A tenant that does not exist is
  * an error (a typo must not make a stray site), unless Create If Missing is on.
  */
