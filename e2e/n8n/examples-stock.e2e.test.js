@@ -22,7 +22,7 @@ const { importSiteCredentials, progressLog, startN8nIn, stopStack } = require('.
 const { ABOUT_US, exampleFiles, startSiteAndFolder } = require('./lib/stock-stack');
 const runtime = require('../../scripts/lib/runtime');
 const { startMailSink } = require('../../scripts/lib/mail-sink');
-const { decide, followLink, reviewLinks, runToApproval } = require('./lib/approval');
+const { decide, followWhenWaiting, reviewLinks, runToApproval } = require('./lib/approval');
 
 const say = progressLog('examples');
 
@@ -263,27 +263,30 @@ test('the every-site example, run twice, leaves its setting and one notification
 	}
 });
 
+/** `n8n start` on the stack's folder and a REST client for it: once, for the describes that need it. */
+async function startRunningN8n() {
+	if (ctx.rest) return;
+	ctx.site.n8n = await startN8nIn(ctx.site);
+	ctx.rest = await restClient(ctx.site.n8nUrl, {
+		email: 'owner@examples.example.com',
+		firstName: 'Stock',
+		lastName: 'Owner',
+		password: `Stock-${Date.now()}-owner`,
+	});
+}
+
 /** The about page as the stack starts it, without a banner (an earlier run may have set one). */
 const resetAboutUs = () => ctx.site.demo('PUT', '/api/content', { ...ABOUT_US, banner: null });
+const aboutUs = async () => (await ctx.site.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
+/** The demo site's notification with this id, if any. */
+const notificationOf = async (id) =>
+	(await ctx.site.demo('GET', '/api/notifications')).data.data.find((entry) => entry.id === id);
 
 describe('the AI content chain in a running n8n: nothing is written before a person approves', () => {
 	const CHAIN = stack.WORKFLOWS.aiChain.id;
-	const aboutUs = async () =>
-		(await ctx.site.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
-	const notification = async () =>
-		(await ctx.site.demo('GET', '/api/notifications')).data.data.find(
-			(entry) => entry.id === 'ai-content-/about-us',
-		);
+	const notification = () => notificationOf('ai-content-/about-us');
 
-	beforeAll(async () => {
-		ctx.site.n8n = await startN8nIn(ctx.site);
-		ctx.rest = await restClient(ctx.site.n8nUrl, {
-			email: 'owner@examples.example.com',
-			firstName: 'Stock',
-			lastName: 'Owner',
-			password: `Stock-${Date.now()}-owner`,
-		});
-	}, 300000);
+	beforeAll(startRunningN8n, 300000);
 
 	test('the chain is among the examples a person starts and waits for; its links resume it', async () => {
 		expect(
@@ -377,18 +380,16 @@ describe('the AI content chain in a running n8n: nothing is written before a per
 
 describe("the AI agent example in a running n8n: n8n's review of tool calls before every write", () => {
 	const AGENT = stack.WORKFLOWS.aiAgent.id;
-	const aboutUs = async () =>
-		(await ctx.site.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
-	const agentNotification = async () =>
-		(await ctx.site.demo('GET', '/api/notifications')).data.data.find(
-			(entry) => entry.id === 'ai-agent-/about-us',
-		);
+	const agentNotification = () => notificationOf('ai-agent-/about-us');
 	const mailNumber = (count) =>
 		stack.waitFor(`review email ${count}`, async () => ctx.mail.messages[count - 1], {
 			timeoutMs: 120000,
 			everyMs: 250,
 		});
-	const follow = async (link) => expect((await followLink(link)).status).toBe(200);
+	const follow = async (id, link) =>
+		expect(await followWhenWaiting(ctx.rest, id, link)).toMatchObject({ status: 200 });
+
+	beforeAll(startRunningN8n, 300000);
 
 	if (!runtime.RUNTIME.reviewsToolCalls) {
 		test('n8n 1.x has no review of tool calls: the agent example does not run, and nothing is written', async () => {
@@ -417,7 +418,7 @@ describe("the AI agent example in a running n8n: n8n's review of tool calls befo
 		expect(applyReview.html).toContain('apply_proposal');
 		expect(applyReview.html).toContain(before.updated_at);
 		expect(await aboutUs()).toEqual(before);
-		await follow(reviewLinks(applyReview).approve);
+		await follow(id, reviewLinks(applyReview).approve);
 
 		const notifyReview = await mailNumber(sent + 2);
 		expect(notifyReview.subject).toBe('Approve: the AI site editor wants to notify you');
@@ -426,7 +427,7 @@ describe("the AI agent example in a running n8n: n8n's review of tool calls befo
 			type: 'heading',
 			text: 'About us: rewritten by the AI stand-in',
 		});
-		await follow(reviewLinks(notifyReview).approve);
+		await follow(id, reviewLinks(notifyReview).approve);
 
 		const ended = await ctx.rest.waitForExecution(id);
 		expect(ended.status).toBe('success');
@@ -440,9 +441,9 @@ describe("the AI agent example in a running n8n: n8n's review of tool calls befo
 		const sent = ctx.mail.messages.length;
 		const id = await ctx.rest.runWorkflow(AGENT);
 
-		await follow(reviewLinks(await mailNumber(sent + 1)).decline);
+		await follow(id, reviewLinks(await mailNumber(sent + 1)).decline);
 		// The model was told the owner declined; the notification it tries next is declined too.
-		await follow(reviewLinks(await mailNumber(sent + 2)).decline);
+		await follow(id, reviewLinks(await mailNumber(sent + 2)).decline);
 		const ended = await ctx.rest.waitForExecution(id);
 		expect(ended.status).toBe('success');
 		expect(await aboutUs()).toEqual(before);

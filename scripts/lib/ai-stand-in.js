@@ -81,9 +81,21 @@ function findTool(tools, pattern) {
 
 /** Arguments for a tool, one per property of its schema, by what the property's name says it is. */
 function argumentsFor(tool, values) {
-	const properties = tool.function?.parameters?.properties ?? {};
+	return argumentsOf(tool.function?.parameters, values);
+}
+
+/**
+ * The arguments of one object schema. An object property with properties of its own is filled the
+ * same way: n8n's review of tool calls wraps a tool's arguments as {toolParameters, hitlParameters}.
+ */
+function argumentsOf(parameters, values) {
+	const properties = parameters?.properties ?? {};
 	const args = {};
 	for (const [key, schema] of Object.entries(properties)) {
+		if (schema?.type === 'object' && schema.properties) {
+			args[key] = argumentsOf(schema, values);
+			continue;
+		}
 		const kind = /proposal/i.test(key)
 			? 'proposal'
 			: /page|url|path/i.test(key)

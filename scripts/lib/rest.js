@@ -103,7 +103,11 @@ async function restClient(mainUrl, owner) {
 		const reached = (status) =>
 			until ? until.includes(status) : !['new', 'running', 'waiting', 'unknown'].includes(status);
 		while (Date.now() < deadline) {
-			const execution = await call('GET', `/executions/${executionId}`);
+			// A connection n8n dropped while busy (ECONNRESET) is asked again, as any other poll.
+			const execution = await call('GET', `/executions/${executionId}`).catch((error) => {
+				if (error instanceof TypeError && /fetch failed/.test(error.message)) return undefined;
+				throw error;
+			});
 			if (execution && reached(execution.status)) {
 				const data =
 					typeof execution.data === 'string' ? parseFlatted(execution.data) : execution.data;

@@ -46,6 +46,15 @@ async function followLink(link) {
 	return { status: response.status, text: await response.text() };
 }
 
+/**
+ * Follows a link once the execution waits: a review email can arrive a moment before n8n has stored
+ * the execution as waiting, and n8n answers a link it cannot resume yet with an error.
+ */
+async function followWhenWaiting(rest, executionId, link) {
+	await rest.waitForExecution(executionId, { until: ['waiting'] });
+	return await followLink(link);
+}
+
 /** Follows the link, then resolves to the ended execution ({id, status, run}). */
 async function decide(rest, waiting, decision) {
 	const answer = await followLink(waiting.links[decision]);
@@ -61,4 +70,12 @@ function reviewLinks(message) {
 	return { approve: find('true'), decline: find('false') };
 }
 
-module.exports = { APPROVAL_NODE, approvalLinks, runToApproval, followLink, decide, reviewLinks };
+module.exports = {
+	APPROVAL_NODE,
+	approvalLinks,
+	runToApproval,
+	followLink,
+	followWhenWaiting,
+	decide,
+	reviewLinks,
+};
