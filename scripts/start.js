@@ -37,6 +37,7 @@ const { portInUse, waitFor } = require('./lib/process');
 const { login, setupOwner } = require('./lib/rest');
 const stack = require('./lib/stack');
 const { startAiStandIn } = require('./lib/ai-stand-in');
+const { startMailSink } = require('./lib/mail-sink');
 const { startQueueMode } = require('./lib/queue/start');
 const { ensureBuilt } = require('./lib/build');
 const { banner, shownPath } = require('./lib/banner');
@@ -237,6 +238,15 @@ async function main() {
 			aiUrl = ai.baseUrl;
 		}
 		aiUrl = stack.aiBaseUrl(aiUrl);
+		// The agent example's reviews of tool calls go by email: a sink keeps them and prints their links.
+		const mailSink = await startMailSink({
+			port: stack.MAIL_PORT,
+			onMessage: (message) =>
+				say(
+					`review email to ${message.to.join(', ')}: ${message.subject}\n  ${message.links.join('\n  ')}`,
+				),
+		});
+		children.push({ name: 'the mail sink', stop: mailSink.close });
 		// The OpenAI credential holds the endpoint and its key: import it again when either changed.
 		const aiKeyHash = crypto
 			.createHash('sha256')

@@ -179,3 +179,49 @@ test('"call the tool <name> with {…}": exactly that tool with those arguments,
 		'Done: issue_tenant_token answered: [{"error": "not available"}]',
 	);
 });
+
+test("a tool behind n8n's review of tool calls: its arguments go inside toolParameters, with the version the context gave", async () => {
+	const wrapped = (name, properties) => ({
+		type: 'function',
+		function: {
+			name,
+			description: name,
+			parameters: {
+				type: 'object',
+				properties: {
+					toolParameters: { type: 'object', properties },
+					hitlParameters: { type: 'object', properties: {} },
+				},
+			},
+		},
+	});
+	const tools = [
+		TOOLS[0],
+		wrapped('apply_proposal', { page: { type: 'string' }, proposal: { type: 'string' } }),
+	];
+	const context = {
+		url: '/team',
+		version: '2026-01-02T03:04:05.678Z',
+		prompt:
+			'Page: /team\nname: Team\n\nAnswer … {"url": "/team", "version": "2026-01-02T03:04:05.678Z", …',
+	};
+	const messages = [
+		{ role: 'user', content: 'Improve /team.' },
+		{
+			role: 'assistant',
+			content: null,
+			tool_calls: [
+				{ id: 'c', type: 'function', function: { name: 'get_page_context', arguments: '{}' } },
+			],
+		},
+		{ role: 'tool', tool_call_id: 'c', content: JSON.stringify([context]) },
+	];
+	const answer = await client.chat.completions.create({ model: 'm', messages, tools });
+	const args = JSON.parse(answer.choices[0].message.tool_calls[0].function.arguments);
+	expect(args.hitlParameters).toEqual({});
+	expect(args.toolParameters.page).toBe('/team');
+	expect(JSON.parse(args.toolParameters.proposal)).toMatchObject({
+		url: '/team',
+		version: context.version,
+	});
+});

@@ -5,8 +5,10 @@
  * user's n8n would not have; only credentials are added (the site's, and the OpenAI one pointed at
  * the stand-in model). The folder is read, so a new example is covered as it lands: each imports,
  * and each one a person starts by hand (a Manual Trigger) runs, twice, as the README says they can.
- * An example started by a trigger (a form, a poll, an MCP client) is imported, not run here; its own
- * test serves it.
+ * One that waits for a person (a Wait node: the AI content chain's approval) runs in `n8n start`,
+ * started through n8n's REST API and approved or rejected by following the links it leaves the site
+ * owner. An example started by a trigger (a form, a poll, an MCP client) is imported, not run here;
+ * its own test serves it.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,15 +17,25 @@ const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
 const stack = require('../../scripts/lib/stack');
 const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
-const { importSiteCredentials, progressLog, stopStack } = require('./lib/stack');
-const { exampleFiles, startSiteAndFolder } = require('./lib/stock-stack');
+const { restClient } = require('../../scripts/lib/rest');
+const { importSiteCredentials, progressLog, startN8nIn, stopStack } = require('./lib/stack');
+const { ABOUT_US, exampleFiles, startSiteAndFolder } = require('./lib/stock-stack');
+const runtime = require('../../scripts/lib/runtime');
+const { startMailSink } = require('../../scripts/lib/mail-sink');
+const { decide, followWhenWaiting, reviewLinks, runToApproval } = require('./lib/approval');
 
 const say = progressLog('examples');
 
 const AI_API_KEY = 'ai-stand-in-key-stock';
 const EXAMPLES = exampleFiles();
-const runnable = ({ workflow }) =>
+const startedByHand = ({ workflow }) =>
 	workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
+// A Wait node (the chain's approval) or n8n's human review of an agent's tool calls (…HitlTool).
+const waitsForAPerson = ({ workflow }) =>
+	workflow.nodes.some(
+		(node) => node.type === 'n8n-nodes-base.wait' || node.type.endsWith('HitlTool'),
+	);
+const runnable = (example) => startedByHand(example) && !waitsForAPerson(example);
 const ctx = {};
 
 beforeAll(async () => {
@@ -35,10 +47,13 @@ beforeAll(async () => {
 		id: stack.ONBOARDING_TENANT,
 	});
 	ctx.ai = await startAiStandIn({ apiKey: AI_API_KEY });
+	// Where the agent example's reviews of tool calls are mailed (its SMTP credential points here).
+	ctx.mail = await startMailSink();
 	await importSiteCredentials(ctx.site, {
 		aiUrl: ctx.ai.baseUrl,
 		aiApiKey: AI_API_KEY,
 		mcpToken: 'mcp_stock-examples-token',
+		mailPort: ctx.mail.port,
 	});
 	await stack.importWorkflows(
 		ctx.site.env,
@@ -50,6 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await ctx.ai?.close();
+	await ctx.mail?.close();
 	await stopStack(ctx.site);
 });
 
@@ -245,4 +261,192 @@ test('the every-site example, run twice, leaves its setting and one notification
 			notifications: [{ status: 'info', message: expect.stringContaining(googleCode) }],
 		});
 	}
+});
+
+/** `n8n start` on the stack's folder and a REST client for it: once, for the describes that need it. */
+async function startRunningN8n() {
+	if (ctx.rest) return;
+	ctx.site.n8n = await startN8nIn(ctx.site);
+	ctx.rest = await restClient(ctx.site.n8nUrl, {
+		email: 'owner@examples.example.com',
+		firstName: 'Stock',
+		lastName: 'Owner',
+		password: `Stock-${Date.now()}-owner`,
+	});
+}
+
+/** The about page as the stack starts it, without a banner (an earlier run may have set one). */
+const resetAboutUs = () => ctx.site.demo('PUT', '/api/content', { ...ABOUT_US, banner: null });
+const aboutUs = async () => (await ctx.site.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
+/** The demo site's notification with this id, if any. */
+const notificationOf = async (id) =>
+	(await ctx.site.demo('GET', '/api/notifications')).data.data.find((entry) => entry.id === id);
+
+describe('the AI content chain in a running n8n: nothing is written before a person approves', () => {
+	const CHAIN = stack.WORKFLOWS.aiChain.id;
+	const notification = () => notificationOf('ai-content-/about-us');
+
+	beforeAll(startRunningN8n, 300000);
+
+	test('the chain is among the examples a person starts and waits for; its links resume it', async () => {
+		expect(
+			EXAMPLES.filter((example) => waitsForAPerson(example) && startedByHand(example))
+				.map(({ workflow }) => workflow.id)
+				.sort(),
+		).toEqual([CHAIN, stack.WORKFLOWS.aiAgent.id].sort());
+	});
+
+	test('approved: it waits with the page unchanged, and the approve link applies the proposal', async () => {
+		await resetAboutUs();
+		const before = await aboutUs();
+		const waiting = await runToApproval(ctx.rest, CHAIN);
+
+		// The request the site owner sees: what would change, and two links to n8n's resume URL.
+		expect(await notification()).toMatchObject({
+			status: 'warning',
+			message: waiting.request.message,
+		});
+		expect(waiting.request.message).toMatch(
+			/^An AI proposal for \/about-us waits for your approval: 2 content blocks, new banner\. Approve: /,
+		);
+		for (const [decision, link] of Object.entries(waiting.links)) {
+			const url = new URL(link);
+			expect({ decision, origin: url.origin, path: url.pathname }).toEqual({
+				decision,
+				origin: ctx.site.n8nUrl,
+				path: `/webhook-waiting/${waiting.id}`,
+			});
+			expect(url.searchParams.get('decision')).toBe(decision);
+		}
+		expect(await aboutUs()).toEqual(before);
+
+		const ended = await decide(ctx.rest, waiting, 'approve');
+		expect(ended.status).toBe('success');
+		const proposal = JSON.parse(
+			/```json\n([\s\S]*?)```/.exec(n8nCommands.nodeItems(ended.run, 'Propose content')[0].text)[1],
+		);
+		expect(proposal.version).toBe(before.updated_at);
+		const page = await aboutUs();
+		expect({ templates: page.templates, banner: page.banner }).toEqual({
+			templates: proposal.templates,
+			banner: proposal.banner,
+		});
+		expect(await notification()).toMatchObject({
+			status: 'success',
+			message:
+				'The AI proposal for /about-us was approved and applied: 2 content blocks, new banner.',
+		});
+	});
+
+	test('rejected: nothing changes, and the site owner reads that it was rejected', async () => {
+		await resetAboutUs();
+		const before = await aboutUs();
+		const waiting = await runToApproval(ctx.rest, CHAIN);
+		const ended = await decide(ctx.rest, waiting, 'reject');
+		expect(ended.status).toBe('success');
+		expect(ended.run.data.resultData.runData['Apply proposal']).toBeUndefined();
+		expect(await aboutUs()).toEqual(before);
+		expect(await notification()).toMatchObject({
+			status: 'info',
+			message: 'The AI proposal for /about-us was rejected: nothing was changed.',
+		});
+	});
+
+	test('the page edited while the proposal waited: the approval does not overwrite the edit', async () => {
+		await resetAboutUs();
+		const waiting = await runToApproval(ctx.rest, CHAIN);
+		const edit = [{ type: 'text', body: 'Edited by a person while the proposal waited.' }];
+		const edited = (
+			await ctx.site.demo('PUT', '/api/content', { url: '/about-us', templates: edit })
+		).data.page;
+
+		const ended = await decide(ctx.rest, waiting, 'approve');
+		// A clear item on the error output, not a failed execution.
+		expect(ended.status).toBe('success');
+		expect(n8nCommands.nodeItems(ended.run, 'Apply proposal', { output: 1 })).toEqual([
+			expect.objectContaining({
+				error: expect.stringMatching(/^The page changed since the proposal was made: \/about-us/),
+			}),
+		]);
+		expect(await aboutUs()).toMatchObject({ templates: edit, updated_at: edited.updated_at });
+		expect(await notification()).toMatchObject({
+			status: 'error',
+			message: expect.stringMatching(
+				/^The AI proposal for \/about-us was approved but not applied: The page changed since the proposal was made: \/about-us was last updated at /,
+			),
+		});
+	});
+});
+
+describe("the AI agent example in a running n8n: n8n's review of tool calls before every write", () => {
+	const AGENT = stack.WORKFLOWS.aiAgent.id;
+	const agentNotification = () => notificationOf('ai-agent-/about-us');
+	const mailNumber = (count) =>
+		stack.waitFor(`review email ${count}`, async () => ctx.mail.messages[count - 1], {
+			timeoutMs: 120000,
+			everyMs: 250,
+		});
+	const follow = async (id, link) =>
+		expect(await followWhenWaiting(ctx.rest, id, link)).toMatchObject({ status: 200 });
+
+	beforeAll(startRunningN8n, 300000);
+
+	if (!runtime.RUNTIME.reviewsToolCalls) {
+		test('n8n 1.x has no review of tool calls: the agent example does not run, and nothing is written', async () => {
+			await resetAboutUs();
+			const before = await aboutUs();
+			const ended = await ctx.rest.waitForExecution(await ctx.rest.runWorkflow(AGENT));
+			expect(ended.status).toBe('error');
+			expect(JSON.stringify(ended.run.data.resultData.error)).toMatch(/HitlTool/);
+			expect(await aboutUs()).toEqual(before);
+		});
+		return;
+	}
+
+	test('approved by the site owner: the apply, then the notification, each after its email', async () => {
+		await resetAboutUs();
+		const before = await aboutUs();
+		const sent = ctx.mail.messages.length;
+		const id = await ctx.rest.runWorkflow(AGENT);
+
+		// The first write the model asks for waits for the owner; the page is untouched meanwhile.
+		const applyReview = await mailNumber(sent + 1);
+		expect(applyReview).toMatchObject({
+			to: ['owner@site.example.com'],
+			subject: 'Approve: the AI site editor wants to change a page',
+		});
+		expect(applyReview.html).toContain('apply_proposal');
+		expect(applyReview.html).toContain(before.updated_at);
+		expect(await aboutUs()).toEqual(before);
+		await follow(id, reviewLinks(applyReview).approve);
+
+		const notifyReview = await mailNumber(sent + 2);
+		expect(notifyReview.subject).toBe('Approve: the AI site editor wants to notify you');
+		const page = await aboutUs();
+		expect(page.templates[0]).toEqual({
+			type: 'heading',
+			text: 'About us: rewritten by the AI stand-in',
+		});
+		await follow(id, reviewLinks(notifyReview).approve);
+
+		const ended = await ctx.rest.waitForExecution(id);
+		expect(ended.status).toBe('success');
+		expect(await agentNotification()).toMatchObject({ status: 'success' });
+	});
+
+	test('declined: nothing is written, and the run ends', async () => {
+		await resetAboutUs();
+		const before = await aboutUs();
+		const notificationBefore = await agentNotification();
+		const sent = ctx.mail.messages.length;
+		const id = await ctx.rest.runWorkflow(AGENT);
+
+		await follow(id, reviewLinks(await mailNumber(sent + 1)).decline);
+		// The model was told the owner declined; the notification it tries next is declined too.
+		await follow(id, reviewLinks(await mailNumber(sent + 2)).decline);
+		const ended = await ctx.rest.waitForExecution(id);
+		expect(ended.status).toBe('success');
+		expect(await aboutUs()).toEqual(before);
+		expect(await agentNotification()).toEqual(notificationBefore);
+	});
 });

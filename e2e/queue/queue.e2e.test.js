@@ -24,6 +24,7 @@ const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 const { startRedis, startPostgres } = require('../../scripts/lib/queue/services');
 const { startQueueN8n } = require('../../scripts/lib/queue/n8n');
 const { restClient } = require('../../scripts/lib/rest');
+const { decide, runToApproval } = require('../n8n/lib/approval');
 const { pgClient } = require('../../scripts/lib/queue/database');
 const { progressLog } = require('../n8n/lib/stack');
 
@@ -262,10 +263,13 @@ describe('every node family runs on the workers', () => {
 		});
 	});
 
-	test("AI chain example (n8n's AI nodes on the stand-in): page context, model, apply proposal, notification", async () => {
+	test("AI chain example (n8n's AI nodes on the stand-in): page context, model, dry run, a person's approval, apply proposal, notification", async () => {
 		const before = ctx.ai.requests.length;
 		const pageBefore = (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
-		const execution = await ctx.rest.runAndWait(stack.WORKFLOWS.aiChain.id);
+		// It waits for the approval; the approve link (n8n's resume URL) resumes it on a worker.
+		const waiting = await runToApproval(ctx.rest, stack.WORKFLOWS.aiChain.id);
+		const execution = await decide(ctx.rest, waiting, 'approve');
+		expect(execution.status).toBe('success');
 		onWorker(execution.id);
 		expect(ctx.ai.requests.length).toBe(before + 1);
 		const page = (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];

@@ -29,6 +29,7 @@ import * as sitemap from './actions/sitemap';
 import * as variable from './actions/variable';
 import { tenantProperty } from './helpers/tenant';
 import { listSearch } from './methods';
+import { toolDescriptionProperties } from './toolDescriptions';
 
 const properties: INodeProperties[] = [
 	tenantAuthenticationProperty(),
@@ -90,6 +91,7 @@ const properties: INodeProperties[] = [
 	},
 	destructiveToolNotice('page', 'delete', 'delete a page of the site'),
 	destructiveToolNotice('variable', 'delete', 'delete a variable of the site'),
+	...toolDescriptionProperties,
 	...page.description,
 	...content.description,
 	...asset.description,
@@ -118,6 +120,23 @@ export class SiteTenant implements INodeType {
 			name: 'Site Management Tenant',
 		},
 		usableAsTool: true,
+		// For n8n's AI workflow builder (2.x; 1.x ignores it).
+		builderHint: {
+			searchHint:
+				'Site Management Service websites: pages, page content, assets, settings, sitemap, notifications, variables. For AI-written content: AI > Get Page Context, a model (Basic LLM Chain), AI > Apply Proposal with Dry Run, a Wait node for a person to approve, then AI > Apply Proposal, which writes only if the page is unchanged since the context was read.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-base.wait',
+					relationHint:
+						'A person approves an AI proposal (form or link) before AI > Apply Proposal changes the live site',
+				},
+				{
+					nodeType: '@n8n/n8n-nodes-langchain.chainLlm',
+					relationHint:
+						"Turns AI > Get Page Context's prompt into a proposal for AI > Apply Proposal",
+				},
+			],
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		// A literal array, so that n8n's lint rules can read it.

@@ -5,8 +5,9 @@
  * which read `requests` to see what n8n sent.
  *
  * `POST /v1/chat/completions` answers deterministically from the conversation it receives:
- * - without tools (a Basic LLM Chain): a content proposal `{url, templates, banner}` in a ```json code
- *   block (the shape models tend to answer with), built from the page context in the last user message;
+ * - without tools (a Basic LLM Chain): a content proposal `{url, version, templates, banner}` in a
+ *   ```json code block (the shape models tend to answer with), built from the page context in the last
+ *   user message, the page version given back as the prompt asks (none when the prompt gives none);
  * - with tools (an AI Agent): the next step of "improve the page and tell the owner": first the page
  *   context tool, then the apply tool with a proposal built from the context it returned, then the
  *   notification tool (when there is one), then a final answer. A user message asking to "first try an
@@ -32,20 +33,28 @@ function pageFrom(source) {
 		if (page && typeof page.prompt === 'string')
 			return { ...pageFrom(page.prompt), size: text.length };
 		if (page && typeof page.url === 'string')
-			return { url: page.url, name: page.name || 'this page', size: text.length };
+			return {
+				url: page.url,
+				name: page.name || 'this page',
+				version: page.version ?? undefined,
+				size: text.length,
+			};
 	} catch {
 		// not JSON: a prompt
 	}
 	const url =
 		/^\s*Page:\s*(\S+)/im.exec(text)?.[1] ?? /"url"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? '/';
 	const name = /^\s*name:\s*(.+)$/im.exec(text)?.[1]?.trim() ?? 'this page';
-	return { url, name, size: text.length };
+	// The version the answer instructions ask to give back.
+	const version = /"version":\s*"([^"]+)"/.exec(text)?.[1];
+	return { url, name, version, size: text.length };
 }
 
 function proposalFor(prompt) {
-	const { url, name, size } = pageFrom(prompt);
+	const { url, name, version, size } = pageFrom(prompt);
 	return {
 		url,
+		...(version ? { version } : {}),
 		templates: [
 			{ type: 'heading', text: `${name}: rewritten by the AI stand-in` },
 			{
@@ -72,9 +81,21 @@ function findTool(tools, pattern) {
 
 /** Arguments for a tool, one per property of its schema, by what the property's name says it is. */
 function argumentsFor(tool, values) {
-	const properties = tool.function?.parameters?.properties ?? {};
+	return argumentsOf(tool.function?.parameters, values);
+}
+
+/**
+ * The arguments of one object schema. An object property with properties of its own is filled the
+ * same way: n8n's review of tool calls wraps a tool's arguments as {toolParameters, hitlParameters}.
+ */
+function argumentsOf(parameters, values) {
+	const properties = parameters?.properties ?? {};
 	const args = {};
 	for (const [key, schema] of Object.entries(properties)) {
+		if (schema?.type === 'object' && schema.properties) {
+			args[key] = argumentsOf(schema, values);
+			continue;
+		}
 		const kind = /proposal/i.test(key)
 			? 'proposal'
 			: /page|url|path/i.test(key)

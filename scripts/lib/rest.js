@@ -102,12 +102,21 @@ async function restClient(mainUrl, owner) {
 		return String(result.executionId);
 	};
 
-	/** The execution once it has ended: {id, status, run} (run: the IRun data with resultData). */
-	const waitForExecution = async (executionId, { timeoutMs = 120000 } = {}) => {
+	/**
+	 * The execution once it has ended (or, with `until`, once its status is one of those, e.g.
+	 * ['waiting'] for one that waits for a person): {id, status, run} (run: the IRun data with resultData).
+	 */
+	const waitForExecution = async (executionId, { timeoutMs = 120000, until } = {}) => {
 		const deadline = Date.now() + timeoutMs;
+		const reached = (status) =>
+			until ? until.includes(status) : !['new', 'running', 'waiting', 'unknown'].includes(status);
 		while (Date.now() < deadline) {
-			const execution = await call('GET', `/executions/${executionId}`);
-			if (execution && !['new', 'running', 'waiting', 'unknown'].includes(execution.status)) {
+			// A connection n8n dropped while busy (ECONNRESET) is asked again, as any other poll.
+			const execution = await call('GET', `/executions/${executionId}`).catch((error) => {
+				if (error instanceof TypeError && /fetch failed/.test(error.message)) return undefined;
+				throw error;
+			});
+			if (execution && reached(execution.status)) {
 				const data =
 					typeof execution.data === 'string' ? parseFlatted(execution.data) : execution.data;
 				return { id: String(execution.id), status: execution.status, run: { data } };

@@ -48,6 +48,8 @@ const RUNTIMES = {
 		publish: (id) => ['publish:workflow', `--id=${id}`],
 		// The AI Agent hands a tool's error back to the model (n8n 2.x).
 		agentReturnsToolErrors: true,
+		// n8n's human review of an agent's tool calls (the …HitlTool nodes, n8n 2.x).
+		reviewsToolCalls: true,
 	},
 	'n8n1-runtime': {
 		bundledNode: false,
@@ -57,6 +59,8 @@ const RUNTIMES = {
 		publish: (id) => ['update:workflow', `--id=${id}`, '--active=true'],
 		// n8n 1.123's AI Agent stops the run at a tool's error instead of handing it to the model.
 		agentReturnsToolErrors: false,
+		// n8n 1.123 has no human review of tool calls: a workflow holding a review node does not run.
+		reviewsToolCalls: false,
 	},
 };
 // A copy of tools/n8n-runtime/ under another name behaves like tools/n8n-runtime/.

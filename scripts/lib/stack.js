@@ -50,7 +50,13 @@ const CREDENTIALS = {
 	ai: { id: 'siteOpenAiCred01', name: 'OpenAI-compatible endpoint', type: 'openAiApi' },
 	// n8n's own Bearer Auth credential: the token MCP clients send to the MCP example's trigger.
 	mcp: { id: 'siteMcpBearer001', name: 'MCP clients (bearer token)', type: 'httpBearerAuth' },
+	// n8n's SMTP credential: the agent example's review of tool calls emails the site owner; it points
+	// at a mail sink on loopback (scripts/lib/mail-sink.js) unless a real server is given.
+	mail: { id: 'siteMailSink0001', name: 'Mail for approvals (SMTP)', type: 'smtp' },
 };
+
+/** Where `npm start` runs its mail sink (the port the imported SMTP credential names by default). */
+const MAIL_PORT = 4025;
 
 /**
  * The tenant the Managed Tenant (acme) credential names; the onboarding example creates or updates it
@@ -82,6 +88,7 @@ function credentialsFor({
 	aiUrl,
 	aiApiKey = 'not-needed-for-the-stand-in',
 	mcpToken,
+	mailPort = MAIL_PORT,
 }) {
 	const entry = (key, data) => ({ ...CREDENTIALS[key], data });
 	const list = [
@@ -112,6 +119,16 @@ function credentialsFor({
 	];
 	if (tenantToken) list.splice(1, 0, entry('tenant', { baseUrl: serverUrl, token: tenantToken }));
 	if (mcpToken) list.push(entry('mcp', { token: mcpToken }));
+	list.push(
+		entry('mail', {
+			host: '127.0.0.1',
+			port: mailPort,
+			secure: false,
+			disableStartTls: true,
+			user: '',
+			password: '',
+		}),
+	);
 	return list;
 }
 
@@ -314,6 +331,7 @@ module.exports = {
 	ensureTenant,
 	aiBaseUrl,
 	credentialsFor,
+	MAIL_PORT,
 	importCredentials,
 	importWorkflows,
 	createWorkflows,

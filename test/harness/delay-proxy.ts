@@ -37,7 +37,18 @@ export interface DelayProxy {
 	close(): Promise<void>;
 }
 
-export async function startDelayProxy(target: () => string): Promise<DelayProxy> {
+export interface DelayProxyOptions {
+	/**
+	 * Called with each request and its body before it is forwarded (after any delay is decided): a
+	 * test acts at that moment, e.g. edits a page between a node's read and its write.
+	 */
+	beforeForward?: (request: ProxiedRequest, body: Buffer) => Promise<void> | void;
+}
+
+export async function startDelayProxy(
+	target: () => string,
+	options: DelayProxyOptions = {},
+): Promise<DelayProxy> {
 	const log: ProxiedRequest[] = [];
 	const seenOnce = new Set<string>();
 	const sockets = new Set<import('net').Socket>();
@@ -116,7 +127,7 @@ export async function startDelayProxy(target: () => string): Promise<DelayProxy>
 
 		const chunks: Buffer[] = [];
 		incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-		incoming.on('end', () => {
+		const forward = () => {
 			setTimeout(() => {
 				const upstream = httpRequest(
 					`${target()}${path}`,
@@ -146,6 +157,9 @@ export async function startDelayProxy(target: () => string): Promise<DelayProxy>
 				});
 				upstream.end(Buffer.concat(chunks));
 			}, delay);
+		};
+		incoming.on('end', () => {
+			void Promise.resolve(options.beforeForward?.(entry, Buffer.concat(chunks))).then(forward);
 		});
 	});
 	server.on('connection', (socket) => {

@@ -66,6 +66,21 @@ function toPage(row: PageRow): Page {
 	};
 }
 
+/** What a content update gives: the page written, or (a precondition that did not hold) its current version. */
+export type ContentUpdate =
+	| { page: Omit<Page, 'templates'>; templatesJson: string; stale?: undefined }
+	| { stale: { updated_at: string } };
+
+/**
+ * Now, or a millisecond past the version before when the clock has not moved on since: each content
+ * update gives the page a new updated_at, so the version a caller read tells every later write apart.
+ */
+function laterThan(previous: string): string {
+	const now = nowIso();
+	if (now > previous) return now;
+	return new Date(Date.parse(previous) + 1).toISOString();
+}
+
 export type PageRepository = ReturnType<typeof createPageRepository>;
 
 /**
@@ -203,14 +218,18 @@ export function createPageRepository(db: SqliteDatabase) {
 			url: string,
 			templatesJson: string,
 			banner: unknown,
-		): { page: Omit<Page, 'templates'>; templatesJson: string } | undefined {
+			ifUpdatedAt?: string,
+		): ContentUpdate | undefined {
 			const bannerJson = banner === undefined || banner === null ? null : JSON.stringify(banner);
 			// IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the read, so a checkpoint
 			// between the read and the write cannot fail the transaction with SQLITE_BUSY.
 			const update = db.transaction(() => {
 				const existing = metaByUrl.get(tenantPk, url);
 				if (!existing || existing.deleted_at !== null) return undefined;
-				const now = nowIso();
+				// Checked inside the write transaction: no other update can come between check and write.
+				if (ifUpdatedAt !== undefined && existing.updated_at !== ifUpdatedAt)
+					return { stale: { updated_at: existing.updated_at } };
+				const now = laterThan(existing.updated_at);
 				if (banner === undefined) setTemplates.run(templatesJson, now, existing.id);
 				else setContent.run(templatesJson, bannerJson, now, existing.id);
 				const storedBanner = banner === undefined ? existing.banner : bannerJson;

@@ -1,9 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../errors/api-error';
+import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { tenantSecurity } from '../schemas/common';
 import { contentBody, contentResponses } from '../schemas/content';
 import { pageUrlOrThrow } from '../lib/page-url';
+
+/** 412: the page is no longer at the version the caller read; details say which it is at now. */
+function pageChanged(url: string, expected: string, current: string): ApiError {
+	return new ApiError(
+		412,
+		'precondition_failed',
+		`Page "${url}" changed since ${expected} (now updated_at ${current}); nothing was written.`,
+		{ updated_at: current },
+	);
+}
 
 const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store } = app.site;
@@ -14,7 +24,8 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: "Replace a page's content (templates, and the banner when given)",
-				description: 'banner absent keeps the current banner; null removes it.',
+				description:
+					'banner absent keeps the current banner; null removes it. Extension: if_updated_at makes the update conditional on the page being unchanged (412 precondition_failed otherwise, nothing written).',
 				tags: ['tenant'],
 				security: tenantSecurity,
 				body: contentBody,
@@ -22,15 +33,17 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request, reply) => {
-			const { templates, banner } = request.body;
+			const { templates, banner, if_updated_at: ifUpdatedAt } = request.body;
 			const url = pageUrlOrThrow(request.body.url);
 			const updated = store.pages.updateContent(
 				tenantOf(request).pk,
 				url,
 				JSON.stringify(templates),
 				banner,
+				ifUpdatedAt,
 			);
 			if (!updated) throw notFound(`Page "${url}" not found.`);
+			if (updated.stale) throw pageChanged(url, ifUpdatedAt as string, updated.stale.updated_at);
 			// The templates go out as the JSON text just stored, not serialised a second time.
 			const head = JSON.stringify({ message: 'Content updated successfully.', page: updated.page });
 			const body = `${head.slice(0, -2)},"templates":${updated.templatesJson}}}`;

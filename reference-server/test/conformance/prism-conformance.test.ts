@@ -1,6 +1,6 @@
 /**
  * The OpenAPI document against the server's real traffic: every operation of the document, its
- * successes and the error answers it declares (400, 401, 403, 404, 405, 409, 413, 422, 429 with
+ * successes and the error answers it declares (400, 401, 403, 404, 405, 409, 412, 413, 422, 429 with
  * Retry-After, an idempotent replay), sent through Stoplight Prism's validating proxy. Prism must
  * report no violation of any response, and none of a request meant to be valid.
  */
@@ -181,7 +181,7 @@ describe('through Prism: the central surface and the public documents', () => {
 describe('through Prism: the tenant surface', () => {
 	const tenant = (options: Call = {}) => ({ token: tenantToken, ...options });
 
-	it('pages and content: 201, 200, 400, 404, 409', async () => {
+	it('pages and content: 201, 200, 400, 404, 409, 412', async () => {
 		await expectConforming('POST /api/page', 201, tenant({ json: pageBody('/about') }));
 		await expectConforming('POST /api/page', 409, tenant({ json: pageBody('/about') }));
 		await expectConforming(
@@ -214,10 +214,22 @@ describe('through Prism: the tenant surface', () => {
 			'?page=2&per_page=1',
 		])
 			await expectConforming('GET /api/pages', 200, tenant({ path: `/api/pages${query}` }));
-		await expectConforming(
+		const written = await expectConforming(
 			'PUT /api/content',
 			200,
 			tenant({ json: { url: '/about', templates: [{ type: 'text', text: 'Hi' }], banner: null } }),
+		);
+		// The if_updated_at precondition (an extension): held, then no longer held (412).
+		const version = written.json.page.updated_at;
+		await expectConforming(
+			'PUT /api/content',
+			200,
+			tenant({ json: { url: '/about', templates: [], if_updated_at: version } }),
+		);
+		await expectConforming(
+			'PUT /api/content',
+			412,
+			tenant({ json: { url: '/about', templates: [], if_updated_at: version } }),
 		);
 		await expectConforming(
 			'PUT /api/content',

@@ -1,6 +1,8 @@
 /**
  * AI > Apply Proposal: takes a proposal `{url, templates, banner?}` in any accepted shape, validates
- * it and applies it with `PUT /api/content`. Dry Run reads the page and shows what would change
+ * it and applies it with `PUT /api/content`, only to the page version it was made from when it has
+ * one (Page Version, or the proposal's `version`): a page changed since fails the item, nothing
+ * written (helpers/contentIfUnchanged.ts). Dry Run reads the page and shows what would change
  * instead of sending the update. A malformed proposal fails the item and nothing is sent.
  * It reads the output field of n8n's AI nodes by default, and its dry run passes the input on.
  */
@@ -10,7 +12,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
@@ -21,6 +23,7 @@ import { contentChanges } from './diff';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
 import { runsAsTool } from './version';
 import { jsonTextField } from '../../../shared/jsonText';
+import { putContentIfUnchanged } from '../../helpers/contentIfUnchanged';
 
 const properties: INodeProperties[] = [
 	{
@@ -78,6 +81,23 @@ const properties: INodeProperties[] = [
 			'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
 	}),
 	{
+		displayName: 'Page Version',
+		name: 'pageVersion',
+		type: 'string',
+		default: '',
+		placeholder: "={{ $('Get Page Context').item.json.version }}",
+		description:
+			'The version of the page the proposal was made from: the version (updated_at) AI > Get Page Context output. Empty: the proposal\'s own version field (Get Page Context\'s prompt asks the model to give it back). The proposal is applied only if the page still has this version; otherwise the item fails with "the page changed since the proposal was made" and nothing is written.',
+	},
+	{
+		displayName: 'Require Page Version',
+		name: 'requireVersion',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether a proposal with no page version (neither Page Version nor a version field in the proposal) fails the item instead of being applied without the check that the page is unchanged',
+	},
+	{
 		displayName: 'Dry Run',
 		name: 'dryRun',
 		type: 'boolean',
@@ -102,8 +122,10 @@ export async function execute(
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const urlOverride = readPageUrl(this, itemIndex, true);
 	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
-	const { proposal, ignoredKeys } = readProposal(this, itemIndex, urlOverride);
+	const parsed = readProposal(this, itemIndex, urlOverride);
+	const { proposal, ignoredKeys } = parsed;
 	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
+	const version = readVersion(this, itemIndex, parsed.version);
 
 	if (dryRun) {
 		const page = await readPageByUrl.call(this, proposal.url, itemIndex);
@@ -111,17 +133,30 @@ export async function execute(
 			url: proposal.url,
 			changes: contentChanges(page, proposal),
 			wouldSend: proposal as unknown as IDataObject,
+			// Whether the apply would find the page as the proposal knew it (null: no version to check).
+			version:
+				version === undefined
+					? null
+					: {
+							proposal: version,
+							page: page.updated_at ?? null,
+							unchanged: page.updated_at === version,
+						},
 			...extra,
 		};
 		// The input goes on (the model's answer included), so an Apply after the review reads it as is.
 		return dryRunItem(this, itemIndex, preview);
 	}
 
-	const response = await tenantApiRequest.call(
-		this,
-		{ method: 'PUT', path: '/api/content', body: proposal as unknown as IDataObject },
-		{ itemIndex },
-	);
+	const body = proposal as unknown as IDataObject;
+	const response =
+		version === undefined
+			? await tenantApiRequest.call(
+					this,
+					{ method: 'PUT', path: '/api/content', body },
+					{ itemIndex },
+				)
+			: await putContentIfUnchanged.call(this, body, version, itemIndex);
 	const answer = objectOr(response, {
 		url: proposal.url,
 		response: (response ?? null) as IDataObject,
@@ -138,4 +173,26 @@ export async function execute(
 	}
 	// The updated page (plus ignoredFields).
 	return { ...objectOr(answer.page, answer), ...extra };
+}
+
+/** Page Version, else the proposal's version; none fails the item when Require Page Version is on. */
+function readVersion(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fromProposal: string | undefined,
+): string | undefined {
+	const given = String(ctx.getNodeParameter('pageVersion', itemIndex, '') ?? '').trim();
+	const version = given !== '' ? given : fromProposal;
+	if (version === undefined && ctx.getNodeParameter('requireVersion', itemIndex, false) === true) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The proposal has no page version, and Require Page Version is on. Nothing was written.',
+			{
+				itemIndex,
+				description:
+					"Give Page Version (the version AI > Get Page Context output, e.g. {{ $('Get Page Context').item.json.version }}) or let the model's answer carry the version field its prompt asks for.",
+			},
+		);
+	}
+	return version;
 }

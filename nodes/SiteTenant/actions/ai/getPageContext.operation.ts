@@ -1,13 +1,15 @@
 /**
  * AI > Get Page Context: reads a page and hands out its fields and content plus `prompt`: the whole
- * prompt (task, page, answer format and its JSON schema), so a chain's prompt is `{{ $json.prompt }}`.
+ * prompt (task, page, answer format and its JSON schema), so a chain's prompt is `{{ $json.prompt }}`,
+ * and `version` (the page's updated_at), which the proposal carries back so that AI > Apply Proposal
+ * applies it only to an unchanged page.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
-import { renderPrompt } from './promptContext';
+import { pageVersion, renderPrompt } from './promptContext';
 import { runsAsTool } from './version';
 
 const properties: INodeProperties[] = [
@@ -43,8 +45,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const page = await readPageByUrl.call(this, url, itemIndex);
 	const withInstructions = includeInstructions !== false;
 	// For a model, the prompt alone holds the page (fields, blocks, banner) and the answer's schema.
+	const version = pageVersion(page);
 	if (runsAsTool(this))
-		return { url: (page.url as string) ?? url, prompt: renderPrompt(page, withInstructions) };
+		return {
+			url: (page.url as string) ?? url,
+			version,
+			prompt: renderPrompt(page, withInstructions),
+		};
 
 	return {
 		url: (page.url as string) ?? url,
@@ -56,6 +63,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		templates: Array.isArray(page.templates) ? page.templates : [],
 		banner: page.banner ?? null,
 		updated_at: page.updated_at ?? null,
+		version,
 		prompt: renderPrompt(page, withInstructions),
 	};
 }

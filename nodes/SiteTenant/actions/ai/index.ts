@@ -22,6 +22,10 @@ export const description: INodeProperties[] = [
 				description:
 					'Validate an AI proposal of a page path, templates and an optional banner (object, JSON text, fenced JSON or chat-completion output) and update the page content with it; Dry Run shows the changes without sending',
 				action: 'Apply an AI content proposal',
+				builderHint: {
+					propertyHint:
+						"Writes to the live site. Put a person's approval (Wait node) before it, its Dry Run before that, and give Page Version from Get Page Context (e.g. {{ $('Get Page Context').item.json.version }}) so a page changed since is not overwritten.",
+				},
 			},
 			{
 				name: 'Get Page Context',
@@ -29,6 +33,10 @@ export const description: INodeProperties[] = [
 				description:
 					"Read a page's fields and content, plus a compact text rendering to put into an AI prompt",
 				action: 'Get page context for AI',
+				builderHint: {
+					propertyHint:
+						'Read-only. Its output prompt ({{ $json.prompt }}) is the whole prompt for a model, and version is what Apply Proposal checks before writing.',
+				},
 			},
 		],
 		default: 'getPageContext',

@@ -14,11 +14,18 @@ function inline(value: unknown): string {
 	return String(value);
 }
 
-export function answerInstruction(url: string): string {
+/** The page's version: its updated_at, which a proposal carries back so it is applied only to that version. */
+export function pageVersion(page: IDataObject): string | null {
+	return typeof page.updated_at === 'string' && page.updated_at !== '' ? page.updated_at : null;
+}
+
+export function answerInstruction(url: string, version: string | null = null): string {
+	const versionField = version === null ? '' : `"version": ${JSON.stringify(version)}, `;
 	return (
-		`Answer with only a JSON object, no other text: {"url": ${JSON.stringify(url)}, ` +
-		'"templates": [...], "banner": {...}|null}. Keep the url, give the complete templates array ' +
-		'in order (changed and unchanged blocks), and the banner object or null.'
+		`Answer with only a JSON object, no other text: {"url": ${JSON.stringify(url)}, ${versionField}` +
+		'"templates": [...], "banner": {...}|null}. Keep the url' +
+		(version === null ? '' : ' and the version as given') +
+		', give the complete templates array in order (changed and unchanged blocks), and the banner object or null.'
 	);
 }
 
@@ -38,16 +45,27 @@ export function renderPromptContext(page: IDataObject, includeInstructions: bool
 		`Banner: ${banner === undefined || banner === null ? 'null' : JSON.stringify(banner)}`,
 	);
 
-	if (includeInstructions) lines.push('', answerInstruction(url));
+	if (includeInstructions) lines.push('', answerInstruction(url, pageVersion(page)));
 	return lines.join('\n');
 }
 
-/** The JSON schema of a proposal for the page at `url`: what AI > Apply Proposal accepts. */
-export function proposalJsonSchema(url: string): IDataObject {
+/** The JSON schema of a proposal for the page at `url` (and version): what AI > Apply Proposal accepts. */
+export function proposalJsonSchema(url: string, version: string | null = null): IDataObject {
+	const withVersion: IDataObject =
+		version === null
+			? {}
+			: {
+					version: {
+						type: 'string',
+						const: version,
+						description: 'The page version the proposal is made from, unchanged',
+					},
+				};
 	return {
 		type: 'object',
 		properties: {
 			url: { type: 'string', const: url, description: 'The page path, unchanged' },
+			...withVersion,
 			templates: {
 				type: 'array',
 				items: { type: 'object' },
@@ -56,7 +74,7 @@ export function proposalJsonSchema(url: string): IDataObject {
 			},
 			banner: { type: ['object', 'null'], description: 'The page banner, or null for none' },
 		},
-		required: ['url', 'templates', 'banner'],
+		required: ['url', ...Object.keys(withVersion), 'templates', 'banner'],
 		additionalProperties: false,
 	};
 }
@@ -80,9 +98,13 @@ export function renderPrompt(page: IDataObject, includeInstructions: boolean): s
 		renderPromptContext(page, false).split(PAGE_DATA_END).join('<<<END (quoted from the page)>>>'),
 		PAGE_DATA_END,
 	];
-	if (includeInstructions) parts.push('', answerInstruction(url));
+	const version = pageVersion(page);
+	if (includeInstructions) parts.push('', answerInstruction(url, version));
 	if (includeInstructions) {
-		parts.push('', `JSON schema of the answer: ${JSON.stringify(proposalJsonSchema(url))}`);
+		parts.push(
+			'',
+			`JSON schema of the answer: ${JSON.stringify(proposalJsonSchema(url, version))}`,
+		);
 	}
 	return parts.join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * Pure functions that turn whatever an AI step produced into a validated content proposal
- * `{url, templates, banner?}` for `PUT /api/content`. Nothing here talks to n8n or the network:
+ * `{url, templates, banner?}` for `PUT /api/content`, and the page version it was made from
+ * (`version`, the page's updated_at), when it carries one. Nothing here talks to n8n or the network:
  * problems are thrown as `ProposalError`, which the node turns into a `NodeOperationError`.
  *
  * Accepted input shapes (unwrapped recursively):
@@ -25,6 +26,8 @@ export interface Proposal {
 
 export interface ParsedProposal {
 	proposal: Proposal;
+	/** The page version (its updated_at) the proposal says it was made from, when it gives one. */
+	version?: string;
 	/** Top-level keys of the proposal other than url, templates and banner: ignored, not sent. */
 	ignoredKeys: string[];
 }
@@ -47,7 +50,7 @@ export class ProposalError extends Error {
 	}
 }
 
-const PROPOSAL_KEYS = ['url', 'templates', 'banner'];
+const PROPOSAL_KEYS = ['url', 'templates', 'banner', 'version'];
 const MAX_DEPTH = 8;
 
 /** Reads `a.b.c` (also `a[0].b` and `a.0.b`) from an object; undefined when any step is missing. */
@@ -305,12 +308,20 @@ export function validateProposal(
 		problems.push(`Proposal banner must be an object or null, got ${describeType(banner)}`);
 	}
 
+	const version = value.version;
+	if (version !== undefined && version !== null && typeof version !== 'string') {
+		problems.push(
+			`Proposal version must be a string (the page's updated_at), got ${describeType(version)}`,
+		);
+	}
+
 	if (problems.length > 0) throw new ProposalError(problems.join('; '), problems);
 
 	const proposal: Proposal = { url: url as string, templates: templates as JsonObject[] };
 	if (hasBanner && banner !== undefined) proposal.banner = banner as JsonObject | null;
 	return {
 		proposal,
+		...(typeof version === 'string' && version !== '' ? { version } : {}),
 		ignoredKeys: Object.keys(value).filter((key) => !PROPOSAL_KEYS.includes(key)),
 	};
 }

@@ -1,7 +1,8 @@
 /**
  * Content > Update: `PUT /api/content` with `{url, templates, banner?}`. Templates and banner are
  * checked before anything is sent: templates a JSON array of objects (not an empty one unless Clear
- * All Blocks is on), banner a JSON object or null. Outputs the updated page.
+ * All Blocks is on), banner a JSON object or null. Only If Unchanged Since makes it conditional on the
+ * page's updated_at (helpers/contentIfUnchanged.ts). Outputs the updated page.
  */
 import type {
 	IDataObject,
@@ -21,6 +22,7 @@ import type { Proposal } from '../ai/proposal';
 import { dryRunItem, dryRunProperty, isDryRun, withResult } from '../../helpers/dryRun';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { jsonTextField } from '../../../shared/jsonText';
+import { putContentIfUnchanged } from '../../helpers/contentIfUnchanged';
 
 const TEMPLATES_EXAMPLE =
 	'[{"type": "heading", "text": "About us"}, {"type": "text", "body": "We are a small team."}]';
@@ -73,6 +75,15 @@ const properties: INodeProperties[] = [
 		description:
 			'The page\'s banner as a JSON object, e.g. {"image": "https://…/hero.jpg", "title": "Welcome"}. Leave empty to keep the current banner; the word null removes it.',
 	},
+	{
+		displayName: 'Only If Unchanged Since',
+		name: 'ifUpdatedAt',
+		type: 'string',
+		default: '',
+		placeholder: '={{ $json.updated_at }}',
+		description:
+			'Optional. The page\'s updated_at as you read it (Page > Get, AI > Get Page Context): the content is replaced only if the page still has it; otherwise the item fails with "the page changed since it was read" and nothing is written. Empty: no check.',
+	},
 	dryRunProperty('the page'),
 ];
 
@@ -98,10 +109,14 @@ export async function execute(
 		return dryRunItem(this, itemIndex, { ...withResult(changes), url, wouldSend: body });
 	}
 
-	const response = await tenantApiRequest.call(
-		this,
-		{ method: 'PUT', path: '/api/content', body },
-		{ itemIndex },
-	);
+	const ifUpdatedAt = String(this.getNodeParameter('ifUpdatedAt', itemIndex, '') ?? '').trim();
+	const response =
+		ifUpdatedAt === ''
+			? await tenantApiRequest.call(
+					this,
+					{ method: 'PUT', path: '/api/content', body },
+					{ itemIndex },
+				)
+			: await putContentIfUnchanged.call(this, body, ifUpdatedAt, itemIndex, 'it was read');
 	return recordIn(response, 'page');
 }

@@ -335,6 +335,8 @@ describe('Apply Proposal: Dry Run', () => {
 					banner: { before: ORIGINAL.banner, after: ORIGINAL.banner, changed: false },
 				},
 				wouldSend: proposal,
+				// No version given: nothing to check.
+				version: null,
 			},
 		});
 		expect(proxy.log.slice(first).map((request) => request.method)).toEqual(['GET']);
@@ -628,6 +630,7 @@ describe('reads what n8n AI nodes output', () => {
 					banner: { before: null, after: null, changed: false },
 				},
 				wouldSend: proposalFor('/ai-nodes/dry', 'new'),
+				version: null,
 			},
 		});
 		expect((await readPage(tenant.client, '/ai-nodes/dry'))?.templates).toEqual([
@@ -672,10 +675,14 @@ describe('reads what n8n AI nodes output', () => {
 		);
 		const schemaLine = lines.find((line) => line.startsWith('JSON schema of the answer: '));
 		const schema = JSON.parse(String(schemaLine).slice('JSON schema of the answer: '.length));
+		// The version is the page's updated_at, asked back unchanged.
+		const { updated_at: version } = (await readPage(tenant.client, '/about')) as {
+			updated_at: string;
+		};
 		expect(schema).toMatchObject({
 			type: 'object',
-			required: ['url', 'templates', 'banner'],
-			properties: { url: { const: '/about' } },
+			required: ['url', 'version', 'templates', 'banner'],
+			properties: { url: { const: '/about' }, version: { const: version } },
 		});
 
 		const bare = await tenant.run({
@@ -698,7 +705,7 @@ describe('reads what n8n AI nodes output', () => {
 			operation: 'getPageContext',
 			url: '/ai-nodes/tool',
 		});
-		expect(Object.keys(context.items[0].json).sort()).toEqual(['prompt', 'url']);
+		expect(Object.keys(context.items[0].json).sort()).toEqual(['prompt', 'url', 'version']);
 		expect(context.items[0].json.prompt).toContain('JSON schema of the answer');
 		const proposalJson = JSON.stringify(proposalFor('/ai-nodes/tool', 'by a tool'));
 		const applied = await asTool({

@@ -1,0 +1,81 @@
+'use strict';
+/**
+ * The approval step of the AI content chain example (examples/ai-content-chain.json) as a person
+ * gives it: the chain, started through n8n's REST API, stops at its Wait node; the approval request
+ * it left the site owner ("Ask for approval") holds an approve and a reject link, n8n's resume URL of
+ * that Wait node; following one resumes the execution with the decision. The agent example's review
+ * of a tool call (n8n's Send Email review, n8n 2.x) mails its Approve and Decline links instead
+ * (reviewLinks reads them from a message of scripts/lib/mail-sink.js).
+ */
+const n8nCommands = require('../../../scripts/lib/n8n');
+
+const APPROVAL_NODE = 'Ask for approval';
+const ENDED = ['success', 'error', 'crashed', 'canceled'];
+
+/** The approve and reject links of an approval request's message. */
+function approvalLinks(message) {
+	return {
+		approve: /Approve: (\S+)/.exec(message)?.[1],
+		reject: /Reject: (\S+)/.exec(message)?.[1],
+	};
+}
+
+/**
+ * Starts the workflow (rest: scripts/lib/rest.js restClient) and resolves once it waits for the
+ * approval: {id, run, request (the approval request's item), links}. Throws if it ended instead.
+ */
+async function runToApproval(rest, workflowId) {
+	const id = await rest.runWorkflow(workflowId);
+	const execution = await rest.waitForExecution(id, { until: ['waiting', ...ENDED] });
+	if (execution.status !== 'waiting') {
+		const error = execution.run.data?.resultData?.error;
+		throw new Error(
+			`execution ${id} ended ${execution.status} before the approval${error ? `: ${error.node?.name ?? ''}: ${error.message}` : ''}`,
+		);
+	}
+	const [request] = n8nCommands.nodeItems(execution.run, APPROVAL_NODE);
+	return { id, run: execution.run, request, links: approvalLinks(request.message) };
+}
+
+/** A browser's user agent: n8n answers a bot (a mail scanner opening links) without resuming. */
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+/** Follows a decision link as a person's browser does: {status, text}. */
+async function followLink(link) {
+	const response = await fetch(link, { headers: { 'user-agent': BROWSER } });
+	return { status: response.status, text: await response.text() };
+}
+
+/**
+ * Follows a link once the execution waits: a review email can arrive a moment before n8n has stored
+ * the execution as waiting, and n8n answers a link it cannot resume yet with an error.
+ */
+async function followWhenWaiting(rest, executionId, link) {
+	await rest.waitForExecution(executionId, { until: ['waiting'] });
+	return await followLink(link);
+}
+
+/** Follows the link, then resolves to the ended execution ({id, status, run}). */
+async function decide(rest, waiting, decision) {
+	const answer = await followLink(waiting.links[decision]);
+	if (answer.status !== 200)
+		throw new Error(`the ${decision} link answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+	return await rest.waitForExecution(waiting.id);
+}
+
+/** The approve and decline links of a review email (n8n's resume URL with approved=true|false). */
+function reviewLinks(message) {
+	const find = (approved) =>
+		message.links.find((link) => new URL(link).searchParams.get('approved') === approved);
+	return { approve: find('true'), decline: find('false') };
+}
+
+module.exports = {
+	APPROVAL_NODE,
+	approvalLinks,
+	runToApproval,
+	followLink,
+	followWhenWaiting,
+	decide,
+	reviewLinks,
+};
