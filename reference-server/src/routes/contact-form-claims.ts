@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { TENANT_ID_PATTERN, tenantSecurity } from '../schemas/common';
 import { formParams } from '../schemas/contact-form';
-import { publicRateLimits } from './public-rate-limits';
+import { formBudgets, publicRateLimits } from './public-rate-limits';
 import {
 	claimBody,
 	claimResponses,
@@ -37,6 +37,14 @@ function isWebhookSecret(headers: Record<string, string> | null, presented: unkn
  */
 const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const claims = app.site.store.contactFormClaims;
+	// The form's limiter and budgets, but per address never below the per-tenant one: a receiver (one
+	// n8n, one address) claims each delivery of every tenant it serves, and one tenant's deliveries
+	// alone may come at the form's per-tenant rate.
+	const form = formBudgets(app);
+	const claimBudgets = {
+		perAddress: form.perAddress > 0 ? Math.max(form.perAddress, form.perTenant) : 0,
+		perTenant: form.perTenant,
+	};
 
 	app.post(
 		'/api/contact-form/claims',
@@ -64,12 +72,12 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	app.post(
 		'/forms/:tenantId/claims',
 		{
-			// Public: a wrong secret costs a request of the same budgets as the form's (429 past them).
-			onRequest: publicRateLimits(app),
+			// Public: a wrong secret counts against the budgets too (429 past them).
+			onRequest: publicRateLimits(app, claimBudgets),
 			schema: {
 				summary:
 					"Claim a submission with the webhook's secret: 201 for the first claim, 200 with claimed false for any later one",
-				description: `Authenticated by the ${DELIVERY_SECRET_HEADER} header: the value the tenant's contact_form_webhook_headers give that header, which each delivery carries. Same claims as POST /api/contact-form/claims. Rate-limited like the public form (per client address and per tenant, 429 rate_limited with Retry-After), with budgets of its own.`,
+				description: `Authenticated by the ${DELIVERY_SECRET_HEADER} header: the value the tenant's contact_form_webhook_headers give that header, which each delivery carries. Same claims as POST /api/contact-form/claims. Rate-limited like the public form (per client address and per tenant, 429 rate_limited with Retry-After), with budgets of its own: per tenant the form's, per address the larger of the form's two.`,
 				tags: ['public'],
 				security: [],
 				'x-extension': true,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../errors/api-error';
 import { DELIVERY_MARK_HEADER } from '../delivery/worker';
-import { publicRateLimits } from './public-rate-limits';
+import { formBudgets, publicRateLimits } from './public-rate-limits';
 import { tenantOf } from '../context';
 import {
 	pagination,
@@ -25,7 +25,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			// Public and unauthenticated: a small body, a bounded shape and a rate, all before anything is stored.
 			bodyLimit: Math.max(1, Math.floor(config.formMaxBodyKb * 1024)),
-			onRequest: publicRateLimits(app),
+			onRequest: publicRateLimits(app, formBudgets(app)),
 			schema: {
 				summary: 'Submit a contact form (public, no token)',
 				description:

@@ -60,3 +60,15 @@ test('among equals the oldest keeps the url; names already taken are stepped ove
 	// Run again: nothing left to move.
 	expect(migratePageUrls(db)).toEqual([]);
 });
+
+test('a url stored by the server between canonical urls and fixed points (/x%41, from /x%2541) joins /xa', () => {
+	const db = databaseWith([
+		['/x%41', true],
+		['/xa', true],
+		['/y%41', true],
+	]);
+	expect(migratePageUrls(db)).toEqual([
+		{ tenant: 't', from: '/x%41', to: '/xa--2', reason: 'duplicate', kept_by: '/xa' },
+		{ tenant: 't', from: '/y%41', to: '/ya', reason: 'canonical' },
+	]);
+});

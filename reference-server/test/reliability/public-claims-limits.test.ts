@@ -68,6 +68,24 @@ describe('rate limits, like the public form', () => {
 		expect((await h.anon.post(`/forms/${a.id}/contact`, { n: 1 })).status).toBe(202);
 	});
 
+	it('per address the budget is never below the per-tenant one (a receiver claims for every tenant it serves)', async () => {
+		const h = await start({ formRatePerAddress: 1, formRatePerTenant: 3 });
+		const [a, b] = [await tenantWithSecret(h), await tenantWithSecret(h)];
+		const statuses: number[] = [];
+		for (const [tenant, key] of [
+			[a, 'k1'],
+			[b, 'k1'],
+			[b, 'k2'],
+			[a, 'k2'],
+		] as const) {
+			statuses.push((await claimAs(h, tenant.id, SECRET, key)).status);
+		}
+		expect(statuses).toEqual([201, 201, 201, 429]);
+		// The form from the same address keeps its own budget of 1.
+		expect((await h.anon.post(`/forms/${a.id}/contact`, { n: 1 })).status).toBe(202);
+		expect((await h.anon.post(`/forms/${a.id}/contact`, { n: 1 })).status).toBe(429);
+	});
+
 	it('per tenant: one tenant flooded does not stop another', async () => {
 		const h = await start({ formRatePerAddress: 0, formRatePerTenant: 2 });
 		const [a, b] = [await tenantWithSecret(h), await tenantWithSecret(h)];
