@@ -170,14 +170,7 @@ function managedAuth(
 		renew: async () => {
 			if (renewed || token === undefined) return false;
 			renewed = true;
-			token = await managedTenantToken(
-				ctx,
-				target.credentials,
-				tenantId,
-				signal,
-				token,
-				timeout,
-			);
+			token = await managedTenantToken(ctx, target.credentials, tenantId, signal, token, timeout);
 			return true;
 		},
 	};
