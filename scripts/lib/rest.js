@@ -7,7 +7,7 @@
  */
 const path = require('node:path');
 
-const { RUNTIME_MODULES } = require('./runtime');
+const { RUNTIME, RUNTIME_MODULES } = require('./runtime');
 const { sleep } = require('./process');
 
 // The cookie is bound to this browser id (n8n checks it on every /rest call).
@@ -94,9 +94,10 @@ async function restClient(mainUrl, owner) {
 
 	/** Starts a manual run from the trigger `trigger`; resolves with the execution id. */
 	const runWorkflow = async (workflowId, trigger = 'Start') => {
-		const result = await call('POST', `/workflows/${workflowId}/run`, {
-			triggerToStartFrom: { name: trigger },
-		});
+		const body = { triggerToStartFrom: { name: trigger } };
+		if (RUNTIME.manualRunSendsWorkflow)
+			body.workflowData = await call('GET', `/workflows/${workflowId}`);
+		const result = await call('POST', `/workflows/${workflowId}/run`, body);
 		if (!result?.executionId)
 			throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(result)}`);
 		return String(result.executionId);

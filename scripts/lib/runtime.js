@@ -50,6 +50,8 @@ const RUNTIMES = {
 		agentReturnsToolErrors: true,
 		// n8n's human review of an agent's tool calls (the …HitlTool nodes, n8n 2.x).
 		reviewsToolCalls: true,
+		// A manual run (POST /rest/workflows/:id/run) runs the stored workflow.
+		manualRunSendsWorkflow: false,
 	},
 	'n8n1-runtime': {
 		bundledNode: false,
@@ -61,6 +63,8 @@ const RUNTIMES = {
 		agentReturnsToolErrors: false,
 		// n8n 1.123 has no human review of tool calls: a workflow holding a review node does not run.
 		reviewsToolCalls: false,
+		// A manual run runs the workflow the request sends (workflowData), as the 1.x editor does.
+		manualRunSendsWorkflow: true,
 	},
 };
 // A copy of tools/n8n-runtime/ under another name behaves like tools/n8n-runtime/.

@@ -26,7 +26,13 @@ function approvalLinks(message) {
  */
 async function runToApproval(rest, workflowId) {
 	const id = await rest.runWorkflow(workflowId);
-	const execution = await rest.waitForExecution(id, { until: ['waiting', ...ENDED] });
+	let execution = await rest.waitForExecution(id, { until: ['waiting', ...ENDED] });
+	// n8n 1.x can report the execution waiting a moment before it has stored the nodes that ran.
+	for (let tries = 0; execution.status === 'waiting' && !ranApprovalNode(execution); tries++) {
+		if (tries === 20) break;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		execution = await rest.waitForExecution(id, { until: ['waiting', ...ENDED] });
+	}
 	if (execution.status !== 'waiting') {
 		const error = execution.run.data?.resultData?.error;
 		throw new Error(
@@ -35,6 +41,10 @@ async function runToApproval(rest, workflowId) {
 	}
 	const [request] = n8nCommands.nodeItems(execution.run, APPROVAL_NODE);
 	return { id, run: execution.run, request, links: approvalLinks(request.message) };
+}
+
+function ranApprovalNode(execution) {
+	return Boolean(execution.run?.data?.resultData?.runData?.[APPROVAL_NODE]);
 }
 
 /** A browser's user agent: n8n answers a bot (a mail scanner opening links) without resuming. */
