@@ -128,7 +128,7 @@ async function execute(workflowId) {
 	if (result.failed) {
 		const error = result.run?.data?.resultData?.error;
 		throw new Error(
-			`workflow ${workflowId} failed: ${error ? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+			`workflow ${workflowId} failed (exit ${result.code}): ${error ? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
 		);
 	}
 	return result.run;

@@ -230,7 +230,7 @@ async function executeOk(workflowId, { env, log }) {
 	if (result.failed) {
 		const error = result.run?.data?.resultData?.error;
 		throw new Error(
-			`workflow ${workflowId} failed: ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+			`workflow ${workflowId} failed (exit ${result.code}): ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
 		);
 	}
 	return result.run;
