@@ -58,16 +58,20 @@ afterAll(async () => {
 	say('done');
 });
 
-/** A test whose failure leaves a screenshot of where it stopped. */
-function step(name, run) {
-	test(name, async () => {
-		try {
-			await run();
-		} catch (error) {
-			await screenshot(`failed-${name.slice(0, 2).replace(/\W/g, '')}`).catch(() => {});
-			throw error;
-		}
-	});
+/** A test whose failure leaves a screenshot of where it stopped; `timeoutMs`: its own limit. */
+function step(name, run, timeoutMs) {
+	test(
+		name,
+		async () => {
+			try {
+				await run();
+			} catch (error) {
+				await screenshot(`failed-${name.slice(0, 2).replace(/\W/g, '')}`).catch(() => {});
+				throw error;
+			}
+		},
+		timeoutMs,
+	);
 }
 
 step(
@@ -262,6 +266,8 @@ step(
 			say(`${workflow.file}: ${count} nodes opened, no issues`);
 		}
 	},
+	// Every node of every example (the AI examples grew an approval): more than the suite's 2 minutes.
+	6 * 60_000,
 );
 
 step(
