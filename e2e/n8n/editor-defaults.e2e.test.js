@@ -172,7 +172,7 @@ describe('Contact Form Secret credential in n8n (POST /rest/credentials, as the 
 				body: JSON.stringify({
 					name: `secret of ${secret.length}`,
 					type: 'siteContactFormSecretApi',
-					data: { headerName: 'X-Site-Webhook-Secret', secret },
+					data: { tenantId: 'demo', headerName: 'X-Site-Webhook-Secret', secret },
 				}),
 			});
 			return { status: response.status, body: await response.json() };
