@@ -122,16 +122,11 @@ function remember(token) {
 }
 
 async function execute(workflowId) {
-	say(`n8n execute --id=${workflowId}`);
-	const result = await n8nCommands.executeWorkflow(workflowId, { env: ctx.env });
-	ctx.runs[workflowId] = [...(ctx.runs[workflowId] ?? []), result.run];
-	if (result.failed) {
-		const error = result.run?.data?.resultData?.error;
-		throw new Error(
-			`workflow ${workflowId} failed (exit ${result.code}): ${error ? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
-		);
-	}
-	return result.run;
+	return await e2eStack.executeOk(workflowId, {
+		env: ctx.env,
+		log: say,
+		record: (run) => (ctx.runs[workflowId] = [...(ctx.runs[workflowId] ?? []), run]),
+	});
 }
 
 const items = (run, node) => n8nCommands.nodeItems(run, node);

@@ -17,6 +17,7 @@ const {
 	NODE24_PACKAGE,
 	MARKER,
 	INSTALL_LOG,
+	INSTALL_ARGS,
 	installTreeHash,
 	runtimeStatus,
 } = require('./runtime');
@@ -102,7 +103,7 @@ function isDiskFull(message, free) {
 async function installPackages(folder, baseEnv, log, { attempts = 3, waitMs = 10000 } = {}) {
 	for (let attempt = 1; ; attempt += 1) {
 		try {
-			await runLogged('packages', 'npm', RUNTIME.installArgs, {
+			await runLogged('packages', 'npm', INSTALL_ARGS, {
 				cwd: RUNTIME_DIR,
 				env: baseEnv,
 				log,
@@ -171,9 +172,8 @@ async function installRuntime(status, { log, force }) {
 	// `npm ci`: the lockfile's packages and nothing else, the same on every machine. (Four optional
 	// @msgpackr-extract prebuilds for other platforms exist in this registry only up to 3.0.4; the
 	// overrides in tools/n8n-runtime/package.json pin them there so the lockfile lists them, as npm ci needs.)
-	// tools/n8n1-runtime/ keeps `npm install` (RUNTIMES): its lockfile was made and tested that way.
 	log(
-		`[1/3] npm ${RUNTIME.installArgs[0]} --ignore-scripts, from ${folder}/package-lock.json (n8n and its ~2,000 packages)`,
+		`[1/3] npm ci --ignore-scripts, from ${folder}/package-lock.json (n8n and its ~2,000 packages)`,
 	);
 	await installPackages(folder, baseEnv, log);
 

@@ -144,12 +144,17 @@ async function executeWorkflow(id, { env, timeoutMs = 240000 } = {}) {
 		stdoutToFile: true,
 	});
 	const run = parseRunJson(result.stdout);
+	// Under heavy load the CLI process was seen ending by a signal after printing a finished,
+	// successful run: the run is what it says; a signal before that is a failure.
+	const finishedOk = run?.finished === true && run.status === 'success';
+	const exitOk = result.code === 0 || (result.code === null && finishedOk);
 	return {
 		code: result.code,
+		signal: result.signal,
 		run,
 		stdout: result.stdout,
 		stderr: result.stderr,
-		failed: result.code !== 0 || !run || Boolean(run.data?.resultData?.error),
+		failed: !exitOk || !run || Boolean(run.data?.resultData?.error),
 	};
 }
 

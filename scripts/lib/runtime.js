@@ -35,14 +35,12 @@ const INSTALL_ARGS = ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--lo
 /**
  * What differs between the runtime folders. `bundledNode`: n8n runs on the Node of the registry's
  * `node` package (installed into the folder), else on the Node running this script. `rebuild`: the
- * native modules built after the install. `installArgs`: the npm command (tools/n8n1-runtime/ keeps `npm install`, as its lockfile was made and
- * tested that way). `env`: added to every n8n process. `publish`: the CLI
+ * native modules built after the install. `env`: added to every n8n process. `publish`: the CLI
  * command that makes a workflow active from the next start (n8n 1.x has no publish:workflow).
  */
 const RUNTIMES = {
 	'n8n-runtime': {
 		bundledNode: true,
-		installArgs: INSTALL_ARGS,
 		rebuild: ['sqlite3', 'isolated-vm'],
 		env: {},
 		publish: (id) => ['publish:workflow', `--id=${id}`],
@@ -55,7 +53,6 @@ const RUNTIMES = {
 	},
 	'n8n1-runtime': {
 		bundledNode: false,
-		installArgs: ['install', ...INSTALL_ARGS.slice(1)],
 		rebuild: ['sqlite3'],
 		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
 		publish: (id) => ['update:workflow', `--id=${id}`, '--active=true'],

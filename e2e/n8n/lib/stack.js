@@ -222,15 +222,17 @@ async function importSiteCredentials(site, extra = {}) {
 
 /**
  * `n8n execute --id` that must succeed: resolves to the run; a failed execution throws with the
- * node and message of its error and the end of n8n's output. `log`: told which workflow runs.
+ * node and message of its error and the end of n8n's output. `log`: told which workflow runs;
+ * `record`: given every run, failed or not.
  */
-async function executeOk(workflowId, { env, log }) {
+async function executeOk(workflowId, { env, log, record }) {
 	log(`n8n execute --id=${workflowId}`);
 	const result = await n8nCommands.executeWorkflow(workflowId, { env });
+	record?.(result.run);
 	if (result.failed) {
 		const error = result.run?.data?.resultData?.error;
 		throw new Error(
-			`workflow ${workflowId} failed (exit ${result.code}): ${error ? `${error.node?.name ?? ''}: ${error.message}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+			`workflow ${workflowId} failed (exit ${result.code ?? result.signal}): ${error ? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}` : ''}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
 		);
 	}
 	return result.run;
