@@ -95,8 +95,6 @@ function exampleFiles() {
 module.exports = {
 	ABOUT_US,
 	DEMO_TENANT,
-	PLUMBING,
-	stockEnv,
 	startSiteAndFolder,
 	exampleFiles,
 };
