@@ -67,7 +67,7 @@ export function scopeAllows(scope: TenantScope, tenantId: string): boolean {
 }
 
 /** The scope in words, for an error: `only tenant "acme"`, `the tenants client-*, beta`. */
-function describeScope(scope: TenantScope): string {
+export function describeScope(scope: TenantScope): string {
 	if (scope.kind === SCOPE_ANY) return 'any tenant';
 	if (scope.kind === SCOPE_ONE)
 		return scope.tenantId

@@ -97,4 +97,5 @@ module.exports = {
 	DEMO_TENANT,
 	startSiteAndFolder,
 	exampleFiles,
+	stockEnv,
 };
