@@ -45,11 +45,11 @@ const EVENTS: Array<{ name: string; value: PageEvent; description: string }> = [
 const pollsInFlight = new Set<string>();
 
 /** A poll's deadline by default, and the longest one allowed (seconds): docs/page-trigger.md. */
-export const DEFAULT_POLL_DEADLINE_S = 45;
-export const MAX_POLL_DEADLINE_S = 300;
+const DEFAULT_POLL_DEADLINE_S = 45;
+const MAX_POLL_DEADLINE_S = 300;
 /** The largest answer a poll reads by default, and the largest cap allowed (MB): docs/page-trigger.md. */
-export const DEFAULT_MAX_ANSWER_MB = 64;
-export const MAX_ANSWER_MB = 1024;
+const DEFAULT_MAX_ANSWER_MB = 64;
+const MAX_ANSWER_MB = 1024;
 
 /** created_at of every watched page, from the listing (only when the digest cannot tell). */
 function createdAtLookup(ctx: IPollFunctions, includeDrafts: boolean, limits: PollLimits) {

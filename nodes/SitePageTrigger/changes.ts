@@ -29,7 +29,7 @@ export interface PageChange {
 }
 
 /** created_at of the watched pages by url: only asked for when the digest alone cannot tell. */
-export type CreatedAtLookup = () => Promise<Map<string, string>>;
+type CreatedAtLookup = () => Promise<Map<string, string>>;
 
 function changeOf(event: PageEvent, page: WatchedPage): PageChange {
 	return {

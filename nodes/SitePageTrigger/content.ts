@@ -4,10 +4,8 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { isPlainObject } from '../shared/json';
-import { unwrapList } from '../shared/transport';
 import { runWindow, throwFirstFailure } from '../shared/window';
-import { tenantApiRequest } from '../SiteTenant/transport';
+import { pagesAtUrl } from '../SiteTenant/helpers/readPageByUrl';
 import type { PageChange } from './changes';
 import type { PollLimits } from './snapshot';
 
@@ -19,12 +17,7 @@ async function readPage(
 	url: string,
 	limits: PollLimits = {},
 ): Promise<IDataObject | null> {
-	const answer = await tenantApiRequest.call(
-		ctx,
-		{ method: 'GET', path: '/api/pages', qs: { url, page: 1, per_page: 100 } },
-		{ itemIndex: 0, ...limits },
-	);
-	const pages = isPlainObject(answer) && 'url' in answer ? [answer] : unwrapList(answer);
+	const pages = await pagesAtUrl(ctx, url, { itemIndex: 0, ...limits });
 	return pages.find((page) => page?.url === url) ?? null;
 }
 

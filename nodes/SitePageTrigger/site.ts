@@ -9,7 +9,7 @@ import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflo
 import { resolveItemTenant, tenantCredentialType } from '../shared/target';
 import { withoutUserInfo } from '../shared/url';
 
-export interface WatchedSite {
+interface WatchedSite {
 	/** The tenant: the credential's Tenant ID, or what the sitemap says; null when neither tells. */
 	tenant_id: string | null;
 	/** The tenant base URL, without any user:password part. */

@@ -8,8 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/json';
 import type { SiteRequestOptions } from '../shared/transport';
-import { unwrapList } from '../shared/transport';
-import { tenantApiRequest } from '../SiteTenant/transport';
+import { tenantApiRequest, tenantApiRequestAllItems } from '../SiteTenant/transport';
 
 export interface WatchedPage {
 	url: string;
@@ -30,7 +29,6 @@ export interface Snapshot {
 /** What bounds every request of a poll: its deadline and its answer size cap. */
 export type PollLimits = Pick<SiteRequestOptions, 'signal' | 'maxResponseBytes'>;
 
-const LIST_PAGE_SIZE = 100;
 /** Longest name kept: a longer one is cut to this many characters (the state and items stay small). */
 export const MAX_NAME_LENGTH = 1000;
 
@@ -103,26 +101,19 @@ async function readSitemap(this: IPollFunctions, limits: PollLimits = {}): Promi
 	};
 }
 
-/** Every page of the listing with these filters, walked `per_page` 100 at a time. */
+/** Every page of the listing with these filters. */
 export async function listAllPages(
 	this: IPollFunctions,
 	qs: IDataObject,
 	limits: PollLimits = {},
 ): Promise<IDataObject[]> {
-	const pages: IDataObject[] = [];
-	for (let page = 1; ; page++) {
-		const answer = await tenantApiRequest.call(
-			this,
-			{ method: 'GET', path: '/api/pages', qs: { ...qs, page, per_page: LIST_PAGE_SIZE } },
-			{ itemIndex: 0, ...limits },
-		);
-		const batch = unwrapList(answer);
-		pages.push(...batch);
-		const meta = isPlainObject(answer) && isPlainObject(answer.meta) ? answer.meta : undefined;
-		const lastPage = Number(meta?.last_page);
-		if (Number.isFinite(lastPage) ? page >= lastPage : batch.length < LIST_PAGE_SIZE) return pages;
-		if (batch.length === 0) return pages;
-	}
+	return await tenantApiRequestAllItems.call(
+		this,
+		'/api/pages',
+		qs,
+		{ returnAll: true },
+		{ itemIndex: 0, ...limits },
+	);
 }
 
 export async function readSnapshot(

@@ -18,9 +18,9 @@ export const DIGEST_CELLS = 3 * 160;
  * The look-back window: pages stamped this long before the watermark (or later) are remembered by
  * url and updated_at, so a write committed late with an older stamp is still seen once.
  */
-export const LOOK_BACK_MS = 10 * 60_000;
+const LOOK_BACK_MS = 10 * 60_000;
 /** Pages remembered in the window at most; with more, the window is narrowed to the newest. */
-export const MAX_RECENT = 200;
+const MAX_RECENT = 200;
 
 export interface TriggerState {
 	version: number;
@@ -43,7 +43,7 @@ export interface TriggerState {
 }
 
 /** A short hash of a url, for the pages of the look-back window. */
-export function urlHash(url: string): string {
+function urlHash(url: string): string {
 	return createHash('sha256').update(url).digest('base64').slice(0, 12);
 }
 
@@ -111,7 +111,7 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 }
 
 /** Whether a page changed after the state was taken, and whether a page was created after it. */
-export interface ChangeTest {
+interface ChangeTest {
 	/** updated_at past the window, or in it and not the updated_at the state remembers for the url. */
 	changed(page: WatchedPage): boolean;
 	/** A page first seen with this created_at was not there when the state was taken. */

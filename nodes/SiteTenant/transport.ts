@@ -36,7 +36,7 @@ export async function tenantApiRequestFull(
 
 /** siteApiRequestAllItems with the chosen tenant credential. */
 export async function tenantApiRequestAllItems(
-	this: IExecuteFunctions,
+	this: SiteRequestContext,
 	path: string,
 	qs: IDataObject,
 	paging: AllItemsOptions,

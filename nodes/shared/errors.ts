@@ -5,17 +5,30 @@
  * holds the Authorization header).
  */
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { formatBytes } from './cappedBody';
 import { isRecord } from './json';
 import { redirectMessage } from './redirect';
 import { withoutUserInfo } from './url';
 
-export interface ServerErrorBody {
+interface ServerErrorBody {
 	error?: string;
 	message?: string;
 	details?: unknown;
+}
+
+/**
+ * What the transport threw, as the n8n error it is (the transport throws n8n's errors only; anything
+ * else is wrapped for the item), and the HTTP status of an answer (NaN when there was none).
+ */
+export function requestFailure(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): { failure: NodeApiError | NodeOperationError; status: number } {
+	if (error instanceof NodeApiError) return { failure: error, status: Number(error.httpCode) };
+	return { failure: new NodeOperationError(node, error as Error, { itemIndex }), status: NaN };
 }
 
 /** The service's field names (`id`, `old_id`) as the node's editor shows them ("Tenant ID"). */
@@ -71,7 +84,7 @@ export function readErrorBody(body: unknown): ServerErrorBody | undefined {
 }
 
 /** What the request knew that makes an error clearer: the credential's base URL, the field labels. */
-export interface ErrorContext {
+interface ErrorContext {
 	baseUrl?: string;
 	fieldLabels?: FieldLabels;
 }
@@ -201,7 +214,7 @@ export function answerTooLargeError(
 }
 
 /** Pieces of a thrown HTTP-helper error that are safe to read (status, body, headers, network code). */
-export interface ThrownRequestFailure {
+interface ThrownRequestFailure {
 	status?: number;
 	body?: unknown;
 	headers?: IDataObject;

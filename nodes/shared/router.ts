@@ -18,7 +18,7 @@ import { currentOperationLabel, type OperationLabels } from './operationLabel';
 import { stoppedRunData, stoppedRunSummary, type StoppedRun } from './runReport';
 import { positiveInteger, readConcurrency, runWindow } from './window';
 
-export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
+type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
 
 /** One operation of one resource, called once per input item. */
 export type OperationHandler = (
@@ -30,12 +30,12 @@ export type OperationHandler = (
 export type OperationHandlers = Record<string, OperationHandler>;
 
 /** Handlers of every resource of a node, keyed by resource value. */
-export type ResourceHandlers = Record<string, OperationHandlers>;
+type ResourceHandlers = Record<string, OperationHandlers>;
 
 /** The tenant an item is for, where the node knows it (undefined: not known). */
-export type TenantOf = (this: IExecuteFunctions, itemIndex: number) => string | undefined;
+type TenantOf = (this: IExecuteFunctions, itemIndex: number) => string | undefined;
 
-export interface RunOptions {
+interface RunOptions {
 	/** The editor's names of the operations (operationLabels of the node's properties), for errors. */
 	labels?: OperationLabels;
 	/**
@@ -57,7 +57,7 @@ function isExecutionData(value: unknown): value is INodeExecutionData {
 }
 
 /** Turns what a handler returned into output items paired with the input item. */
-export function toOutputItems(result: OperationResult, itemIndex: number): INodeExecutionData[] {
+function toOutputItems(result: OperationResult, itemIndex: number): INodeExecutionData[] {
 	const list: unknown[] = Array.isArray(result) ? result : [result];
 	return list.map((entry) => {
 		if (isExecutionData(entry)) return { ...entry, pairedItem: { item: itemIndex } };

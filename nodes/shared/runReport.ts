@@ -20,7 +20,7 @@ export interface StoppedRun {
 }
 
 /** "0-2, 4, 6-9" for sorted indexes. */
-export function indexRanges(indexes: number[]): string {
+function indexRanges(indexes: number[]): string {
 	const ranges: string[] = [];
 	for (let at = 0; at < indexes.length;) {
 		let end = at;

@@ -33,7 +33,7 @@ export type SiteCredentialType = 'siteAdminApi' | 'siteTenantApi' | 'siteManaged
 export type SiteRequestContext =
 	IExecuteFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions | ILoadOptionsFunctions;
 
-export type TenantAuthentication = 'tenantToken' | 'managedTenant';
+type TenantAuthentication = 'tenantToken' | 'managedTenant';
 
 export const TENANT_TOKEN: TenantAuthentication = 'tenantToken';
 export const MANAGED_TENANT: TenantAuthentication = 'managedTenant';

@@ -9,14 +9,14 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 /** The contract's tenant id: 1 to 63 of a-z, 0-9, - and _, starting with a letter or digit. */
 export const TENANT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
 
-export type TenantScopeKind = 'one' | 'listed' | 'any';
+type TenantScopeKind = 'one' | 'listed' | 'any';
 
 export const SCOPE_ONE: TenantScopeKind = 'one';
 export const SCOPE_LISTED: TenantScopeKind = 'listed';
 export const SCOPE_ANY: TenantScopeKind = 'any';
 
 /** What a credential allows, as n8n resolved its fields (for the item, where resolved per item). */
-export interface TenantScope {
+interface TenantScope {
 	kind: TenantScopeKind;
 	/** The credential's Tenant ID: the only tenant (One Tenant), else the one used where no node names one. */
 	tenantId: string;
@@ -25,7 +25,7 @@ export interface TenantScope {
 }
 
 /** The credential's Tenant ID as n8n resolved it ('' when empty). */
-export function credentialTenant(credentials: ICredentialDataDecryptedObject): string {
+function credentialTenant(credentials: ICredentialDataDecryptedObject): string {
 	return String(credentials.tenantId ?? '').trim();
 }
 

@@ -16,8 +16,8 @@ import { UserError } from 'n8n-workflow';
 /** Error code of a mint that failed transiently (unreachable, 429, 5xx): minting again may work. */
 export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
 
-export const DEFAULT_TOKEN_LIFETIME_S = 900;
-export const MIN_TOKEN_LIFETIME_S = 60;
+const DEFAULT_TOKEN_LIFETIME_S = 900;
+const MIN_TOKEN_LIFETIME_S = 60;
 /**
  * A day at most: a minted token cannot be revoked from n8n (the nodes do not keep it past their run,
  * but n8n's stored copy for the HTTP Request node lives until it expires), so a leaked or forgotten
@@ -32,10 +32,10 @@ export interface MintedToken {
 	expiresAt: number;
 }
 
-export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
 /** What to say about a redirect answer to the mint (the nodes name both addresses). */
-export type RedirectMessage = (url: string, status: number, headers: IDataObject) => string;
+type RedirectMessage = (url: string, status: number, headers: IDataObject) => string;
 
 const plainRedirectMessage: RedirectMessage = (_url, status) =>
 	`the Admin API answered with a redirect (HTTP ${status}). The Site Management Service never redirects, so the admin token was not sent there: check the Admin Base URL.`;
@@ -43,7 +43,7 @@ const plainRedirectMessage: RedirectMessage = (_url, status) =>
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** The credential's Token Lifetime in seconds (a minute to a day). */
-export function tokenLifetime(credentials: ICredentialDataDecryptedObject): number {
+function tokenLifetime(credentials: ICredentialDataDecryptedObject): number {
 	const seconds = Math.floor(Number(credentials.lifetime) || DEFAULT_TOKEN_LIFETIME_S);
 	return Math.min(MAX_TOKEN_LIFETIME_S, Math.max(MIN_TOKEN_LIFETIME_S, seconds));
 }

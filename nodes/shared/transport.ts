@@ -15,7 +15,6 @@
 import { randomUUID } from 'crypto';
 import type {
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -402,10 +401,11 @@ export interface AllItemsOptions {
 /**
  * Walks a `page`/`per_page` list until `meta.last_page`, or, where the server sends no meta, until an
  * empty or short page. Stops early once `limit` items are collected. When the first page tells how
- * many pages there are, the rest are fetched Options > Concurrency at a time and joined in page order.
+ * many pages there are, a node with items fetches the rest Options > Concurrency at a time and joins
+ * them in page order; a trigger walks them one by one.
  */
 export async function siteApiRequestAllItems(
-	this: IExecuteFunctions,
+	this: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	path: string,
 	qs: IDataObject,
@@ -419,7 +419,7 @@ export async function siteApiRequestAllItems(
 
 	// The credential and options are the same for every page of the walk: read them once.
 	const settings = await resolveSettings(this, credentialType, options);
-	const concurrency = readConcurrency(this);
+	const concurrency = 'getInputData' in this ? readConcurrency(this) : 1;
 	const fetchPage = async (page: number) =>
 		(
 			await sendRequest(

@@ -7,10 +7,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { describeType, isPlainObject } from './json';
 
-export type JsonShape = 'array' | 'object';
+type JsonShape = 'array' | 'object';
 
 /** What a JSON parameter of that shape holds once checked. */
-export type JsonOf<Shape extends JsonShape> = Shape extends 'array' ? IDataObject[] : IDataObject;
+type JsonOf<Shape extends JsonShape> = Shape extends 'array' ? IDataObject[] : IDataObject;
 
 /**
  * Parses a value that is JSON text or already an object/array. `label` names it in errors

@@ -12,7 +12,7 @@ export class ConfigError extends Error {
 	}
 }
 
-export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | 'logStream'> = {
+export const DEFAULT_OPTIONS = {
 	host: '127.0.0.1',
 	port: 4010,
 	dataDir: '.data/reference-server',
@@ -38,7 +38,7 @@ export const DEFAULT_OPTIONS: Omit<ServerOptions, 'publicUrl' | 'adminToken' | '
 	deliverySetupGraceMs: 30_000,
 	faultRate: 0,
 	faultDropRate: 0,
-	logger: false,
+	logger: false as boolean | string,
 	headersTimeoutMs: 20_000,
 	requestTimeoutMs: 120_000,
 	idleTimeoutMs: 72_000,

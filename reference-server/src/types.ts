@@ -1,63 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import type { DEFAULT_OPTIONS } from './config';
 
 /**
- * What a caller may set; every field has a default. Twins of the CLI flags: what each means is the
- * flag's help in config.ts (OPTION_TABLE) and the table in README.md.
+ * What a caller may set: the twins of the CLI flags, each with its default in DEFAULT_OPTIONS and its
+ * meaning in the flag's help (config.ts OPTION_TABLE, the table in README.md).
  */
-export interface ServerOptions {
-	host: string;
-	/** 0 asks the OS for an ephemeral port. */
-	port: number;
-	dataDir: string;
-	/** SQLite `:memory:` and uploads in a temporary directory removed on close: nothing under dataDir. */
-	memory: boolean;
-	enableVariables: boolean;
-	/**
-	 * false: the server answers as a deployment of the described service would, without the
-	 * extensions of docs/api-contract.md (plugins/extensions.ts says what goes and what stays).
-	 */
-	extensions: boolean;
+export type ServerOptions = typeof DEFAULT_OPTIONS & {
 	publicUrl?: string;
-	maxBodyMb: number;
-	maxUploadMb: number;
-	uploadQuotaMb: number;
-	maxVariables: number;
-	maxTestWebhooks: number;
-	maxTestCopiesInFlight: number;
-	maxVariablesKb: number;
-	retentionDays: number;
 	trustProxy?: string;
-	formMaxBodyKb: number;
-	formMaxFields: number;
-	formMaxFieldLength: number;
-	formRatePerAddress: number;
-	formRatePerTenant: number;
-	deliveryRetryBaseMs: number;
-	deliveryMaxAttempts: number;
-	deliveryTimeoutMs: number;
-	/**
-	 * For this long after the webhook settings change, a 401 or 404 from the receiver is retried
-	 * instead of ending the delivery: a receiver that registers itself (n8n's trigger) may be told the
-	 * secret a moment before it knows it. 0 turns it off.
-	 */
-	deliverySetupGraceMs: number;
 	webhookAllow?: string;
 	webhookDeny?: string;
-	faultRate: number;
-	faultDropRate: number;
 	/** Defaults to a generated token. */
 	adminToken?: string;
 	/** false, true (info) or a pino level. */
 	logger: boolean | string;
-	/**
-	 * Where log lines go (one JSON object per line) instead of stdout; only used when `logger` is on.
-	 * Tests capture the log with it.
-	 */
+	/** Where log lines go (one JSON object per line) instead of stdout, when `logger` is on (tests). */
 	logStream?: { write(line: string): unknown };
-	headersTimeoutMs: number;
-	requestTimeoutMs: number;
-	idleTimeoutMs: number;
-}
+};
 
 /** Options with defaults applied and validated. */
 export interface ServerConfig extends ServerOptions {

@@ -103,4 +103,4 @@ async function ensureBuilt({ log = console.log } = {}) {
 
 if (require.main === module && process.argv[2] === 'record') recordBuild();
 
-module.exports = { ensureBuilt, buildStatus, inputsHash, recordBuild };
+module.exports = { ensureBuilt };

@@ -246,10 +246,8 @@ module.exports = {
 	n8nEnv,
 	n8nFolder,
 	stagePackage,
-	n8nCli,
 	n8nCliOk,
 	executeWorkflow,
-	parseRunJson,
 	nodeItems,
 	startN8n,
 };

@@ -334,7 +334,6 @@ module.exports = {
 	MAIL_PORT,
 	importCredentials,
 	importWorkflows,
-	createWorkflows,
 	createExamples,
 	publishWorkflow,
 	siteClient,

@@ -98,4 +98,4 @@ function readStartOptions(argv, { exit = process.exit, print = console.log } = {
 	return { options: values };
 }
 
-module.exports = { helpText, readStartOptions };
+module.exports = { readStartOptions };

@@ -81,9 +81,4 @@ function webhookNodeWorkflow({ id, credential, path }) {
 	});
 }
 
-/** n8n's Header Auth credential in import format (the header name and value the site sends). */
-function headerAuthCredential({ id, name, header, value }) {
-	return { id, name, type: 'httpHeaderAuth', data: { name: header, value } };
-}
-
-module.exports = { contactFormTriggerWorkflow, webhookNodeWorkflow, headerAuthCredential };
+module.exports = { contactFormTriggerWorkflow, webhookNodeWorkflow };

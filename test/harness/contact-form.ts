@@ -18,7 +18,7 @@ import { WebhookHarness, type TriggerWorkflow } from './webhook-context';
 export const TRIGGER_TYPE = 'siteContactFormTrigger';
 export const SECRET_HEADER = 'x-site-webhook-secret';
 
-export interface ContactFormContext {
+interface ContactFormContext {
 	site: TestSite;
 	harness: WebhookHarness;
 	/** A new tenant with a `siteTenantApi` credential. */

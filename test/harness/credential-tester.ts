@@ -23,16 +23,16 @@ import { SiteManagedTenantApi } from '../../credentials/SiteManagedTenantApi.cre
 import { SiteTenantApi } from '../../credentials/SiteTenantApi.credentials';
 import type { WorkflowRunner } from './workflow-runner';
 
-export interface CredentialTestResult {
+interface CredentialTestResult {
 	status: 'OK' | 'Error';
 	message: string;
 }
 
 /** Name under which a probe for this credential type is registered with the runner. */
-export const probeName = (credential: ICredentialType) => `probe-${credential.name}`;
+const probeName = (credential: ICredentialType) => `probe-${credential.name}`;
 
 /** The node type n8n builds for testing a credential: a no-op whose one property routes the request. */
-export function credentialProbe(credential: ICredentialType): INodeType {
+function credentialProbe(credential: ICredentialType): INodeType {
 	if (!credential.test) throw new Error(`${credential.name} has no test request`);
 	return {
 		description: {

@@ -37,7 +37,7 @@ export interface DelayProxy {
 	close(): Promise<void>;
 }
 
-export interface DelayProxyOptions {
+interface DelayProxyOptions {
 	/**
 	 * Called with each request and its body before it is forwarded (after any delay is decided): a
 	 * test acts at that moment, e.g. edits a page between a node's read and its write.

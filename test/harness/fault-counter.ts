@@ -8,7 +8,7 @@ import type { Server } from 'http';
 
 import { headerValue, isRecord } from '../../nodes/shared/json';
 
-export interface FaultFigures {
+interface FaultFigures {
 	requests: number;
 	unavailable: number;
 	dropped: number;

@@ -9,9 +9,8 @@ import { Workflow } from 'n8n-workflow';
 
 import type { WorkflowRunner } from './workflow-runner';
 
-export interface ListSearchOptions {
+interface ListSearchOptions {
 	type: string;
-	typeVersion: number;
 	method: string;
 	parameters: INodeParameters;
 	credentials: INodeCredentials;
@@ -27,7 +26,7 @@ export async function listSearch(
 		id: 'node',
 		name: 'Node',
 		type: options.type,
-		typeVersion: options.typeVersion,
+		typeVersion: 1,
 		position: [0, 0],
 		parameters: options.parameters,
 		credentials: options.credentials,

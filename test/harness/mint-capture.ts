@@ -10,7 +10,7 @@
 import { createServer, request as httpRequest, type Server } from 'http';
 import type { AddressInfo, Socket } from 'net';
 
-export interface MintedByNode {
+interface MintedByNode {
 	tenantId: string;
 	token: string;
 }

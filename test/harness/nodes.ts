@@ -24,11 +24,7 @@ import {
 	type TestTenant,
 } from './reference-server';
 
-export const credentialTypes = () => [
-	new SiteAdminApi(),
-	new SiteTenantApi(),
-	new SiteManagedTenantApi(),
-];
+const credentialTypes = () => [new SiteAdminApi(), new SiteTenantApi(), new SiteManagedTenantApi()];
 
 export function createRunner(extraNodes: Record<string, INodeType> = {}): WorkflowRunner {
 	return new WorkflowRunner(
@@ -44,7 +40,7 @@ export function credentialId(reference: INodeCredentials): string {
 	return details.id;
 }
 
-export interface NodeTestContext {
+interface NodeTestContext {
 	site: TestSite;
 	runner: WorkflowRunner;
 	/** `siteAdminApi` credential with the server's admin token. */

@@ -25,7 +25,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { TestNodeTypes, type WorkflowRunner } from './workflow-runner';
 
-export type PollResult = { items: INodeExecutionData[] | null; error?: Error };
+type PollResult = { items: INodeExecutionData[] | null; error?: Error };
 
 export class PollTriggerWorkflow {
 	readonly node: INode;

@@ -162,7 +162,7 @@ function parseLikeN8n(
 	return { body: body || {} };
 }
 
-export interface WebhookServerOptions {
+interface WebhookServerOptions {
 	nodeTypes: Record<string, INodeType>;
 	credentialTypes: ICredentialType[];
 }

@@ -65,7 +65,6 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** The node's On Error setting; `outputs[1]` is the error output under 'continueErrorOutput'. */
 	onError?: INode['onError'];
-	typeVersion?: number;
 }
 
 /**
@@ -100,7 +99,7 @@ export class WorkflowRunner {
 				id: 'subject',
 				name: nodeName,
 				type: options.type,
-				typeVersion: options.typeVersion ?? 1,
+				typeVersion: 1,
 				position: [200, 0],
 				parameters: options.parameters,
 				credentials: options.credentials,

@@ -148,30 +148,25 @@ describe('canvas subtitles name the operation', () => {
 	});
 });
 
-/** The parameters n8n gives a node of `version` from `values`, as the editor does on every change. */
-function parametersOf(node: INodeType, version: number, values: INodeParameters): INodeParameters {
+/** The parameters n8n gives a node from `values`, as the editor does on every change. */
+function parametersOf(node: INodeType, values: INodeParameters): INodeParameters {
 	return NodeHelpers.getNodeParameters(
 		node.description.properties,
 		values,
 		true,
 		false,
-		{ typeVersion: version },
+		{ typeVersion: 1 },
 		node.description,
 	) as INodeParameters;
 }
 
-/** Whether a property of that name is displayed for `values` at `version`. */
-function displayed(node: INodeType, version: number, values: INodeParameters, name: string) {
-	const all = parametersOf(node, version, values);
+/** Whether a property of that name is displayed for `values`. */
+function displayed(node: INodeType, values: INodeParameters, name: string) {
+	const all = parametersOf(node, values);
 	return node.description.properties.some(
 		(property) =>
 			property.name === name &&
-			NodeHelpers.displayParameter(
-				all,
-				property,
-				{ typeVersion: version } as INode,
-				node.description,
-			),
+			NodeHelpers.displayParameter(all, property, { typeVersion: 1 } as INode, node.description),
 	);
 }
 
@@ -208,11 +203,11 @@ describe('safe defaults', () => {
 	const content = { resource: 'content', operation: 'update' };
 
 	test('Content > Update: Templates required and empty, Clear All Blocks off, the notice visible', () => {
-		expect(parametersOf(NODES.SiteTenant, 1, content)).toMatchObject({
+		expect(parametersOf(NODES.SiteTenant, content)).toMatchObject({
 			templates: '',
 			clearAllBlocks: false,
 		});
-		expect(displayed(NODES.SiteTenant, 1, content, 'replaceNotice')).toBe(true);
+		expect(displayed(NODES.SiteTenant, content, 'replaceNotice')).toBe(true);
 		const templates = NODES.SiteTenant.description.properties.filter(
 			(property) => property.name === 'templates',
 		);
@@ -220,14 +215,14 @@ describe('safe defaults', () => {
 			templates.map((property) => [property.type, property.default, property.required]),
 		).toEqual([['string', '', true]]);
 		// Clear All Blocks hides Templates (nothing to type when the page is emptied on purpose).
-		expect(displayed(NODES.SiteTenant, 1, { ...content, clearAllBlocks: true }, 'templates')).toBe(
+		expect(displayed(NODES.SiteTenant, { ...content, clearAllBlocks: true }, 'templates')).toBe(
 			false,
 		);
 	});
 
 	test('Custom API Call starts at /api/pages, Split Listing Into Items off', () => {
 		const call = { resource: 'customApiCall', operation: 'call' };
-		expect(parametersOf(NODES.SiteTenant, 1, call)).toMatchObject({
+		expect(parametersOf(NODES.SiteTenant, call)).toMatchObject({
 			path: '/api/pages',
 			splitData: false,
 		});
@@ -235,7 +230,7 @@ describe('safe defaults', () => {
 
 	test('Token > Issue: 30 days by default', () => {
 		const issue = { resource: 'token', operation: 'issue' };
-		expect(parametersOf(NODES.SiteAdmin, 1, issue).expiresIn).toBe(30 * 24 * 3600);
+		expect(parametersOf(NODES.SiteAdmin, issue).expiresIn).toBe(30 * 24 * 3600);
 	});
 
 	test('the output of Token > Issue carries a hint that the token is a secret for a credential', () => {
@@ -257,12 +252,12 @@ describe('safe defaults', () => {
 		['token', 'issue'],
 	])('a Tenant ID typed before switching to %s > %s stays', (resource, operation) => {
 		const typed = {
-			...parametersOf(NODES.SiteAdmin, 1, { resource: 'tenant', operation: 'delete' }),
+			...parametersOf(NODES.SiteAdmin, { resource: 'tenant', operation: 'delete' }),
 			id: 'acme',
 		};
-		const switched = parametersOf(NODES.SiteAdmin, 1, { ...typed, resource, operation });
+		const switched = parametersOf(NODES.SiteAdmin, { ...typed, resource, operation });
 		expect(switched.id).toBe('acme');
-		expect(displayed(NODES.SiteAdmin, 1, switched, 'id')).toBe(true);
+		expect(displayed(NODES.SiteAdmin, switched, 'id')).toBe(true);
 	});
 
 	test('every node is at version 1, its only version', () => {

@@ -134,7 +134,6 @@ describe("row: Tenant node's Tenant parameter", () => {
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
-				typeVersion: 1,
 				method: 'searchTenants',
 				parameters: { authentication: 'managedTenant' },
 				credentials,
@@ -150,7 +149,6 @@ test('row: Page From List, typing to search (search, extension): the list shows 
 	await seedPages(tenant.client, [{ url: '/alpha' }, { url: '/beta' }, { url: '/gamma' }]);
 	const result = await listSearch(ctx.runner, {
 		type: 'siteTenant',
-		typeVersion: 1,
 		method: 'searchPages',
 		parameters: { resource: 'page', operation: 'get' },
 		credentials: tenant.credential,

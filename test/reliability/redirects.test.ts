@@ -89,7 +89,6 @@ describe('the Tenant node does not follow a redirect', () => {
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
-				typeVersion: 1,
 				method: 'searchPages',
 				parameters: { resource: 'page', operation: 'get' },
 				credentials: redirectingTenant(),

@@ -247,7 +247,6 @@ describe('one admin credential for any tenant: Any Tenant scope, the node names 
 		const credentials = anyTenant();
 		const tenants = await listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 1,
 			method: 'searchTenants',
 			parameters: { authentication: 'managedTenant' },
 			credentials,
@@ -257,7 +256,6 @@ describe('one admin credential for any tenant: Any Tenant scope, the node names 
 
 		const pages = await listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 1,
 			method: 'searchPages',
 			parameters: {
 				authentication: 'managedTenant',
@@ -287,7 +285,6 @@ describe('a service without the tenant list', () => {
 		await expect(
 			listSearch(ctx.runner, {
 				type: 'siteTenant',
-				typeVersion: 1,
 				method: 'searchTenants',
 				parameters: { authentication: 'managedTenant' },
 				credentials,

@@ -144,7 +144,6 @@ describe('list searches respect the scope', () => {
 	const search = (credentials: INodeCredentials, method: string, parameters: INodeParameters) =>
 		listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 1,
 			method,
 			parameters: { authentication: 'managedTenant', ...parameters },
 			credentials,
@@ -181,7 +180,6 @@ describe('list searches respect the scope', () => {
 		for (const filter of ['t', 'ty', 'typ', 'type']) {
 			const found = await listSearch(ctx.runner, {
 				type: 'siteTenant',
-				typeVersion: 1,
 				method: 'searchPages',
 				parameters: { authentication: 'managedTenant' },
 				credentials,

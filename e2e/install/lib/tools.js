@@ -86,4 +86,4 @@ if (require.main === module && process.argv[2] === 'lint-workflows') {
 	);
 }
 
-module.exports = { ensureTools, TOOLS_DIR };
+module.exports = { ensureTools };

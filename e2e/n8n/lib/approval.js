@@ -81,10 +81,7 @@ function reviewLinks(message) {
 }
 
 module.exports = {
-	APPROVAL_NODE,
-	approvalLinks,
 	runToApproval,
-	followLink,
 	followWhenWaiting,
 	decide,
 	reviewLinks,

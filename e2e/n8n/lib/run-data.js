@@ -51,7 +51,6 @@ const pinnedN8nVersion = () =>
 	require(path.join(runtime.RUNTIME_DIR, 'package.json')).dependencies.n8n;
 
 module.exports = {
-	TOKEN_PATTERN,
 	oneItem,
 	toolRuns,
 	leaks,

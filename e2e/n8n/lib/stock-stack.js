@@ -95,8 +95,7 @@ function exampleFiles() {
 module.exports = {
 	ABOUT_US,
 	DEMO_TENANT,
-	PLUMBING,
-	stockEnv,
 	startSiteAndFolder,
 	exampleFiles,
+	stockEnv,
 };

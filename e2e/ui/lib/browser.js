@@ -49,4 +49,4 @@ async function launchBrowser() {
 	};
 }
 
-module.exports = { launchBrowser, chromiumPath };
+module.exports = { launchBrowser };

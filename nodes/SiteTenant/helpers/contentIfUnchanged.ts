@@ -13,10 +13,10 @@ import { isRecord } from '../../shared/json';
 import { tenantApiRequest } from '../transport';
 import { readPageByUrl } from './readPageByUrl';
 
-export const PRECONDITION_FIELD = 'if_updated_at';
+const PRECONDITION_FIELD = 'if_updated_at';
 
 /** The failure of an item whose page changed since the version it was made from. Nothing was written. */
-export function pageChangedError(
+function pageChangedError(
 	ctx: IExecuteFunctions,
 	url: string,
 	version: string,

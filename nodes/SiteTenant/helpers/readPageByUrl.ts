@@ -1,20 +1,32 @@
 /**
- * The one way the node reads a page by its url (`GET /api/pages?url=…`), for Page > Get and Delete
- * and the AI operations. The answer may be `{data: [page], meta}`, a bare array or a single page;
- * an exact url match wins, else one that differs only by a trailing slash (a deployment that treats
- * the filter loosely). No page: the item fails (readPageByUrl) or undefined (findPageByUrl).
+ * The one way the nodes read a page by its url (`GET /api/pages?url=…`), for Page > Get and Delete,
+ * the AI operations and the Page Trigger's Include Content. The answer may be `{data: [page], meta}`,
+ * a bare array or a single page. The Tenant node takes an exact url match, else one that differs only
+ * by a trailing slash (a deployment that treats the filter loosely). No page: the item fails
+ * (readPageByUrl) or undefined (findPageByUrl).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/json';
 import { tenantApiRequest } from '../transport';
+import type { SiteRequestContext, SiteRequestOptions } from '../../shared/transport';
 import { unwrapList } from '../../shared/transport';
 
 const withoutTrailingSlash = (value: string) =>
 	value.length > 1 ? value.replace(/\/+$/, '') : value;
 
-function pagesOf(response: unknown): IDataObject[] {
+/** The pages the service answers for `?url=`: the one named, maybe others the filter let through. */
+export async function pagesAtUrl(
+	ctx: SiteRequestContext,
+	url: string,
+	options: SiteRequestOptions,
+): Promise<IDataObject[]> {
+	const response = await tenantApiRequest.call(
+		ctx,
+		{ method: 'GET', path: '/api/pages', qs: { url, page: 1, per_page: 100 } },
+		options,
+	);
 	return isPlainObject(response) && 'url' in response ? [response] : unwrapList(response);
 }
 
@@ -23,12 +35,7 @@ export async function findPageByUrl(
 	url: string,
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
-	const response = await tenantApiRequest.call(
-		this,
-		{ method: 'GET', path: '/api/pages', qs: { url, page: 1, per_page: 100 } },
-		{ itemIndex },
-	);
-	const pages = pagesOf(response);
+	const pages = await pagesAtUrl(this, url, { itemIndex });
 	return (
 		pages.find((candidate) => candidate?.url === url) ??
 		pages.find(

@@ -21,7 +21,7 @@ export interface InFlightReservation {
 
 export type ReserveResult =
 	| { kind: 'reserved'; reservation: InFlightReservation }
-	| { kind: 'in_flight'; record: StoredResponse }
+	| { kind: 'in_flight'; requestHash: string }
 	| { kind: 'done'; record: StoredResponse };
 
 export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;
@@ -65,17 +65,7 @@ export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
 			const id = mapKey(scope, key);
 			const running = inFlight.get(id);
 			if (running && running.reservedAt > now - staleInFlightMs) {
-				return {
-					kind: 'in_flight',
-					record: {
-						request_hash: running.requestHash,
-						state: 'in_flight',
-						status: null,
-						content_type: null,
-						body: null,
-						expires_at: new Date(running.reservedAt + ttlMs).toISOString(),
-					},
-				};
+				return { kind: 'in_flight', requestHash: running.requestHash };
 			}
 			const done = getDone.get(scope, key);
 			if (done && done.expires_at > new Date(now).toISOString())

@@ -101,7 +101,6 @@ export function createPageRepository(db: SqliteDatabase) {
 	const setContent = db.prepare(
 		'UPDATE pages SET templates = ?, banner = ?, updated_at = ? WHERE id = ?',
 	);
-	const setTemplates = db.prepare('UPDATE pages SET templates = ?, updated_at = ? WHERE id = ?');
 	/** A page row without its templates (which may be megabytes). */
 	const metaByUrl = db.prepare<[number, string], Omit<PageRow, 'templates'>>(
 		'SELECT id, tenant_pk, url, name, locale, meta_title, meta_description, draft, banner, created_at, updated_at, deleted_at FROM pages WHERE tenant_pk = ? AND url = ?',
@@ -230,21 +229,14 @@ export function createPageRepository(db: SqliteDatabase) {
 				if (ifUpdatedAt !== undefined && existing.updated_at !== ifUpdatedAt)
 					return { stale: { updated_at: existing.updated_at } };
 				const now = laterThan(existing.updated_at);
-				if (banner === undefined) setTemplates.run(templatesJson, now, existing.id);
-				else setContent.run(templatesJson, bannerJson, now, existing.id);
 				const storedBanner = banner === undefined ? existing.banner : bannerJson;
-				const page: Omit<Page, 'templates'> = {
-					url: existing.url,
-					name: existing.name,
-					locale: existing.locale,
-					meta_title: existing.meta_title,
-					meta_description: existing.meta_description,
-					draft: existing.draft === 1,
-					banner:
-						storedBanner === null ? null : (JSON.parse(storedBanner) as Record<string, unknown>),
-					created_at: existing.created_at,
+				setContent.run(templatesJson, storedBanner, now, existing.id);
+				const { templates: _, ...page } = toPage({
+					...existing,
+					templates: '[]',
+					banner: storedBanner,
 					updated_at: now,
-				};
+				});
 				return { page, templatesJson };
 			});
 			return update.immediate();

@@ -15,14 +15,15 @@ export interface DeliveryWorkerOptions {
 	timeoutMs: number;
 	/** How long after a webhook settings change a not-ready answer is retried (backoff.ts verdictFor). */
 	setupGraceMs?: number;
-	/** Deliveries attempted at the same time. */
-	concurrency?: number;
 	/** How often to look for due deliveries when nothing wakes the worker. */
 	pollIntervalMs?: number;
 }
 
 /** Header on every webhook POST; a contact-form submission carrying it is refused (a delivery loop). */
 export const DELIVERY_MARK_HEADER = 'x-site-delivery-id';
+
+/** Deliveries attempted at the same time. */
+const CONCURRENCY = 8;
 
 /** After this long, a close() stops waiting for in-flight deliveries and aborts them. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -42,11 +43,9 @@ export class DeliveryWorker {
 	private timer: NodeJS.Timeout | undefined;
 	private running = false;
 	private stopped = false;
-	private readonly concurrency: number;
 	private readonly pollIntervalMs: number;
 
 	constructor(private readonly options: DeliveryWorkerOptions) {
-		this.concurrency = options.concurrency ?? 8;
 		this.pollIntervalMs = options.pollIntervalMs ?? 100;
 	}
 
@@ -92,12 +91,12 @@ export class DeliveryWorker {
 		this.timer = undefined;
 		if (this.stopped) return;
 		try {
-			const free = this.concurrency - this.inFlight.size;
+			const free = CONCURRENCY - this.inFlight.size;
 			if (free > 0) {
 				// Ask for enough rows to fill the free slots even if some returned rows are already in flight.
 				const due = this.options.repository.due(nowIso(), free + this.inFlight.size);
 				for (const delivery of due) {
-					if (this.inFlight.size >= this.concurrency) break;
+					if (this.inFlight.size >= CONCURRENCY) break;
 					if (this.inFlight.has(delivery.id)) continue;
 					const attempt = this.attempt(delivery).finally(() => {
 						this.inFlight.delete(delivery.id);
@@ -183,7 +182,8 @@ export class DeliveryWorker {
 			this.finish(delivery.id, 'delivered', status, null);
 			return;
 		}
-		const lastError = withoutUrlSecrets(error ?? `The webhook answered HTTP ${status}.`, url);
+		// Shown to the tenant and kept: fixed wording, never the URL (its password) or the reply.
+		const lastError = error ?? `The webhook answered HTTP ${status}.`;
 		if (verdict === 'stop') {
 			log.warn({ status }, 'delivery stopped: the receiver rejected it');
 			this.finish(delivery.id, 'failed', status, lastError);
@@ -204,7 +204,6 @@ export class DeliveryWorker {
 		});
 	}
 
-	/** Records a delivery's last attempt: it is delivered or failed, with nothing more to try. */
 	/**
 	 * Whether the webhook settings changed within the set-up grace: n8n's Contact Form Trigger gives the
 	 * site its URL and secret during activation, and n8n stores the secret a moment later, so a delivery
@@ -237,21 +236,3 @@ export class DeliveryWorker {
 
 /** last_error of an attempt that got no answer, whatever the cause (see attempt()). */
 export const UNREACHABLE = 'The webhook could not be reached or did not answer in time.';
-
-/** last_error is shown to the tenant and kept: never with the password of the webhook URL in it. */
-function withoutUrlSecrets(text: string, url: URL): string {
-	let result = text;
-	for (const part of [url.password]) {
-		if (part === '') continue;
-		for (const form of new Set([part, safeDecode(part)])) result = result.split(form).join('***');
-	}
-	return result;
-}
-
-function safeDecode(text: string): string {
-	try {
-		return decodeURIComponent(text);
-	} catch {
-		return text;
-	}
-}

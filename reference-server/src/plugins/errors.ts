@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ApiError, describeProblems, type FieldProblem } from '../errors/api-error';
 import { drainBody } from '../lib/drain';
+import { errorResponses } from '../schemas/common';
 
 interface AjvError {
 	keyword: string;
@@ -207,6 +208,10 @@ export default fp(
 		// with the methods it has (Allow), not 404. Registered before the routes (onRoute sees them).
 		const routes: Array<{ method: string; path: RegExp }> = [];
 		app.addHook('onRoute', (route) => {
+			// Every answer map also has the error body, for the answers this handler sends (GET /health
+			// takes no input and answers no error).
+			if (route.schema?.response && route.url !== '/health')
+				route.schema.response = { ...(route.schema.response as object), ...errorResponses };
 			const path = new RegExp(
 				`^${route.url
 					.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -72,7 +72,8 @@ export default fp(
 				request.idempotency = { held: result.reservation, settled: false };
 				return;
 			}
-			if (result.record.request_hash !== hash) {
+			const heldFor = result.kind === 'in_flight' ? result.requestHash : result.record.request_hash;
+			if (heldFor !== hash) {
 				throw new ApiError(
 					422,
 					'idempotency_key_reused',

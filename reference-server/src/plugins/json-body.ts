@@ -5,8 +5,6 @@ import { parse as secureJsonParse } from 'secure-json-parse';
 import { ApiError } from '../errors/api-error';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth';
 
-export { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth';
-
 /** As Fastify's `getDefaultJsonParser('error', 'ignore')`: `__proto__` refused, `constructor` kept. */
 const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'ignore' } as const;
 

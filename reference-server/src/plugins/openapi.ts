@@ -90,14 +90,12 @@ const OPERATION_IDS: Record<string, string> = {
 	'DELETE /api/contact-form/test-webhooks': 'deleteContactFormTestWebhook',
 };
 
-/** For a route missing from OPERATION_IDS: `POST /api/contact-form/claims` → `postContactFormClaims`. */
-function derivedOperationId(method: string, path: string): string {
-	const words = path
-		.replace(/^\/api\//, '/')
-		.split(/[^A-Za-z0-9]+/)
-		.filter(Boolean);
-	return [method.toLowerCase(), ...words.map((w) => w[0].toUpperCase() + w.slice(1))].join('');
-}
+/** Who may call an operation, by the tag of its surface. */
+const SECURITY = {
+	central: [{ adminToken: [] }],
+	tenant: [{ tenantToken: [] }],
+	public: [],
+};
 
 const retryAfterHeader = {
 	description: 'Seconds to wait before retrying.',
@@ -148,7 +146,8 @@ function completeDocument(document: Record<string, unknown>): Record<string, unk
 		for (const [method, operation] of Object.entries(item)) {
 			if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
 			const key = `${method.toUpperCase()} ${path}`;
-			operation.operationId ??= OPERATION_IDS[key] ?? derivedOperationId(method, path);
+			// A route missing from OPERATION_IDS has none, which lint:openapi refuses.
+			operation.operationId ??= OPERATION_IDS[key];
 			// An operation without a security requirement is public: say so explicitly.
 			operation.security ??= [];
 			const responses = (operation.responses ??= {});
@@ -250,7 +249,18 @@ export default fp(
 			transform({ schema, url, route }) {
 				if (!schema) return { schema, url };
 				const methods = Array.isArray(route.method) ? route.method : [route.method];
-				let documented: Record<string, unknown> = { ...schema };
+				// Tag and security follow the route's own auth hook, so the document cannot drift from it.
+				const hooks = [route.onRequest ?? []].flat();
+				const surface = hooks.includes(app.requireAdmin)
+					? 'central'
+					: hooks.includes(app.requireTenant)
+						? 'tenant'
+						: 'public';
+				let documented: Record<string, unknown> = {
+					tags: [surface],
+					security: SECURITY[surface],
+					...schema,
+				};
 				if (
 					app.site.config.extensions &&
 					url.startsWith('/api/') &&
@@ -283,7 +293,6 @@ export default fp(
 			{
 				schema: {
 					summary: 'This OpenAPI document',
-					tags: ['public'],
 					'x-extension': true,
 				} as Record<string, unknown>,
 			},

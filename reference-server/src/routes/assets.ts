@@ -3,7 +3,6 @@ import type { Multipart } from '@fastify/multipart';
 import { ApiError, notFound } from '../errors/api-error';
 import { AssetUploads } from '../storage/asset-upload';
 import { tenantOf } from '../context';
-import { tenantSecurity } from '../schemas/common';
 import { downloadParams, downloadResponses, uploadResponses } from '../schemas/assets';
 
 const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -21,8 +20,6 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			config: { multipart: true },
 			schema: {
 				summary: 'Upload a media asset (multipart: part file, optional text part name)',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				response: uploadResponses,
 			},
 		},
@@ -59,7 +56,6 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				summary: 'Download an asset (no token; the unguessable id is the capability)',
 				description:
 					'The id decides; the file name segment is cosmetic. Asset URLs survive a tenant rename.',
-				tags: ['public'],
 				'x-extension': true,
 				params: downloadParams,
 				response: downloadResponses,

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
-import { TENANT_ID_PATTERN, tenantSecurity } from '../schemas/common';
+import { TENANT_ID_PATTERN } from '../schemas/common';
 import { formParams } from '../schemas/contact-form';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
 import {
@@ -53,8 +53,6 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			schema: {
 				summary:
 					'Claim a submission for a consumer: 201 for the first claim, 200 with claimed false for any later one',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				'x-extension': true,
 				body: claimBody,
 				response: claimResponses,
@@ -78,8 +76,6 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				summary:
 					"Claim a submission with the webhook's secret: 201 for the first claim, 200 with claimed false for any later one",
 				description: `Authenticated by the ${DELIVERY_SECRET_HEADER} header: the value the tenant's contact_form_webhook_headers give that header, which each delivery carries. Same claims as POST /api/contact-form/claims. Rate-limited like the public form (per client address and per tenant, 429 rate_limited with Retry-After), with budgets of its own: per tenant the form's, per address the larger of the form's two.`,
-				tags: ['public'],
-				security: [],
 				'x-extension': true,
 				params: formParams,
 				headers: deliverySecretHeaders,
@@ -114,8 +110,6 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'Give a claim up, so the next delivery of the submission is claimed afresh',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				'x-extension': true,
 				body: claimBody,
 				response: releaseResponses,

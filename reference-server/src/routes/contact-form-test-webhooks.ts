@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
 import { ApiError, type FieldProblem, validationFailed } from '../errors/api-error';
-import { tenantSecurity } from '../schemas/common';
 import {
 	testWebhookBody,
 	testWebhookListResponses,
@@ -31,8 +30,6 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 					'Set (or renew) a test webhook: it gets a copy of each new submission until it expires, is removed, or the token that set it is revoked or expires',
 				description:
 					'At most --max-test-webhooks (10) per tenant at once: past it 413 quota_exceeded. Copies are sent once, at most --max-test-copies-in-flight (50) at a time server-wide; more are not sent. The settings (GET /api/settings) list them.',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				'x-extension': true,
 				body: testWebhookBody,
 				response: testWebhookResponses,
@@ -73,8 +70,6 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'The test webhooks that have not expired (without their headers)',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				'x-extension': true,
 				response: testWebhookListResponses,
 			},
@@ -88,8 +83,6 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'Remove a test webhook; copies stop at once',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				'x-extension': true,
 				body: testWebhookRemoveBody,
 				response: testWebhookRemoveResponses,

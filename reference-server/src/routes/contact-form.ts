@@ -3,12 +3,7 @@ import { ApiError, notFound } from '../errors/api-error';
 import { DELIVERY_MARK_HEADER } from '../delivery/worker';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
 import { tenantOf } from '../context';
-import {
-	pagination,
-	paginationMetaFor,
-	TENANT_ID_PATTERN,
-	tenantSecurity,
-} from '../schemas/common';
+import { pagination, paginationMetaFor, TENANT_ID_PATTERN } from '../schemas/common';
 import {
 	deliveriesQuery,
 	deliveriesResponses,
@@ -30,7 +25,6 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				summary: 'Submit a contact form (public, no token)',
 				description:
 					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is answered 202 and not stored (nothing could ever deliver or list it). Each test webhook (POST /api/contact-form/test-webhooks) gets a copy, once, beside the delivery. Submissions and their finished deliveries are deleted after --retention-days (default 30). A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
-				tags: ['public'],
 				'x-extension': true,
 				params: formParams,
 				body: formBody(config),
@@ -80,8 +74,6 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'Contact-form webhook deliveries, newest first',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				'x-extension': true,
 				querystring: deliveriesQuery,
 				response: deliveriesResponses,

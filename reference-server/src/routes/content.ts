@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
-import { tenantSecurity } from '../schemas/common';
 import { contentBody, contentResponses } from '../schemas/content';
 import { pageUrlOrThrow } from '../lib/page-url';
 
@@ -26,8 +25,6 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				summary: "Replace a page's content (templates, and the banner when given)",
 				description:
 					'banner absent keeps the current banner; null removes it. Extension: if_updated_at makes the update conditional on the page being unchanged (412 precondition_failed otherwise, nothing written).',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				body: contentBody,
 				response: contentResponses,
 			},

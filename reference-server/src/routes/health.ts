@@ -6,7 +6,6 @@ export default async function healthRoutes(app: FastifyInstance) {
 		{
 			schema: {
 				summary: 'Liveness check',
-				tags: ['public'],
 				'x-extension': true,
 				response: {
 					200: {

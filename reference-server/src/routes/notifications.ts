@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { validationFailed } from '../errors/api-error';
 import { tenantOf } from '../context';
-import { tenantSecurity } from '../schemas/common';
 import {
 	listNotificationsResponses,
 	notificationBody,
@@ -17,8 +16,6 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'Show a status notification in the editor; the same id again replaces it',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				body: notificationBody,
 				response: saveNotificationResponses,
 			},
@@ -44,8 +41,6 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'List the notifications, most recently updated first',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				'x-extension': true,
 				response: listNotificationsResponses,
 			},

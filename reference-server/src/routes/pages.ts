@@ -3,7 +3,7 @@ import { conflict, notFound } from '../errors/api-error';
 import { pageUrlOrThrow } from '../lib/page-url';
 import type { PageFilter } from '../db/pages';
 import { tenantOf } from '../context';
-import { asBoolean, pagination, paginationMetaFor, tenantSecurity } from '../schemas/common';
+import { asBoolean, pagination, paginationMetaFor } from '../schemas/common';
 import {
 	createPageBody,
 	createPageResponses,
@@ -22,8 +22,6 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'List pages (not deleted ones), in creation order',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				querystring: listPagesQuery,
 				response: listPagesResponses,
 			},
@@ -48,8 +46,6 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				summary: 'Create a page',
 				description:
 					'The url of a deleted (archived) page may be used again: the new page replaces the archived one.',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				body: createPageBody,
 				response: createPageResponses,
 			},
@@ -79,8 +75,6 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 					'Delete a page: by default archived (out of listings and sitemap, data kept); permanently: 1 erases it',
 				description:
 					'permanently also erases an already archived page. An unknown url, or a default delete of an archived page, is a 404.',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				body: deletePageBody,
 				response: deletePageResponses,
 			},

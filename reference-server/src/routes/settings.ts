@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FieldProblem, validationFailed } from '../errors/api-error';
 import type { Settings } from '../db/settings';
 import { tenantOf } from '../context';
-import { tenantSecurity } from '../schemas/common';
 import { settingsBody, readSettingsResponses, settingsResponses } from '../schemas/settings';
 
 export function isHttpUrl(value: string): boolean {
@@ -55,8 +54,6 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'Save site settings (partial: fields not sent keep their value)',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				body: settingsBody,
 				response: settingsResponses,
 			},
@@ -108,8 +105,6 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			schema: {
 				summary: 'Read the site settings, and the test webhooks that get copies of submissions now',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				'x-extension': true,
 				response: readSettingsResponses,
 			},

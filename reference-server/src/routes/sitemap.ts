@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
 import { nowIso } from '../clock';
-import { tenantSecurity } from '../schemas/common';
 import { sitemapBody, sitemapResponses } from '../schemas/sitemap';
 
 const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,8 +18,6 @@ const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 			schema: {
 				summary: 'The sitemap: published pages (not draft, not deleted), ordered by url',
-				tags: ['tenant'],
-				security: tenantSecurity,
 				body: sitemapBody,
 				response: sitemapResponses,
 			},

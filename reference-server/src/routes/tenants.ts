@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { conflict } from '../errors/api-error';
 import { centralSchema } from '../schemas/central';
-import { adminSecurity, pagination, paginationMetaFor } from '../schemas/common';
+import { pagination, paginationMetaFor } from '../schemas/common';
 import {
 	createTenantBody,
 	deleteTenantBody,
@@ -12,7 +12,7 @@ import {
 } from '../schemas/tenants';
 import { existingTenant } from './central';
 
-/** Central surface: tenant lifecycle. Renames keep everything (other tables reference the internal pk). */
+/** Central surface: tenant lifecycle. A rename keeps the data (tables reference the internal pk), not the tokens. */
 const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, assets } = app.site;
 
@@ -26,8 +26,6 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 					summary: 'List tenants, ordered by id',
 					description:
 						"An extension of the reference server: the Tenant node's Tenant parameter lists tenants with it (From List); By ID works without it.",
-					tags: ['central'],
-					security: adminSecurity,
 					'x-extension': true,
 					querystring: listTenantsQuery,
 					response: listTenantsResponses,

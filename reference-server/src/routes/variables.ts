@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
-import { tenantSecurity } from '../schemas/common';
 import {
 	deleteVariableBody,
 	deleteVariableResponses,
@@ -28,8 +27,6 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	// Both run before the body is parsed or validated, so a disabled feature is a 403 whatever the body.
 	const common = { onRequest: [app.requireTenant, requireVariablesEnabled] };
 	const docs = {
-		tags: ['tenant'],
-		security: tenantSecurity,
 		'x-extension': true,
 		'x-contract-decided': true,
 	};

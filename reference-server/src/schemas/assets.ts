@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from './common';
 
 export const uploadResponses = {
 	201: {
@@ -12,7 +11,6 @@ export const uploadResponses = {
 			mime_type: { type: 'string' },
 		},
 	},
-	...errorResponses,
 } as const;
 
 export const downloadParams = Type.Object({
@@ -26,5 +24,4 @@ export const downloadResponses = {
 		type: 'string',
 		contentEncoding: 'binary',
 	},
-	...errorResponses,
 } as const;

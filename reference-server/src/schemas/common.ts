@@ -24,7 +24,7 @@ export const errorBody = {
 	},
 } as const;
 
-/** Error responses every route may give; added to each route's response map. */
+/** Error responses every route may give; plugins/errors.ts adds them to each route's response map. */
 export const errorResponses = {
 	'4xx': { description: 'The request is invalid; fix it, do not retry as is.', ...errorBody },
 	'5xx': { description: 'Transient failure; retry with backoff.', ...errorBody },
@@ -215,9 +215,6 @@ export function paginatedList<T extends Record<string, unknown>>(items: T) {
 export function paginationMetaFor(page: number, perPage: number, total: number) {
 	return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
 }
-
-export const adminSecurity = [{ adminToken: [] }];
-export const tenantSecurity = [{ tenantToken: [] }];
 
 /** Accept 0/1 where a boolean is meant. */
 export function asBoolean(value: boolean | number | undefined, fallback: boolean): boolean {

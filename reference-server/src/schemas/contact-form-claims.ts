@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from './common';
 
 /** The header a delivery carries its webhook secret in, and a claim presents it back in. */
 export const DELIVERY_SECRET_HEADER = 'X-Site-Webhook-Secret';
@@ -46,10 +45,8 @@ function claimAnswer(claimed: boolean) {
 export const claimResponses = {
 	200: claimAnswer(false),
 	201: claimAnswer(true),
-	...errorResponses,
 };
 
 export const releaseResponses = {
 	200: { type: 'object', required: ['released'], properties: { released: { type: 'boolean' } } },
-	...errorResponses,
 } as const;

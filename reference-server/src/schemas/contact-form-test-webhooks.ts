@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, patternWithinLength } from './common';
+import { patternWithinLength } from './common';
 import { WEBHOOK_TARGET_WORDS, WEBHOOK_URL, WEBHOOK_URL_WORDS, settingsBody } from './settings';
 
 /** The longest a test webhook lives: n8n listens for at most 10 minutes. */
@@ -54,7 +54,7 @@ const testWebhookSchema = {
 	},
 } as const;
 
-export const testWebhookResponses = { 200: testWebhookSchema, ...errorResponses } as const;
+export const testWebhookResponses = { 200: testWebhookSchema } as const;
 
 export const testWebhookListResponses = {
 	200: {
@@ -62,10 +62,8 @@ export const testWebhookListResponses = {
 		required: ['data'],
 		properties: { data: { type: 'array', items: testWebhookSchema } },
 	},
-	...errorResponses,
 } as const;
 
 export const testWebhookRemoveResponses = {
 	200: { type: 'object', required: ['removed'], properties: { removed: { type: 'boolean' } } },
-	...errorResponses,
 } as const;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { DeliveryState } from '../db/contact-form';
 import type { ServerConfig } from '../types';
-import { errorResponses, paginatedList, paginationQueryProperties } from './common';
+import { paginatedList, paginationQueryProperties } from './common';
 
 const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 
@@ -67,7 +67,6 @@ export const formResponses = {
 		required: ['submission_id'],
 		properties: { submission_id: { type: 'string', format: 'uuid' } },
 	},
-	...errorResponses,
 } as const;
 
 export const deliveriesQuery = Type.Object({
@@ -75,7 +74,4 @@ export const deliveriesQuery = Type.Object({
 	state: Type.Optional(Type.Unsafe<DeliveryState>({ type: 'string', enum: DELIVERY_STATES })),
 });
 
-export const deliveriesResponses = {
-	200: paginatedList(deliverySchema),
-	...errorResponses,
-} as const;
+export const deliveriesResponses = { 200: paginatedList(deliverySchema) } as const;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { bannerSchema, errorResponses, pageUrlSchema, templatesSchema } from './common';
+import { bannerSchema, pageUrlSchema, templatesSchema } from './common';
 import { pageAnswer } from './pages';
 
 export const contentBody = Type.Object(
@@ -20,4 +20,4 @@ export const contentBody = Type.Object(
 	{ additionalProperties: false },
 );
 
-export const contentResponses = { 200: pageAnswer, ...errorResponses } as const;
+export const contentResponses = { 200: pageAnswer } as const;

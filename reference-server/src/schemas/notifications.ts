@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from './common';
 
 const STATUSES = ['info', 'success', 'warning', 'error'];
 
@@ -35,7 +34,6 @@ export const saveNotificationResponses = {
 		required: ['message', 'notification'],
 		properties: { message: { type: 'string' }, notification: notificationSchema },
 	},
-	...errorResponses,
 } as const;
 
 export const listNotificationsResponses = {
@@ -44,5 +42,4 @@ export const listNotificationsResponses = {
 		required: ['data'],
 		properties: { data: { type: 'array', items: notificationSchema } },
 	},
-	...errorResponses,
 } as const;

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import {
-	errorResponses,
 	flagSchema,
 	localeSchema,
 	messageBody,
@@ -26,10 +25,7 @@ export const listPagesQuery = Type.Object({
 	),
 });
 
-export const listPagesResponses = {
-	200: paginatedList(pageSchema),
-	...errorResponses,
-} as const;
+export const listPagesResponses = { 200: paginatedList(pageSchema) } as const;
 
 export const createPageBody = Type.Object(
 	{
@@ -54,11 +50,11 @@ export const pageAnswer = {
 	properties: { message: { type: 'string' }, page: pageSchema },
 } as const;
 
-export const createPageResponses = { 201: pageAnswer, ...errorResponses } as const;
+export const createPageResponses = { 201: pageAnswer } as const;
 
 export const deletePageBody = Type.Object(
 	{ url: pageUrlSchema, permanently: Type.Optional(flagSchema('1 (or true) erases the page')) },
 	{ additionalProperties: false },
 );
 
-export const deletePageResponses = { 200: messageBody, ...errorResponses } as const;
+export const deletePageResponses = { 200: messageBody } as const;

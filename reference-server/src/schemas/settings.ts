@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, flagSchema, patternWithinLength } from './common';
+import { flagSchema, patternWithinLength } from './common';
 
 /** RFC 9110 token characters; values exclude CR, LF and NUL so no header can be smuggled. */
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
@@ -93,7 +93,6 @@ export const settingsResponses = {
 		required: ['settings'],
 		properties: { message: { type: 'string' }, settings: settingsSchema },
 	},
-	...errorResponses,
 } as const;
 
 /** GET /api/settings: the settings and the test webhooks that get copies now (without headers). */
@@ -118,7 +117,6 @@ export const readSettingsResponses = {
 			},
 		},
 	},
-	...errorResponses,
 } as const;
 
 /** Partial: a field not sent keeps its value. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, localeSchema } from './common';
+import { localeSchema } from './common';
 
 export const sitemapBody = Type.Object(
 	{ locale: Type.Optional(localeSchema) },
@@ -32,5 +32,4 @@ export const sitemapResponses = {
 			},
 		},
 	},
-	...errorResponses,
 } as const;

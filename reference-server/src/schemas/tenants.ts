@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import {
-	errorResponses,
 	fqdnSchema,
 	messageBody,
 	paginatedList,
@@ -16,7 +15,7 @@ export const updateTenantBody = {
 };
 export const deleteTenantBody = { id: tenantIdSchema };
 
-export const tenantOkResponses = { 200: messageBody, ...errorResponses };
+export const tenantOkResponses = { 200: messageBody };
 
 // Unknown query parameters are ignored (bodies, in contrast, reject unknown fields).
 export const listTenantsQuery = Type.Object({
@@ -39,5 +38,4 @@ export const listTenantsResponses = {
 			created_at: { type: 'string', format: 'date-time' },
 		},
 	}),
-	...errorResponses,
 } as const;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, flagSchema, tenantIdSchema } from './common';
+import { flagSchema, tenantIdSchema } from './common';
 
 const TEN_YEARS_SECONDS = 10 * 365 * 24 * 60 * 60;
 
@@ -33,5 +33,4 @@ export const issueTokenResponses = {
 			expires_at: { type: ['string', 'null'], format: 'date-time' },
 		},
 	},
-	...errorResponses,
 } as const;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, messageBody, patternWithinLength } from './common';
+import { messageBody, patternWithinLength } from './common';
 
 const keySchema = Type.String({
 	minLength: 1,
@@ -30,7 +30,6 @@ export const listVariablesResponses = {
 		required: ['data'],
 		properties: { data: { type: 'array', items: variableSchema } },
 	},
-	...errorResponses,
 } as const;
 
 export const putVariableResponses = {
@@ -39,7 +38,6 @@ export const putVariableResponses = {
 		required: ['message', 'variable'],
 		properties: { message: { type: 'string' }, variable: variableSchema },
 	},
-	...errorResponses,
 } as const;
 
-export const deleteVariableResponses = { 200: messageBody, ...errorResponses } as const;
+export const deleteVariableResponses = { 200: messageBody } as const;

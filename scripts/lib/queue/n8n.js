@@ -181,4 +181,4 @@ async function startQueueN8n({
 	return stack;
 }
 
-module.exports = { startQueueN8n, queueEnv };
+module.exports = { startQueueN8n };

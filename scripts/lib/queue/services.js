@@ -197,4 +197,4 @@ function userIds(name) {
 	return { uid: Number(uid), gid: Number(gid) };
 }
 
-module.exports = { startRedis, startPostgres, redisCommand };
+module.exports = { startRedis, startPostgres };

@@ -4,8 +4,9 @@
  * 405, and the error says so.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { requestFailure } from '../../../shared/errors';
 import { siteApiRequestAllItems } from '../../../shared/transport';
 import { noTenantListing } from '../../../shared/tenantList';
 
@@ -58,12 +59,7 @@ export async function listedTenants(
 			itemIndex,
 		});
 	} catch (error) {
-		// The transport throws n8n's errors only (a NodeOperationError passes through as it is).
-		const failure =
-			error instanceof NodeApiError
-				? error
-				: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-		const status = failure instanceof NodeApiError ? Number(failure.httpCode) : NaN;
+		const { failure, status } = requestFailure(ctx.getNode(), error, itemIndex);
 		if (status === 404 || status === 405) return { unlisted: status };
 		throw failure;
 	}

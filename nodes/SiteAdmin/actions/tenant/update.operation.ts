@@ -5,8 +5,9 @@
  * an error (a typo must not make a stray site), unless Create If Missing is on.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
+import { requestFailure } from '../../../shared/errors';
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
 import { adminApiRequest } from '../../transport';
@@ -70,11 +71,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const response = await send('PUT', { old_id: oldId, id, ...withDomain });
 		return { ...response, id, old_id: oldId, ...withDomain };
 	} catch (error) {
-		// The transport throws n8n's errors only (a NodeOperationError passes through as it is).
-		const failure =
-			error instanceof NodeApiError
-				? error
-				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		const { failure } = requestFailure(this.getNode(), error, itemIndex);
 		if (!(failure instanceof NodeApiError) || !isMissingTenant(failure)) throw failure;
 		if (!createIfMissing) {
 			failure.description = `Update changes an existing tenant only. Check the Tenant ID "${oldId}", or turn on Create If Missing to create the tenant.`;

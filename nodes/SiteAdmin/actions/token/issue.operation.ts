@@ -13,7 +13,7 @@ import { adminApiRequest } from '../../transport';
 import { tenantIdField } from '../tenant/fields';
 
 /** The lifetime a token gets unless the user sets another: 30 days. */
-export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
 const EXPIRES_IN: INodeProperties = {
 	displayName: 'Expires In (Seconds)',

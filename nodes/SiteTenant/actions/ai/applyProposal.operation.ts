@@ -21,7 +21,7 @@ import { dryRunItem } from '../../helpers/dryRun';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { contentChanges } from './diff';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
-import { runsAsTool } from './version';
+import { isToolForm } from '../../../shared/toolForm';
 import { jsonTextField } from '../../../shared/jsonText';
 import { putContentIfUnchanged } from '../../helpers/contentIfUnchanged';
 
@@ -161,7 +161,7 @@ export async function execute(
 		url: proposal.url,
 		response: (response ?? null) as IDataObject,
 	});
-	if (runsAsTool(this)) {
+	if (isToolForm(this.getNode())) {
 		// A model needs to know it worked, not the page it just wrote.
 		const page = (answer.page ?? {}) as IDataObject;
 		return {

@@ -10,7 +10,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { pageVersion, renderPrompt } from './promptContext';
-import { runsAsTool } from './version';
+import { isToolForm } from '../../../shared/toolForm';
 
 const properties: INodeProperties[] = [
 	pageParameter({
@@ -46,7 +46,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const withInstructions = includeInstructions !== false;
 	// For a model, the prompt alone holds the page (fields, blocks, banner) and the answer's schema.
 	const version = pageVersion(page);
-	if (runsAsTool(this))
+	if (isToolForm(this.getNode()))
 		return {
 			url: (page.url as string) ?? url,
 			version,

@@ -19,7 +19,7 @@ export function pageVersion(page: IDataObject): string | null {
 	return typeof page.updated_at === 'string' && page.updated_at !== '' ? page.updated_at : null;
 }
 
-export function answerInstruction(url: string, version: string | null = null): string {
+function answerInstruction(url: string, version: string | null = null): string {
 	const versionField = version === null ? '' : `"version": ${JSON.stringify(version)}, `;
 	return (
 		`Answer with only a JSON object, no other text: {"url": ${JSON.stringify(url)}, ${versionField}` +
@@ -29,7 +29,7 @@ export function answerInstruction(url: string, version: string | null = null): s
 	);
 }
 
-export function renderPromptContext(page: IDataObject, includeInstructions: boolean): string {
+function renderPromptContext(page: IDataObject, includeInstructions: boolean): string {
 	const url = String(page.url ?? '');
 	const templates = Array.isArray(page.templates) ? page.templates : [];
 	const lines = [`Page: ${url}`];
@@ -50,7 +50,7 @@ export function renderPromptContext(page: IDataObject, includeInstructions: bool
 }
 
 /** The JSON schema of a proposal for the page at `url` (and version): what AI > Apply Proposal accepts. */
-export function proposalJsonSchema(url: string, version: string | null = null): IDataObject {
+function proposalJsonSchema(url: string, version: string | null = null): IDataObject {
 	const withVersion: IDataObject =
 		version === null
 			? {}

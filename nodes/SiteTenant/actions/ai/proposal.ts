@@ -16,7 +16,7 @@
  */
 import { describeType, isPlainObject, isRecord } from '../../../shared/json';
 
-export type JsonObject = { [key: string]: unknown };
+type JsonObject = { [key: string]: unknown };
 
 export interface Proposal {
 	url: string;
@@ -32,7 +32,7 @@ export interface ParsedProposal {
 	ignoredKeys: string[];
 }
 
-export interface ParseProposalOptions {
+interface ParseProposalOptions {
 	/**
 	 * A page url given next to the proposal. When the proposal has no url this one is used;
 	 * when it has one, the two must be equal.
@@ -246,7 +246,7 @@ function unwrapObject(value: JsonObject, depth: number): unknown {
 }
 
 /** Peels chat-completion wrappers and text off the input until a JSON value remains. */
-export function unwrap(value: unknown, depth = 0): unknown {
+function unwrap(value: unknown, depth = 0): unknown {
 	if (depth > MAX_DEPTH) throw new ProposalError('The proposal is nested too deeply to read');
 	if (typeof value === 'string') {
 		const parsed = extractJsonFromText(value);
@@ -261,10 +261,7 @@ export function unwrap(value: unknown, depth = 0): unknown {
 }
 
 /** Checks a candidate against `{url, templates, banner?}`; lists every problem found. */
-export function validateProposal(
-	value: unknown,
-	options: ParseProposalOptions = {},
-): ParsedProposal {
+function validateProposal(value: unknown, options: ParseProposalOptions = {}): ParsedProposal {
 	if (!isPlainObject(value)) {
 		throw new ProposalError(`Proposal must be a JSON object, got ${describeType(value)}`);
 	}

@@ -11,7 +11,7 @@ import { isToolForm } from '../../../shared/toolForm';
 import type { ParsedProposal } from './proposal';
 import { getByPath, parseProposal, ProposalError } from './proposal';
 
-export type ProposalSource = 'field' | 'json';
+type ProposalSource = 'field' | 'json';
 
 /**
  * The default Proposal Field: the field n8n's AI nodes answer in, whichever the item has

@@ -12,7 +12,7 @@ import type { MultipartEnvelope } from './multipart';
 import { multipartBuffer, multipartChunks, multipartLength, readableLike } from './multipart';
 import type { RequestBody } from '../../../shared/transport';
 
-export interface UploadBody {
+interface UploadBody {
 	/** Makes the body for one attempt. */
 	createBody: () => Promise<RequestBody>;
 	/** Total body length in bytes, when known (always for in-memory binaries). */

@@ -6,12 +6,12 @@
 import { OperationalError } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
 
-export interface MultipartTextField {
+interface MultipartTextField {
 	name: string;
 	value: string;
 }
 
-export interface MultipartFile {
+interface MultipartFile {
 	/** Form field name of the file part, e.g. `file`. */
 	fieldName: string;
 	fileName: string;
@@ -31,7 +31,7 @@ export interface MultipartEnvelope {
 const CRLF = '\r\n';
 
 /** 16 random bytes in hex after a fixed prefix: 70 characters at most is the RFC 2046 limit. */
-export function createBoundary(): string {
+function createBoundary(): string {
 	return `----n8nSiteFormBoundary${randomBytes(16).toString('hex')}`;
 }
 
@@ -49,7 +49,7 @@ export function isValidMimeType(value: string): boolean {
 }
 
 /** A header value must not carry CR/LF (header injection); MIME types never legitimately do. */
-export function sanitizeHeaderValue(value: string): string {
+function sanitizeHeaderValue(value: string): string {
 	return value.replace(/[\r\n]+/g, ' ').trim();
 }
 

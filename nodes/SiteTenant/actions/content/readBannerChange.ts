@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { parseJsonValue } from '../../../shared/validation';
 
-export type BannerChange = { send: false } | { send: true; banner: IDataObject | null };
+type BannerChange = { send: false } | { send: true; banner: IDataObject | null };
 
 export function readBannerChange(ctx: IExecuteFunctions, itemIndex: number): BannerChange {
 	if (ctx.getNodeParameter('clearBanner', itemIndex, false) as boolean)

@@ -68,7 +68,7 @@ export const description = updateDisplayOptions(
 );
 
 /** As an agent's tool: at most this many pages, whatever the model asks for. */
-export const TOOL_PAGE_LIMIT = 100;
+const TOOL_PAGE_LIMIT = 100;
 /** As an agent's tool: the fields of each page a model needs to pick one. */
 const TOOL_PAGE_FIELDS = ['url', 'name', 'locale', 'draft', 'updated_at'];
 

@@ -11,7 +11,7 @@ import { PAGE_URL_PATTERN, sitePath } from './sitePath';
 const BY_URL_HINT =
 	'Give a site path such as /about-us, or a full address on the site such as https://example.com/about-us';
 
-export const pageLocatorField: INodeProperties = {
+const pageLocatorField: INodeProperties = {
 	displayName: 'Page',
 	name: 'url',
 	type: 'resourceLocator',

@@ -4,8 +4,8 @@
  * answers 404 or 405, and this says which.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { requestFailure } from '../../../shared/errors';
 import { recordIn } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
 
@@ -21,12 +21,7 @@ export async function readSettings(
 		);
 		return recordIn(response, 'settings');
 	} catch (error) {
-		// The transport throws n8n's errors only (a NodeOperationError passes through as it is).
-		const failure =
-			error instanceof NodeApiError
-				? error
-				: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-		const status = failure instanceof NodeApiError ? Number(failure.httpCode) : NaN;
+		const { failure, status } = requestFailure(ctx.getNode(), error, itemIndex);
 		if (status === 404 || status === 405) return { unreadable: status };
 		throw failure;
 	}

@@ -22,7 +22,6 @@ describe('list search', () => {
 	const searchPages = (filter?: string, paginationToken?: string) =>
 		listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 1,
 			method: 'searchPages',
 			parameters: { resource: 'page', operation: 'get' },
 			credentials: tenant.credential,
@@ -60,7 +59,6 @@ describe('list search', () => {
 		});
 		const failure = listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 1,
 			method: 'searchPages',
 			parameters: { resource: 'page', operation: 'get' },
 			credentials: wrong,
@@ -77,7 +75,6 @@ describe('list search', () => {
 		await tenant.client.put('/api/variables', { key: 'colour', value: 'blue' });
 		const result = await listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 1,
 			method: 'searchVariables',
 			parameters: { resource: 'variable', operation: 'delete' },
 			credentials: tenant.credential,

@@ -56,7 +56,6 @@ describe('Page locator', () => {
 		]);
 		const listed = await listSearch(ctx.runner, {
 			type: 'siteTenant',
-			typeVersion: 1,
 			method: 'searchPages',
 			parameters: { resource: 'content', operation: 'update' },
 			credentials: picker.credential,
