@@ -1,8 +1,11 @@
 'use strict';
 /**
- * The fleet rollout example (examples/fleet-rollout.json) as a user runs it, in a stock n8n 2.x
+ * The fleet rollout example (examples/fleet-rollout.json) as a user runs it, in a stock n8n
  * (`n8n start`, n8n's defaults; e2e/n8n/lib/stock-stack.js) against the reference server, its list of
- * sites replaced by three: two that exist and one that does not yet.
+ * sites replaced by three: two that exist and one that does not yet. On n8n 2.x the workflow creates
+ * its Data Table; on n8n 1.x (SITE_N8N_RUNTIME_DIR=tools/n8n1-runtime) the test does what
+ * docs/fleet-rollout.md tells a 1.x user: it creates the table (through n8n's REST API, as the
+ * editor's Data tables tab does), deletes the Rollout state node and points the Data Table nodes at it.
  *
  * - Rejected: the request names what would change on each site; the reject link ends the run with
  *   every site skipped and no setting changed.
@@ -15,6 +18,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const runtimeInstall = require('../../scripts/lib/install');
+const { RUNTIME } = require('../../scripts/lib/runtime');
 const n8nCommands = require('../../scripts/lib/n8n');
 const stack = require('../../scripts/lib/stack');
 const { restClient } = require('../../scripts/lib/rest');
@@ -34,12 +38,32 @@ const SITES = [
 ];
 const BEFORE = 'G-BEFORE0001';
 
-/** The shipped example, its rollout and list of sites replaced by the test's. */
-function rolloutExample() {
+/**
+ * The shipped example, its rollout and list of sites replaced by the test's; with `tableId`, set up
+ * for n8n 1.x: no Rollout state node, the Data Table nodes on that table.
+ */
+function rolloutExample(tableId) {
 	const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
 	const list = example.nodes.find((node) => node.name === 'Rollout');
 	list.parameters.jsonOutput = JSON.stringify({ rollout: ROLLOUT, sites: SITES });
+	if (tableId === undefined) return example;
+	example.nodes = example.nodes.filter((node) => node.name !== 'Rollout state');
+	for (const node of example.nodes)
+		if (node.parameters.dataTableId)
+			node.parameters.dataTableId = { __rl: true, mode: 'id', value: tableId };
+	delete example.connections['Rollout state'];
+	example.connections.Start.main[0][0].node = 'Rollout';
 	return example;
+}
+
+/** The table a 1.x user creates under Overview > Data tables, the way the editor creates it. */
+async function createTable(rest) {
+	const project = await rest.call('GET', '/projects/personal');
+	const table = await rest.call('POST', `/projects/${project.id}/data-tables`, {
+		name: 'fleet-rollout',
+		columns: ['rollout', 'tenant', 'status', 'detail'].map((name) => ({ name, type: 'string' })),
+	});
+	return table.id;
 }
 
 const ctx = { clients: {} };
@@ -72,12 +96,6 @@ beforeAll(async () => {
 			.credentialsFor({ serverUrl: ctx.server.url, adminToken: ctx.server.adminToken })
 			.filter((credential) => credential.id === stack.CREDENTIALS.managedEverySite.id),
 	);
-	ctx.workflow = rolloutExample();
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'workflows'), [ctx.workflow]),
-	);
 	ctx.n8n = await e2eStack.startN8nIn(ctx);
 	ctx.rest = await restClient(ctx.n8nUrl, {
 		email: 'owner@rollout.example.com',
@@ -85,6 +103,13 @@ beforeAll(async () => {
 		lastName: 'Owner',
 		password: `Rollout-${Date.now()}-owner`,
 	});
+	ctx.workflow = rolloutExample(
+		RUNTIME.dataTableNodeCreatesTables ? undefined : await createTable(ctx.rest),
+	);
+	await stack.createWorkflows(
+		ctx.rest,
+		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'workflows'), [ctx.workflow]),
+	);
 	say(`stack ready: server ${ctx.server.url}, n8n ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
@@ -144,12 +169,14 @@ test('approved: the sites that exist are applied, the missing one fails with its
 test('the cause fixed, the next run processes only the site that failed, and applies it', async () => {
 	await addSite('rollout-c');
 	// A site applied before is not touched again: a change made since on it stays.
-	expect((await ctx.clients['rollout-a']('POST', '/api/settings', { google_code: 'G-MANUAL01' })).status).toBe(200);
+	expect(
+		(await ctx.clients['rollout-a']('POST', '/api/settings', { google_code: 'G-MANUAL01' })).status,
+	).toBe(200);
 
 	const waiting = await runToApproval(ctx.rest, ctx.workflow.id);
-	expect(
-		n8nCommands.nodeItems(waiting.run, 'Not applied yet').map(({ tenant }) => tenant),
-	).toEqual(['rollout-c']);
+	expect(n8nCommands.nodeItems(waiting.run, 'Not applied yet').map(({ tenant }) => tenant)).toEqual(
+		['rollout-c'],
+	);
 	expect(waiting.request.message).toMatch(
 		new RegExp(`^Rollout ${ROLLOUT} on 1 sites: rollout-c: ${BEFORE} -> G-ROLLOUTC1\\. Approve: `),
 	);
