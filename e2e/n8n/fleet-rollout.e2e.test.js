@@ -106,17 +106,17 @@ beforeAll(async () => {
 	ctx.workflow = rolloutExample(
 		RUNTIME.dataTableNodeCreatesTables ? undefined : await createTable(ctx.rest),
 	);
-	await stack.createWorkflows(
-		ctx.rest,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'workflows'), [ctx.workflow]),
-	);
+	// As the editor's import creates it (n8n 1.x gives it a new ID, and needs `active`).
+	ctx.workflowId = (
+		await ctx.rest.call('POST', '/workflows', { ...ctx.workflow, active: false })
+	).id;
 	say(`stack ready: server ${ctx.server.url}, n8n ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => await e2eStack.stopStack(ctx));
 
 test('rejected: the request shows each site, and the run ends with every site skipped, nothing changed', async () => {
-	const waiting = await runToApproval(ctx.rest, ctx.workflow.id);
+	const waiting = await runToApproval(ctx.rest, ctx.workflowId);
 	expect(waiting.request.message).toMatch(
 		new RegExp(
 			`^Rollout ${ROLLOUT} on 3 sites: rollout-a: ${BEFORE} -> G-ROLLOUTA1; rollout-b: ${BEFORE} -> G-ROLLOUTB1; rollout-c: cannot be changed: .+\\. Approve: \\S+decision=approve Reject: \\S+decision=reject$`,
@@ -140,7 +140,7 @@ test('rejected: the request shows each site, and the run ends with every site sk
 });
 
 test('approved: the sites that exist are applied, the missing one fails with its reason', async () => {
-	const waiting = await runToApproval(ctx.rest, ctx.workflow.id);
+	const waiting = await runToApproval(ctx.rest, ctx.workflowId);
 	const ended = await decide(ctx.rest, waiting, 'approve');
 	expect(ended.status).toBe('success');
 
@@ -173,7 +173,7 @@ test('the cause fixed, the next run processes only the site that failed, and app
 		(await ctx.clients['rollout-a']('POST', '/api/settings', { google_code: 'G-MANUAL01' })).status,
 	).toBe(200);
 
-	const waiting = await runToApproval(ctx.rest, ctx.workflow.id);
+	const waiting = await runToApproval(ctx.rest, ctx.workflowId);
 	expect(n8nCommands.nodeItems(waiting.run, 'Not applied yet').map(({ tenant }) => tenant)).toEqual(
 		['rollout-c'],
 	);
@@ -197,7 +197,7 @@ test('the cause fixed, the next run processes only the site that failed, and app
 });
 
 test('every site applied: a further run ends at once, with nothing to preview or approve', async () => {
-	const execution = await ctx.rest.runAndWait(ctx.workflow.id);
+	const execution = await ctx.rest.runAndWait(ctx.workflowId);
 	expect(n8nCommands.nodeItems(execution.run, 'Not applied yet')).toEqual([]);
 	expect(execution.run.data.resultData.runData['Preview (dry run)']).toBeUndefined();
 });
