@@ -119,7 +119,7 @@ test('rejected: the request shows each site, and the run ends with every site sk
 	const waiting = await runToApproval(ctx.rest, ctx.workflowId);
 	expect(waiting.request.message).toMatch(
 		new RegExp(
-			`^Rollout ${ROLLOUT} on 3 sites: rollout-a: ${BEFORE} -> G-ROLLOUTA1; rollout-b: ${BEFORE} -> G-ROLLOUTB1; rollout-c: cannot be changed: .+\\. Approve: \\S+decision=approve Reject: \\S+decision=reject$`,
+			`^Rollout ${ROLLOUT} on 3 site\\(s\\): rollout-a: ${BEFORE} -> G-ROLLOUTA1; rollout-b: ${BEFORE} -> G-ROLLOUTB1; rollout-c: cannot be changed: .+\\. Approve: \\S+decision=approve Reject: \\S+decision=reject$`,
 		),
 	);
 	expect(n8nCommands.nodeItems(waiting.run, 'Preview (dry run)')).toHaveLength(3);
@@ -178,7 +178,9 @@ test('the cause fixed, the next run processes only the site that failed, and app
 		['rollout-c'],
 	);
 	expect(waiting.request.message).toMatch(
-		new RegExp(`^Rollout ${ROLLOUT} on 1 sites: rollout-c: ${BEFORE} -> G-ROLLOUTC1\\. Approve: `),
+		new RegExp(
+			`^Rollout ${ROLLOUT} on 1 site\\(s\\): rollout-c: ${BEFORE} -> G-ROLLOUTC1\\. Approve: `,
+		),
 	);
 
 	const ended = await decide(ctx.rest, waiting, 'approve');
