@@ -294,7 +294,7 @@ describe('the AI content chain in a running n8n: nothing is written before a per
 			EXAMPLES.filter((example) => waitsForAPerson(example) && startedByHand(example))
 				.map(({ workflow }) => workflow.id)
 				.sort(),
-		).toEqual([CHAIN, stack.WORKFLOWS.aiAgent.id].sort());
+		).toEqual([CHAIN, stack.WORKFLOWS.aiAgent.id, stack.WORKFLOWS.fleetRollout.id].sort());
 	});
 
 	test('approved: it waits with the page unchanged, and the approve link applies the proposal', async () => {

@@ -21,7 +21,8 @@ async function setupOwner(baseUrl, owner, { waitMs = 30000 } = {}) {
 	const deadline = Date.now() + waitMs;
 	let response;
 	let text;
-	// n8n 1.x answers its health check before it has mounted /rest: a 404 there means "not yet".
+	// n8n 1.x answers its health check before it has mounted /rest: a 404 there means "not yet", as
+	// does a 503 ("Database is not ready!") while its database connection is checked under load.
 	do {
 		if (response) await sleep(250);
 		response = await fetch(`${baseUrl}/rest/owner/setup`, {
@@ -30,7 +31,7 @@ async function setupOwner(baseUrl, owner, { waitMs = 30000 } = {}) {
 			body: JSON.stringify(owner),
 		});
 		text = await response.text();
-	} while (response.status === 404 && Date.now() < deadline);
+	} while ([404, 503].includes(response.status) && Date.now() < deadline);
 	if (response.ok) return { created: true };
 	if (response.status === 400 && /already/i.test(text)) return { created: false };
 	throw new Error(`owner setup failed: HTTP ${response.status} ${text.slice(0, 500)}`);

@@ -50,6 +50,8 @@ const RUNTIMES = {
 		reviewsToolCalls: true,
 		// A manual run (POST /rest/workflows/:id/run) runs the stored workflow.
 		manualRunSendsWorkflow: false,
+		// The Data Table node creates a table (Table > Create) and finds one By Name.
+		dataTableNodeCreatesTables: true,
 	},
 	'n8n1-runtime': {
 		bundledNode: false,
@@ -62,6 +64,9 @@ const RUNTIMES = {
 		reviewsToolCalls: false,
 		// A manual run runs the workflow the request sends (workflowData), as the 1.x editor does.
 		manualRunSendsWorkflow: true,
+		// n8n 1.123's Data Table node has rows only, its table picked from a list or by ID: a person
+		// creates the table (Overview > Data tables, or n8n's REST API).
+		dataTableNodeCreatesTables: false,
 	},
 };
 // A copy of tools/n8n-runtime/ under another name behaves like tools/n8n-runtime/.

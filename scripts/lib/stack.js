@@ -25,6 +25,7 @@ const WORKFLOWS = {
 	pagePublished: { id: 'sitePagePublish1', file: 'page-published-notification.json' },
 	mcp: { id: 'siteMcpTools0001', file: 'mcp-site-tools.json' },
 	everySite: { id: 'siteEverySite001', file: 'every-site-update.json' },
+	fleetRollout: { id: 'siteFleetRollout', file: 'fleet-rollout.json' },
 };
 
 /** The credential IDs and names the example workflows refer to. */
