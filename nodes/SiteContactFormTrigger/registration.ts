@@ -155,9 +155,13 @@ function describeFailures(failures: TenantFailure[]): string {
 }
 
 /** Whether the tenant's site still delivers to this registration's URL with its secret. */
-async function registrationHolds(ctx: IHookFunctions, registration: Registration): Promise<boolean> {
+async function registrationHolds(
+	ctx: IHookFunctions,
+	registration: Registration,
+): Promise<boolean> {
 	const tenantId = registration.tenantId as string;
-	if (registration.via === 'copies') return await testWebhookListed(ctx, tenantId, registration.url);
+	if (registration.via === 'copies')
+		return await testWebhookListed(ctx, tenantId, registration.url);
 	const current = await readWebhookSettings(ctx, tenantId);
 	if (current === undefined) return true;
 	return (
@@ -276,8 +280,7 @@ function activationError(
 	failures: TenantFailure[],
 	notTakenBack: TenantFailure[],
 ): NodeOperationError {
-	const which =
-		served === 1 ? 'its tenant' : `${failures.length} of its ${served} tenants`;
+	const which = served === 1 ? 'its tenant' : `${failures.length} of its ${served} tenants`;
 	const message = `The trigger could not register its URL with ${which}: ${describeFailures(failures)}`;
 	const left =
 		notTakenBack.length > 0

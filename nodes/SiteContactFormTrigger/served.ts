@@ -3,11 +3,7 @@
  * Tenant credential serves its Tenant ID (the default), a list of tenant IDs, or every tenant it
  * allows. Every tenant passes the one scope check (shared/target.ts) before anything is registered.
  */
-import type {
-	ICredentialDataDecryptedObject,
-	IHookFunctions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHookFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MANAGED_TENANT } from '../shared/authentication';
@@ -46,7 +42,7 @@ export const tenantsServedProperties: INodeProperties[] = [
 			},
 		],
 		default: 'credential',
-		description: 'Which tenants\' sites send their contact form to this trigger',
+		description: "Which tenants' sites send their contact form to this trigger",
 		displayOptions: { show: { registration: ['automatic'], authentication: [MANAGED_TENANT] } },
 	},
 	{
@@ -126,9 +122,8 @@ export async function servedTenants(ctx: IHookFunctions): Promise<string[]> {
 	if (tenantCredentialType(ctx) !== 'siteManagedTenantApi' || selection === 'credential') {
 		return [await registrationTenant(ctx)];
 	}
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
-		'siteManagedTenantApi',
-	);
+	const credentials =
+		await ctx.getCredentials<ICredentialDataDecryptedObject>('siteManagedTenantApi');
 	const tenants =
 		selection === 'list' ? listedTenantIds(ctx) : await allowedTenants(ctx, credentials);
 	if (tenants.length === 0) {
