@@ -244,6 +244,17 @@ export async function register(ctx: IHookFunctions): Promise<void> {
 		tenantCredentialType(ctx),
 	);
 	const siteUrl = String(credentials.baseUrl ?? '');
+	// Every tenant answers first (its token minted, its settings read), so that an unknown tenant or
+	// a refused token fails the activation before any site's setting has changed. (n8n 2.x publishes
+	// again every few seconds while a published workflow's trigger is missing.)
+	const reachable = await forEachTenant(
+		tenants,
+		(tenantId) => tenantId,
+		async (tenantId) => await readWebhookSettings(ctx, tenantId),
+	);
+	if (reachable.failures.length > 0) {
+		throw activationError(ctx, tenants.length, reachable.failures, undefined);
+	}
 	const { done, failures } = await forEachTenant(
 		tenants,
 		(tenantId) => tenantId,
@@ -274,20 +285,27 @@ export async function register(ctx: IHookFunctions): Promise<void> {
 	storeRegistrationsAt(ctx, url, done);
 }
 
+/**
+ * The failed activation's error, naming each tenant and why. `notTakenBack`: undefined when nothing
+ * was registered, else the registrations of this attempt that could not be taken back.
+ */
 function activationError(
 	ctx: IHookFunctions,
 	served: number,
 	failures: TenantFailure[],
-	notTakenBack: TenantFailure[],
+	notTakenBack: TenantFailure[] | undefined,
 ): NodeOperationError {
 	const which = served === 1 ? 'its tenant' : `${failures.length} of its ${served} tenants`;
 	const message = `The trigger could not register its URL with ${which}: ${describeFailures(failures)}`;
-	const left =
-		notTakenBack.length > 0
-			? ` Could not take back the registration with ${describeFailures(notTakenBack)}: its site may still deliver here and be refused.`
-			: '';
+	let outcome = 'No site was changed.';
+	if (notTakenBack !== undefined) {
+		outcome =
+			notTakenBack.length === 0
+				? 'The registrations made with the other tenants in this attempt were taken back.'
+				: `Could not take back the registration with ${describeFailures(notTakenBack)}: its site may still deliver here and be refused.`;
+	}
 	return new NodeOperationError(ctx.getNode(), message, {
-		description: `${served > 1 ? 'The registrations made with the other tenants in this attempt were taken back. ' : ''}Correct the tenants (or the credential) and activate the workflow again.${left}`,
+		description: `${outcome} Correct the tenants (or the credential) and activate the workflow again.`,
 	});
 }
 

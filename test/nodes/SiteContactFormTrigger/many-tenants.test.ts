@@ -16,6 +16,7 @@ import {
 	writeSettings,
 	type TenantWithCredential,
 } from '../../harness/contact-form';
+import { startDelayProxy } from '../../harness/delay-proxy';
 import { managedCredentialData } from '../../harness/reference-server';
 import type { TriggerWorkflow } from '../../harness/webhook-context';
 
@@ -132,15 +133,48 @@ describe('a list of tenants', () => {
 });
 
 describe('activation that fails', () => {
-	test('a tenant that does not exist: the error names it, and no tenant points at the URL', async () => {
+	test('a tenant that does not exist: the error names it, and no site is changed', async () => {
 		const [a, b] = await tenants('mt-ghost', 2);
 		const trigger = servingList([a.id, 'mt-no-such-tenant', b.id].join(','));
 		const failure = trigger.activate();
 		await expect(failure).rejects.toThrow(
-			/could not register its URL with 1 of its 3 tenants: "mt-no-such-tenant": /,
+			/could not register its URL with 1 of its 3 tenants: "mt-no-such-tenant": .*not found/,
 		);
+		await expect(failure).rejects.toMatchObject({ description: /^No site was changed/ });
 		expect(await urlsOf([a, b])).toEqual([null, null]);
 		expect(Object.keys((trigger.staticData.registrations as IDataObject) ?? {})).toEqual([]);
+	});
+
+	test('a tenant that fails while the others are registered: those are taken back', async () => {
+		const [a, b, c] = await tenants('mt-midway', 3);
+		// Every tenant answered before any write; at the first write, c is renamed: its token stops
+		// working and no tenant of its name is left, so its write fails while a's and b's go through.
+		let renamed = false;
+		const proxy = await startDelayProxy(() => ctx.site.url, {
+			beforeForward: async (request) => {
+				if (renamed || request.method !== 'POST' || request.path !== '/api/settings') return;
+				renamed = true;
+				const answer = await ctx.site.admin.put('/api/tenant', { old_id: c.id, id: `${c.id}-x` });
+				expect(answer.status).toBe(200);
+			},
+		});
+		try {
+			const trigger = servingList([a.id, b.id, c.id].join(','), managed({ baseUrl: proxy.url }));
+			await expect(trigger.activate()).rejects.toThrow(
+				new RegExp(`with 1 of its 3 tenants: "${c.id}": .*not found`),
+			);
+			expect(renamed).toBe(true);
+			const written = proxy.log.filter(
+				(entry) => entry.method === 'POST' && entry.path === '/api/settings',
+			);
+			// a and b written, c's write refused (401, and no tenant of its name to mint for), then a
+			// and b taken back (cleared).
+			expect(written.map((entry) => entry.status).sort()).toEqual([200, 200, 200, 200, 401]);
+			expect(await urlsOf([a, b])).toEqual([null, null]);
+			expect(Object.keys((trigger.staticData.registrations as IDataObject) ?? {})).toEqual([]);
+		} finally {
+			await proxy.close();
+		}
 	});
 
 	test('a tenant outside the scope: refused before anything is registered, named', async () => {
