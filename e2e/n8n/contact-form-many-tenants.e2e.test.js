@@ -74,6 +74,32 @@ async function urlAtN8n(tenant) {
 	return typeof url === 'string' && url.startsWith(`${ctx.n8nUrl}/webhook/`) ? url : undefined;
 }
 
+/**
+ * The error n8n reports for a publish that failed, as the editor shows it. n8n 1.x answers the
+ * publish itself with it (HTTP 400). n8n 2.x publishes in the background: the publish is answered
+ * at once, and the failure lands in the workflow's publication status (the editor shows it on the
+ * workflow and the node; it also receives a push message).
+ */
+async function publishError(workflowId) {
+	try {
+		await ctx.rest.activateWorkflow(workflowId);
+	} catch (error) {
+		expect(error.message).toMatch(/HTTP 400/);
+		return error.message;
+	}
+	if (N8N_1) throw new Error(`n8n 1.x published ${workflowId}`);
+	const publication = await stack.waitFor(
+		'the publication to end',
+		async () => {
+			const status = await ctx.rest.call('GET', `/workflows/${workflowId}/publication-status`);
+			return ['in_progress', 'not_published'].includes(status.status) ? undefined : status;
+		},
+		{ timeoutMs: 90_000, everyMs: 500 },
+	);
+	expect(publication.status).toBe('failed');
+	return publication.triggers.map((trigger) => trigger.errorMessage ?? '').join('\n');
+}
+
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.server = await e2eStack.startReferenceServer({ webhookAllow: 'loopback' });
@@ -176,16 +202,20 @@ describe(`one Contact Form Trigger for two sites in n8n ${N8N_1 ? '1.x' : '2.x'}
 	});
 
 	test('a list naming a tenant that does not exist fails to publish, naming it; nothing is left registered', async () => {
-		const publishing = ctx.rest.activateWorkflow(WORKFLOWS.missing);
-		await expect(publishing).rejects.toThrow(/HTTP 400/);
-		const message = await publishing.catch((error) => error.message);
-		say(`n8n answered the publish: ${message.slice(0, 400)}`);
+		const message = await publishError(WORKFLOWS.missing);
+		say(`n8n reports: ${message.slice(0, 400)}`);
 		expect(message).toContain(`"${MISSING}"`);
 		expect(message).toMatch(/not found/i);
 		expect(message).not.toContain(ctx.server.adminToken);
-		const workflow = await ctx.rest.call('GET', `/workflows/${WORKFLOWS.missing}`);
-		expect(workflow.active).toBe(false);
+		if (N8N_1) {
+			expect((await ctx.rest.call('GET', `/workflows/${WORKFLOWS.missing}`)).active).toBe(false);
+		}
+		// No site was changed: every tenant answers before any setting is written.
 		expect((await settingsOf(SITE_A)).contact_form_webhook_url).toBeNull();
 		expect(stack.executionCount(ctx.userFolder, WORKFLOWS.missing)).toBe(0);
+		// n8n 2.x keeps a failed workflow published and tries again every few seconds: unpublish it,
+		// as its user would.
+		if (!N8N_1) await ctx.rest.call('POST', `/workflows/${WORKFLOWS.missing}/deactivate`, {});
+		expect((await settingsOf(SITE_A)).contact_form_webhook_url).toBeNull();
 	});
 });
