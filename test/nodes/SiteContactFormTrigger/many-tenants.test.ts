@@ -125,6 +125,25 @@ describe('a list of tenants', () => {
 		expect(await urlsOf(served)).toEqual(Array(3).fill(trigger.productionUrl));
 	});
 
+	test('a tenant taken off the list: checkExists is false, and create clears that tenant', async () => {
+		const [a, b, c] = served;
+		trigger.workflow.getNode(trigger.node.name)!.parameters.tenantIds = `${a.id}, ${b.id}`;
+		const oldSecretC = (await secretOf(c)) as string;
+		expect(await trigger.checkExists()).toBe(false);
+		expect(await trigger.activate()).toBe(true);
+		expect(await urlsOf(served)).toEqual([trigger.productionUrl, trigger.productionUrl, null]);
+		expect(Object.keys(trigger.staticData.registrations as IDataObject)).toHaveLength(2);
+		expect(await trigger.checkExists()).toBe(true);
+		// c's old secret opens nothing any more.
+		expect(
+			await deliver(trigger.productionUrl, submissionBody(c.id, {}), oldSecretC),
+		).toMatchObject({ status: 401, started: false });
+		trigger.workflow.getNode(trigger.node.name)!.parameters.tenantIds = served
+			.map((tenant) => tenant.id)
+			.join(',');
+		expect(await trigger.activate()).toBe(true);
+	});
+
 	test('deactivation clears every tenant and the static data', async () => {
 		await trigger.deactivate();
 		expect(await urlsOf(served)).toEqual([null, null, null]);
