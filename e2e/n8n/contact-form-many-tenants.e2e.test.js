@@ -130,6 +130,13 @@ beforeAll(async () => {
 		folder: 'many-tenants-workflows',
 	});
 	ctx.n8n = await e2eStack.startN8nIn(ctx);
+	// n8n 1.x answers its readiness check a while before /rest exists (longer on a busy machine than
+	// the owner set-up waits for).
+	await stack.waitFor(
+		"n8n's REST API",
+		async () => ((await fetch(`${ctx.n8nUrl}/rest/settings`)).status === 404 ? undefined : true),
+		{ timeoutMs: 120_000, everyMs: 500 },
+	);
 	ctx.rest = await restClient(ctx.n8nUrl, {
 		email: 'owner@many-tenants.example.com',
 		firstName: 'E2E',

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { MANAGED_TENANT } from '../shared/authentication';
 import { managedTenantProblem, tenantCredentialType } from '../shared/target';
 import { tenantsInScope } from '../shared/tenantList';
-import { credentialScope, SCOPE_ANY, SCOPE_LISTED } from '../shared/tenantScope';
+import { credentialScope, describeScope, SCOPE_ANY, SCOPE_LISTED } from '../shared/tenantScope';
 import { registrationTenant } from './tenant';
 
 export type TenantsServed = 'credential' | 'list' | 'allowed';
@@ -70,14 +70,6 @@ function listedTenantIds(ctx: IHookFunctions): string[] {
 	return [...new Set(entries.map((entry) => entry.trim()).filter((entry) => entry !== ''))];
 }
 
-function tooMany(ctx: IHookFunctions, what: string): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`${what}: one trigger serves at most ${MAX_SERVED_TENANTS} tenants`,
-		{ description: 'Split the tenants between several Contact Form Triggers.' },
-	);
-}
-
 /** Fails naming every tenant the credential may not serve (not a tenant ID, outside its scope). */
 function assertServable(
 	ctx: IHookFunctions,
@@ -108,7 +100,9 @@ async function allowedTenants(
 	if (scope.kind === SCOPE_LISTED && !scope.patterns.some((entry) => entry.includes('*'))) {
 		return [...new Set(scope.patterns)];
 	}
-	if (scope.kind !== SCOPE_LISTED && scope.kind !== SCOPE_ANY) return [scope.tenantId];
+	if (scope.kind !== SCOPE_LISTED && scope.kind !== SCOPE_ANY) {
+		return scope.tenantId ? [scope.tenantId] : [];
+	}
 	return await tenantsInScope(ctx, credentials, {
 		max: MAX_SERVED_TENANTS,
 		tooMany: `The credential allows more than ${MAX_SERVED_TENANTS} tenants of this service; one trigger serves at most ${MAX_SERVED_TENANTS}`,
@@ -131,10 +125,16 @@ export async function servedTenants(ctx: IHookFunctions): Promise<string[]> {
 			ctx.getNode(),
 			selection === 'list'
 				? 'Tenant IDs is empty: name at least one tenant'
-				: 'The credential allows no tenant that the service lists',
+				: `The credential allows no tenant that the service has: it allows ${describeScope(credentialScope(credentials))}`,
 		);
 	}
-	if (tenants.length > MAX_SERVED_TENANTS) throw tooMany(ctx, `Tenant IDs names ${tenants.length}`);
+	if (tenants.length > MAX_SERVED_TENANTS) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${selection === 'list' ? 'Tenant IDs names' : 'The credential allows'} ${tenants.length} tenants: one trigger serves at most ${MAX_SERVED_TENANTS}`,
+			{ description: 'Split the tenants between several Contact Form Triggers.' },
+		);
+	}
 	assertServable(ctx, credentials, tenants);
 	return tenants;
 }

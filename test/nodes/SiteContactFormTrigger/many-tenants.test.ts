@@ -214,7 +214,9 @@ describe('activation that fails', () => {
 			/"Not A Tenant" is not a tenant ID/,
 		);
 		const many = Array.from({ length: 501 }, (_, i) => `t-${i}`).join(',');
-		await expect(servingList(many).activate()).rejects.toThrow(/at most 500 tenants/);
+		await expect(servingList(many).activate()).rejects.toThrow(
+			/Tenant IDs names 501 tenants: one trigger serves at most 500/,
+		);
 	});
 });
 
@@ -231,6 +233,22 @@ describe('the tenants the credential allows', () => {
 		expect(await urlsOf([outside])).toEqual([null]);
 		await trigger.deactivate();
 		expect(await urlsOf(inScope)).toEqual([null, null]);
+	});
+
+	test('One Tenant: its Tenant ID; an empty one is a clear error', async () => {
+		const [a] = await tenants('mt-one', 1);
+		const serving = (tenantId: string) =>
+			ctx.trigger(
+				{ authentication: 'managedTenant', tenantsServed: 'allowed' },
+				managed({ tenantScope: 'one', tenantId }),
+			);
+		const trigger = serving(a.id);
+		expect(await trigger.activate()).toBe(true);
+		expect(await urlsOf([a])).toEqual([trigger.productionUrl]);
+		await trigger.deactivate();
+		await expect(serving('').activate()).rejects.toThrow(
+			/allows no tenant that the service has: it allows no tenant \(its Tenant ID is empty\)/,
+		);
 	});
 
 	test('plain Allowed Tenants are served without listing; an expression list too', async () => {
