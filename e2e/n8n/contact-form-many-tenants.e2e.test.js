@@ -84,8 +84,10 @@ async function publishError(workflowId) {
 	try {
 		await ctx.rest.activateWorkflow(workflowId);
 	} catch (error) {
-		expect(error.message).toMatch(/HTTP 400/);
-		return error.message;
+		// `n8n POST …: HTTP 400 {"code":400,"message":"…",…}` (cut short): the message, unescaped.
+		const answered = /HTTP 400 \{"code":400,"message":("(?:[^"\\]|\\.)*")/.exec(error.message);
+		if (!answered) throw error;
+		return JSON.parse(answered[1]);
 	}
 	if (N8N_1) throw new Error(`n8n 1.x published ${workflowId}`);
 	const publication = await stack.waitFor(
