@@ -40,7 +40,7 @@ const processes = require('../../scripts/lib/process');
 const { restClient } = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 const e2eStack = require('./lib/stack');
-const { parseFlatted } = require('./lib/run-data');
+const runData = require('./lib/run-data');
 
 const say = e2eStack.progressLog('n8n many sites');
 
@@ -483,32 +483,8 @@ async function deactivate(workflowId) {
 	say(`${workflowId} unpublished`);
 }
 
-/**
- * The executions n8n stored for a workflow that have ended, with their data: [{ id, mode, status,
- * run }] (n8n 1.x may mark an execution ended a moment before its data is saved).
- */
-function endedExecutions(workflowId) {
-	const db = stack.openN8nDatabase(ctx.userFolder);
-	try {
-		return db
-			.prepare(
-				`SELECT e.id, e.mode, e.status, d.data FROM execution_entity e
-				 JOIN execution_data d ON d.executionId = e.id
-				 WHERE e.workflowId = ? AND e.status NOT IN ('new', 'running', 'waiting', 'unknown')
-				 ORDER BY CAST(e.id AS INTEGER)`,
-			)
-			.all(workflowId)
-			.map((row) => ({
-				id: String(row.id),
-				mode: row.mode,
-				status: row.status,
-				run: { data: parseFlatted(row.data) },
-			}))
-			.filter((execution) => execution.run.data?.resultData?.lastNodeExecuted);
-	} finally {
-		db.close();
-	}
-}
+/** The executions n8n stored for a workflow that have ended (run-data.js). */
+const endedExecutions = (workflowId) => runData.endedExecutions(ctx.userFolder, workflowId);
 
 /** Waits for the workflow's execution number `count` (1-based) to end; resolves to it. */
 async function nthExecution(workflowId, count, what) {

@@ -17,12 +17,12 @@ import {
 	TENANT_TOKEN,
 	tenantAuthenticationProperty,
 } from '../shared/authentication';
+import type { Registration } from './registration';
 import {
-	acceptedSecretHashes,
-	expectedTenants,
-	productionSiteUrl,
+	deliveryRegistrations,
 	register,
 	registrationExists,
+	secretHashOf,
 	unregister,
 } from './registration';
 import type { SiteClaim } from './repeats';
@@ -30,9 +30,9 @@ import { claimSubmission } from './repeats';
 import {
 	AUTOMATIC_SECRET_HEADER,
 	DEFAULT_MANUAL_SECRET_HEADER,
+	matchingHashIndex,
 	secretCredentialProblems,
 	secretMatches,
-	secretMatchesAnyHash,
 	visibleHeaders,
 } from './secret';
 import {
@@ -41,6 +41,7 @@ import {
 	submissionIdentity,
 	submissionItem,
 } from './submission';
+import { tenantsServedProperties } from './served';
 import { deliveryTenantProblem } from './tenant';
 import { TENANT_ID_PATTERN } from '../shared/tenantScope';
 
@@ -141,9 +142,10 @@ export class SiteContactFormTrigger implements INodeType {
 			// with it manual registration. The tenant credentials are still only shown (and only read)
 			// for automatic registration.
 			tenantAuthenticationProperty(),
+			...tenantsServedProperties,
 			{
 				displayName:
-					'Publishing the workflow registers the Production URL with one site: the tenant the credential names (a Managed Tenant credential needs its Tenant ID), and each item carries its tenant_id. Testing the trigger ("Execute step" here, or "Test this trigger") sends the test run a copy of the next submission; the published workflow still receives every submission, that one included.',
+					'Publishing the workflow registers the Production URL with each site it serves, each with its own secret: the tenant the credential names, or with a Managed Tenant credential the Tenants chosen. Each item carries the tenant_id of the site that sent it. If a site cannot be registered, publishing fails and names it. Testing the trigger ("Execute step" here, or "Test this trigger") sends the test run a copy of the next submission of any of its sites; the published workflow still receives every submission, that one included.',
 				name: 'automaticNotice',
 				type: 'notice',
 				default: '',
@@ -253,6 +255,8 @@ export class SiteContactFormTrigger implements INodeType {
 		let headerName = AUTOMATIC_SECRET_HEADER;
 		let authentic: boolean;
 		let tenants: Set<string>;
+		// Automatic registration: the registration whose secret the delivery carries.
+		let registered: Registration | undefined;
 		if (registration === 'manual') {
 			const credentials = await this.getCredentials('siteContactFormSecretApi');
 			headerName = manualHeaderName(credentials);
@@ -269,7 +273,7 @@ export class SiteContactFormTrigger implements INodeType {
 			authentic = secretMatches(headers[headerName.toLowerCase()], String(credentials.secret));
 			tenants = new Set([manualTenant(credentials)]);
 		} else {
-			const accepted = acceptedSecretHashes(this);
+			const accepted = deliveryRegistrations(this);
 			if (accepted.length === 0) {
 				// The site learns the URL and secret in create(); n8n stores them a moment later (issue 42).
 				// A delivery in between is asked to come back, not refused for good as a 401 would be.
@@ -281,8 +285,15 @@ export class SiteContactFormTrigger implements INodeType {
 					1,
 				);
 			}
-			authentic = secretMatchesAnyHash(headers[AUTOMATIC_SECRET_HEADER.toLowerCase()], accepted);
-			tenants = expectedTenants(this);
+			// Each tenant has its own secret: the one the delivery carries tells which tenant it may name.
+			const index = matchingHashIndex(
+				headers[AUTOMATIC_SECRET_HEADER.toLowerCase()],
+				accepted.map(secretHashOf),
+			);
+			registered = accepted[index];
+			authentic = registered !== undefined;
+			const tenantId = registered?.tenantId;
+			tenants = new Set(typeof tenantId === 'string' && tenantId !== '' ? [tenantId] : []);
 		}
 		if (!authentic) {
 			return reject(this, 401, 'unauthorized', 'The webhook secret is missing or wrong.');
@@ -334,7 +345,7 @@ export class SiteContactFormTrigger implements INodeType {
 				isNew = await claimSubmission(
 					this,
 					identity.key,
-					registration === 'automatic' ? siteClaimOf(this, body, headers) : undefined,
+					registered ? siteClaimOf(registered, headers) : undefined,
 				);
 			} catch (error) {
 				// Not knowing whether it is a repeat, start nothing: the site delivers again later.
@@ -369,16 +380,12 @@ export class SiteContactFormTrigger implements INodeType {
 
 /**
  * How an automatic registration's delivery is claimed: at the tenant base URL it registered through,
- * for the delivery's tenant, with the secret the delivery carried (no credential read per delivery).
+ * for its tenant (the delivery named it: checked before), with the secret the delivery carried (no
+ * credential read per delivery).
  */
-function siteClaimOf(
-	ctx: IWebhookFunctions,
-	body: IDataObject,
-	headers: IDataObject,
-): SiteClaim | undefined {
-	const siteUrl = productionSiteUrl(ctx);
+function siteClaimOf(registration: Registration, headers: IDataObject): SiteClaim | undefined {
+	const { siteUrl, tenantId } = registration;
 	const secret = headers[AUTOMATIC_SECRET_HEADER.toLowerCase()];
-	const tenantId = body.tenant_id;
 	if (!siteUrl || typeof secret !== 'string' || typeof tenantId !== 'string' || !tenantId) {
 		return undefined;
 	}

@@ -53,21 +53,22 @@ export function hashSecret(secret: string): string {
  * equal-length buffers whatever was sent; a missing, repeated (array) or empty value never matches.
  */
 export function secretMatchesHash(received: unknown, expectedHash: string): boolean {
-	if (typeof received !== 'string' || received === '') return false;
-	const expected = Buffer.from(expectedHash, 'hex');
-	const actual = digest(received);
-	return expected.length === actual.length && timingSafeEqual(actual, expected);
+	return matchingHashIndex(received, [expectedHash]) === 0;
 }
 
 /**
- * Whether the received value matches any of the expected hashes. Every candidate is compared (no
- * early exit), so the time taken does not tell which one matched.
+ * The index of the expected hash the received value hashes to, or -1. The value is hashed once and
+ * every candidate compared in constant time (no early exit), so the time taken does not tell which
+ * one matched, or whether any did.
  */
-export function secretMatchesAnyHash(received: unknown, expectedHashes: string[]): boolean {
-	let matched = false;
-	for (const hash of expectedHashes) {
-		if (secretMatchesHash(received, hash)) matched = true;
-	}
+export function matchingHashIndex(received: unknown, expectedHashes: string[]): number {
+	if (typeof received !== 'string' || received === '') return -1;
+	const actual = digest(received);
+	let matched = -1;
+	expectedHashes.forEach((hash, index) => {
+		const expected = Buffer.from(hash, 'hex');
+		if (expected.length === actual.length && timingSafeEqual(actual, expected)) matched = index;
+	});
 	return matched;
 }
 

@@ -1,8 +1,8 @@
 /**
- * Which tenant's submissions the trigger takes: a delivery speaks for the tenant the trigger was
- * registered for and for no other. Its `tenant_id` is checked against that set before anything runs
- * (a holder of one tenant's token can read that tenant's webhook URL and secret and could otherwise
- * post a submission naming any tenant).
+ * Which tenant's submissions the trigger takes: a delivery speaks for the tenant its secret was
+ * registered for (automatic registration gives each tenant served its own secret) and for no other.
+ * Its `tenant_id` is checked against that before anything runs (a holder of one tenant's token can
+ * read that tenant's webhook URL and secret and could otherwise post a submission naming any tenant).
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

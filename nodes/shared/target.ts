@@ -136,39 +136,51 @@ function namedTenant(ctx: SiteRequestContext, itemIndex: number): string | undef
 	return tenantId;
 }
 
-/** The tenant a Managed Tenant credential acts on for the item, checked against its scope. */
+/** Why a Managed Tenant credential may not act on `tenantId` (not a tenant ID, outside its scope). */
+export function managedTenantProblem(
+	credentials: ICredentialDataDecryptedObject,
+	tenantId: string,
+): { message: string; description: string } | undefined {
+	if (!TENANT_ID.test(tenantId)) {
+		return {
+			message: `Tenant "${tenantId.slice(0, 80)}" is not a tenant ID`,
+			description:
+				'A tenant ID is 1 to 63 lowercase letters, digits, - and _, starting with a letter or digit.',
+		};
+	}
+	const problem = scopeProblem(credentialScope(credentials), tenantId);
+	if (problem) {
+		return {
+			message: problem,
+			description:
+				"The credential's Tenant Scope limits where it acts: edit the credential (Tenant ID, Allowed Tenants, or Any Tenant) to let it act there.",
+		};
+	}
+	return undefined;
+}
+
+/**
+ * The tenant a Managed Tenant credential acts on for the item, checked against its scope: `chosen`
+ * (a trigger serving several tenants names each), else the node's Tenant parameter, else the
+ * credential's Tenant ID.
+ */
 function managedTenant(
 	ctx: SiteRequestContext,
 	itemIndex: number,
 	credentials: ICredentialDataDecryptedObject,
+	chosen?: string,
 ): string {
-	const scope = credentialScope(credentials);
-	const tenantId = namedTenant(ctx, itemIndex) ?? scope.tenantId;
+	const tenantId = chosen ?? namedTenant(ctx, itemIndex) ?? credentialScope(credentials).tenantId;
 	if (tenantId === '') {
 		throw itemError(
 			ctx,
 			itemIndex,
 			"No tenant named: the node names none and the Managed Tenant credential's Tenant ID is empty",
-			'Name the tenant in the Tenant parameter of the Site Management Tenant node, or fill in the Tenant ID of the credential (the triggers always use it).',
+			'Name the tenant in the Tenant parameter of the Site Management Tenant node, or fill in the Tenant ID of the credential (the triggers use it unless they name their tenants).',
 		);
 	}
-	if (!TENANT_ID.test(tenantId)) {
-		throw itemError(
-			ctx,
-			itemIndex,
-			`Tenant "${tenantId.slice(0, 80)}" is not a tenant ID`,
-			'A tenant ID is 1 to 63 lowercase letters, digits, - and _, starting with a letter or digit.',
-		);
-	}
-	const problem = scopeProblem(scope, tenantId);
-	if (problem) {
-		throw itemError(
-			ctx,
-			itemIndex,
-			problem,
-			"The credential's Tenant Scope limits where it acts: edit the credential (Tenant ID, Allowed Tenants, or Any Tenant) to let it act there.",
-		);
-	}
+	const problem = managedTenantProblem(credentials, tenantId);
+	if (problem) throw itemError(ctx, itemIndex, problem.message, problem.description);
 	return tenantId;
 }
 
@@ -207,13 +219,16 @@ function itemLimits(
 
 /**
  * Where the item's request goes: its credential as n8n resolves it for the item, the tenant (Managed
- * Tenant), the base URL, and its Timeout and Max Retries. `timeout` overrides the node's option.
+ * Tenant), the base URL, and its Timeout and Max Retries. `timeout` overrides the node's option;
+ * `tenant` names the Managed Tenant credential's tenant in place of the node's Tenant parameter
+ * (within the scope all the same; another credential's token decides its tenant itself).
  */
 export async function resolveRequestTarget(
 	ctx: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	itemIndex: number,
 	timeout?: number,
+	tenant?: string,
 ): Promise<RequestTarget> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
 		credentialType,
@@ -221,7 +236,7 @@ export async function resolveRequestTarget(
 	);
 	const tenantId =
 		credentialType === 'siteManagedTenantApi'
-			? managedTenant(ctx, itemIndex, credentials)
+			? managedTenant(ctx, itemIndex, credentials, tenant)
 			: undefined;
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	if (baseUrl === '') {

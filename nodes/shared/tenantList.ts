@@ -3,7 +3,8 @@
  * the admin token of a Managed Tenant credential. `GET /api/tenants` is a reference-server extension:
  * a service without it answers 404, and the error says to name the tenant By ID instead. Only the
  * tenants within the credential's scope are offered (tenantScope.ts): One Tenant lists its Tenant ID
- * without asking the service.
+ * without asking the service. A trigger serving every tenant its credential allows walks the whole list
+ * (tenantsInScope).
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -18,6 +19,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { networkError, readThrownRequestError, redirectError, serverError } from './errors';
 import { isPlainObject } from './json';
 import { isRedirectStatus } from './redirect';
+import type { SiteRequestContext } from './target';
 import { DEFAULT_TIMEOUT_MS } from './target';
 import { credentialScope, SCOPE_ONE, scopeAllows } from './tenantScope';
 import { unwrapList } from './transport';
@@ -45,24 +47,16 @@ export function noTenantListing(
 	);
 }
 
-export async function listTenants(
-	ctx: ILoadOptionsFunctions,
-	credentialType: 'siteManagedTenantApi',
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-	const scope = credentialScope(credentials);
-	if (scope.kind === SCOPE_ONE) {
-		const fragment = filter?.trim().toLowerCase() ?? '';
-		const offered = scope.tenantId !== '' && scope.tenantId.includes(fragment);
-		return { results: offered ? [{ name: scope.tenantId, value: scope.tenantId }] : [] };
-	}
+/** One page of the service's tenants (`GET /api/tenants`), read with the credential's admin token. */
+async function adminTenantsPage(
+	ctx: SiteRequestContext,
+	credentials: ICredentialDataDecryptedObject,
+	{ page, perPage, search, instead }: TenantPageRequest,
+): Promise<{ tenants: IDataObject[]; lastPage: number | undefined }> {
 	const baseUrl = String(credentials.adminBaseUrl ?? '');
 	const url = joinUrl(baseUrl, '/api/tenants');
-	const page = Math.max(1, Number(paginationToken) || 1);
-	const qs: IDataObject = { page, per_page: TENANT_SEARCH_SIZE };
-	if (filter?.trim()) qs.search = filter.trim();
+	const qs: IDataObject = { page, per_page: perPage };
+	if (search) qs.search = search;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await ctx.helpers.httpRequest({
@@ -84,8 +78,7 @@ export async function listTenants(
 	if (isRedirectStatus(status)) {
 		throw redirectError(ctx.getNode(), url, status, response.headers, 0);
 	}
-	if (status === 404 || status === 405)
-		throw noTenantListing(ctx.getNode(), status, 0, 'name the tenant By ID');
+	if (status === 404 || status === 405) throw noTenantListing(ctx.getNode(), status, 0, instead);
 	if (status < 200 || status > 299) {
 		throw serverError(ctx.getNode(), status, response.body, 0, { baseUrl });
 	}
@@ -93,14 +86,75 @@ export async function listTenants(
 	const lastPage = Number(
 		isPlainObject(body) && isPlainObject(body.meta) ? body.meta.last_page : NaN,
 	);
+	return { tenants: unwrapList(body), lastPage: Number.isFinite(lastPage) ? lastPage : undefined };
+}
+
+interface TenantPageRequest {
+	page: number;
+	perPage: number;
+	search?: string;
+	/** What to do where the service cannot list tenants (the error says it). */
+	instead: string;
+}
+
+export async function listTenants(
+	ctx: ILoadOptionsFunctions,
+	credentialType: 'siteManagedTenantApi',
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
+	const scope = credentialScope(credentials);
+	if (scope.kind === SCOPE_ONE) {
+		const fragment = filter?.trim().toLowerCase() ?? '';
+		const offered = scope.tenantId !== '' && scope.tenantId.includes(fragment);
+		return { results: offered ? [{ name: scope.tenantId, value: scope.tenantId }] : [] };
+	}
+	const page = Math.max(1, Number(paginationToken) || 1);
+	const { tenants, lastPage } = await adminTenantsPage(ctx, credentials, {
+		page,
+		perPage: TENANT_SEARCH_SIZE,
+		search: filter?.trim() || undefined,
+		instead: 'name the tenant By ID',
+	});
 	return {
-		results: unwrapList(body)
+		results: tenants
 			.filter((tenant) => scopeAllows(scope, String(tenant.id)))
 			.map((tenant) => ({
 				name: String(tenant.id),
 				value: String(tenant.id),
 				...(tenant.fqdn ? { description: String(tenant.fqdn) } : {}),
 			})),
-		paginationToken: Number.isFinite(lastPage) && page < lastPage ? String(page + 1) : undefined,
+		paginationToken: lastPage !== undefined && page < lastPage ? String(page + 1) : undefined,
 	};
+}
+
+const TENANT_WALK_SIZE = 100;
+
+/**
+ * Every tenant the service lists that the credential's scope allows, in the service's order; more
+ * than `max` is an error (`tooMany` says what to do). `instead`: see TenantPageRequest.
+ */
+export async function tenantsInScope(
+	ctx: SiteRequestContext,
+	credentials: ICredentialDataDecryptedObject,
+	{ max, tooMany, instead }: { max: number; tooMany: string; instead: string },
+): Promise<string[]> {
+	const scope = credentialScope(credentials);
+	const allowed: string[] = [];
+	for (let page = 1; ; page++) {
+		const { tenants, lastPage } = await adminTenantsPage(ctx, credentials, {
+			page,
+			perPage: TENANT_WALK_SIZE,
+			instead,
+		});
+		for (const tenant of tenants) {
+			const id = String(tenant.id);
+			if (!scopeAllows(scope, id)) continue;
+			if (allowed.length >= max) throw new NodeOperationError(ctx.getNode(), tooMany);
+			allowed.push(id);
+		}
+		const done = lastPage !== undefined ? page >= lastPage : tenants.length < TENANT_WALK_SIZE;
+		if (done || tenants.length === 0) return allowed;
+	}
 }

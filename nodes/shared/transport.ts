@@ -84,6 +84,11 @@ export interface SiteRequestOptions {
 	signal?: AbortSignal;
 	/** The longest answer read; a longer one fails the request unread (cappedBody.ts). */
 	maxResponseBytes?: number;
+	/**
+	 * Managed Tenant: the tenant to act on instead of the node's Tenant parameter (a trigger serving
+	 * several tenants), still within the credential's scope (target.ts).
+	 */
+	tenant?: string;
 }
 
 /** A response read whole: status, headers and the parsed body. */
@@ -190,6 +195,7 @@ async function resolveSettings(
 		credentialType,
 		options.itemIndex,
 		options.timeout,
+		options.tenant,
 	);
 	const cancel = cancelSignalOf(ctx);
 	const signal =

@@ -1,13 +1,15 @@
 'use strict';
 /**
  * Reading what a test run left: the items of a node, the runs of an AI tool node, token-shaped
- * strings in a text, the tokens a tenant holds on the reference server, n8n's stored run data.
+ * strings in a text, the tokens a tenant holds on the reference server, n8n's stored run data and
+ * the executions n8n stored for a workflow.
  */
 const path = require('node:path');
 
 const runtime = require('../../../scripts/lib/runtime');
 const n8nCommands = require('../../../scripts/lib/n8n');
 const { parseFlatted } = require('../../../scripts/lib/rest');
+const stack = require('../../../scripts/lib/stack');
 
 /** What a token of the service looks like (admin `sat_…`, tenant `stt_…`). */
 const TOKEN_PATTERN = /\b(?:sat|stt)_[A-Za-z0-9_-]{20,}/g;
@@ -44,6 +46,34 @@ function tokenCount(server, tenantId) {
 }
 
 /**
+ * The executions n8n stored in a user folder for a workflow that have ended, with their data, oldest
+ * first: [{ id, mode, status, run }] (n8n 1.x may mark an execution ended a moment before its data
+ * is saved: those are left for the next look).
+ */
+function endedExecutions(userFolder, workflowId) {
+	const db = stack.openN8nDatabase(userFolder);
+	try {
+		return db
+			.prepare(
+				`SELECT e.id, e.mode, e.status, d.data FROM execution_entity e
+				 JOIN execution_data d ON d.executionId = e.id
+				 WHERE e.workflowId = ? AND e.status NOT IN ('new', 'running', 'waiting', 'unknown')
+				 ORDER BY CAST(e.id AS INTEGER)`,
+			)
+			.all(workflowId)
+			.map((row) => ({
+				id: String(row.id),
+				mode: row.mode,
+				status: row.status,
+				run: { data: parseFlatted(row.data) },
+			}))
+			.filter((execution) => execution.run.data?.resultData?.lastNodeExecuted);
+	} finally {
+		db.close();
+	}
+}
+
+/**
  * The n8n version the runtime pins. Its package.json is in the repository, so this works on a fresh
  * clone before the runtime is installed (test/scripts/e2e-files-load.test.ts).
  */
@@ -56,5 +86,6 @@ module.exports = {
 	leaks,
 	tokenCount,
 	parseFlatted,
+	endedExecutions,
 	pinnedN8nVersion,
 };
