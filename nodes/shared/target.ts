@@ -206,14 +206,18 @@ function itemLimits(
 }
 
 /**
- * Where the item's request goes: its credential as n8n resolves it for the item, the tenant (Managed
- * Tenant), the base URL, and its Timeout and Max Retries. `timeout` overrides the node's option.
+ * Each item's target, per node run (its execute context), credential type and given timeout: an
+ * item's second request (Settings > Update reads, then writes) acts on what its first one resolved,
+ * instead of n8n reading the credential and evaluating the Tenant expression again. Failures are not
+ * kept: each request of the item meets the same error.
  */
-export async function resolveRequestTarget(
+const itemTargets = new WeakMap<object, Map<string, Promise<RequestTarget>>>();
+
+async function resolveItemTarget(
 	ctx: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	itemIndex: number,
-	timeout?: number,
+	timeout: number | undefined,
 ): Promise<RequestTarget> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
 		credentialType,
@@ -241,6 +245,31 @@ export async function resolveRequestTarget(
 		baseUrl,
 		...itemLimits(ctx, itemIndex, timeout),
 	};
+}
+
+/**
+ * Where the item's request goes: its credential as n8n resolves it for the item, the tenant (Managed
+ * Tenant), the base URL, and its Timeout and Max Retries. `timeout` overrides the node's option.
+ * Resolved once per item and node run (itemTargets); a context without items resolves every time.
+ */
+export async function resolveRequestTarget(
+	ctx: SiteRequestContext,
+	credentialType: SiteCredentialType,
+	itemIndex: number,
+	timeout?: number,
+): Promise<RequestTarget> {
+	if (!hasItems(ctx)) return await resolveItemTarget(ctx, credentialType, itemIndex, timeout);
+	let targets = itemTargets.get(ctx);
+	if (!targets) itemTargets.set(ctx, (targets = new Map()));
+	const key = `${credentialType} ${itemIndex} ${timeout ?? ''}`;
+	let target = targets.get(key);
+	if (!target) {
+		const resolving = resolveItemTarget(ctx, credentialType, itemIndex, timeout);
+		targets.set(key, resolving);
+		resolving.catch(() => targets.delete(key));
+		target = resolving;
+	}
+	return await target;
 }
 
 /**
