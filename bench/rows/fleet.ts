@@ -33,7 +33,7 @@ import {
 	type FleetRoute,
 	type FleetRun,
 } from '../lib/fleet-workflow';
-import { nodeItems, prepareRealN8n, type WorkflowRun } from '../lib/real-n8n';
+import { nodeItems, prepareRealN8n, type CpuTime, type WorkflowRun } from '../lib/real-n8n';
 import { pool, round } from '../lib/stats';
 
 const TENANTS = quick ? 200 : 1_000;
@@ -75,8 +75,14 @@ async function createTenants(site: Site, runs: FleetRun[]) {
 	);
 }
 
-/** A route's time in the run: first node's start to last node's end; each node output every tenant. */
-function routeTime(run: WorkflowRun, fleetRun: FleetRun): { start: number; end: number } {
+/**
+ * A route's time in the run: first node's start to last node's end, and each node's own time; each
+ * node output every tenant.
+ */
+function routeTime(
+	run: WorkflowRun,
+	fleetRun: FleetRun,
+): { start: number; end: number; nodesMs: number[] } {
 	const names = routeNodes(fleetRun);
 	for (const name of names) {
 		const items = nodeItems(run, name);
@@ -87,7 +93,11 @@ function routeTime(run: WorkflowRun, fleetRun: FleetRun): { start: number; end: 
 	}
 	const first = run.data.resultData.runData[names[0]][0];
 	const last = run.data.resultData.runData[names[names.length - 1]][0];
-	return { start: first.startTime, end: last.startTime + last.executionTime };
+	return {
+		start: first.startTime,
+		end: last.startTime + last.executionTime,
+		nodesMs: names.map((name) => run.data.resultData.runData[name][0].executionTime),
+	};
 }
 
 /** Per run on the server: tokens minted for its tenants, tenants with the setting and with the notification. */
@@ -157,6 +167,26 @@ function storedTokens(site: Site, n8nDatabase: string, run: WorkflowRun) {
 	return { where, perKey };
 }
 
+interface Measured extends FleetRun {
+	round?: number;
+	ms: number;
+	nodesMs: number[];
+	cpuMsPerTenant: number;
+}
+
+function measured(
+	fleetRun: FleetRun & { round?: number },
+	time: ReturnType<typeof routeTime>,
+	cpu: CpuTime,
+): Measured {
+	return {
+		...fleetRun,
+		ms: time.end - time.start,
+		nodesMs: time.nodesMs,
+		cpuMsPerTenant: round(cpu(time.start, time.end) / fleetRun.tenants, 2),
+	};
+}
+
 export async function fleetRow(): Promise<void> {
 	log('real n8n: preparing a user folder with this package (dist/) as a community package');
 	const n8n = await prepareRealN8n();
@@ -197,7 +227,7 @@ export async function fleetRow(): Promise<void> {
 		log(
 			`real n8n ${n8n.version.n8n}, server ${DELAY_MS} ms away: ${TENANTS} tenants, ${ROUNDS} round(s) Tenant node / HTTP Request route`,
 		);
-		const { run, wallMs } = await n8n.execute(WORKFLOW_ID, EXECUTE_TIMEOUT_MS);
+		const { run, wallMs, cpu } = await n8n.execute(WORKFLOW_ID, EXECUTE_TIMEOUT_MS);
 
 		const times = runs.map((fleetRun) => routeTime(run, fleetRun));
 		times.forEach((time, i) => {
@@ -218,10 +248,12 @@ export async function fleetRow(): Promise<void> {
 		}
 		const stored = storedTokens(site, n8n.databaseFile, run);
 		const measuredRuns = runs
-			.map((fleetRun, i) => ({ ...fleetRun, ms: times[i].end - times[i].start }))
+			.map((fleetRun, i) => measured(fleetRun, times[i], cpu))
 			.filter((r) => r.round !== undefined);
 		const of = (route: FleetRoute) => measuredRuns.filter((r) => r.route === route);
 		const best = (route: FleetRoute) => Math.min(...of(route).map((r) => r.ms));
+		const list = (route: FleetRoute, figure: (r: Measured) => number | string) =>
+			of(route).map(figure).join(' ');
 		const storedOf = (route: FleetRoute) => of(route).map((r) => stored.perKey.get(r.key) ?? 0);
 		const leaked = storedOf('package').reduce((sum, n) => sum + n, 0);
 		if (leaked > 0)
@@ -229,6 +261,26 @@ export async function fleetRow(): Promise<void> {
 		const packageMs = best('package');
 		const httpMs = best('httpRequest');
 		const ratio = httpMs / packageMs;
+		const figures = {
+			tenants: TENANTS,
+			delayMs: DELAY_MS,
+			rounds: ROUNDS,
+			packageMs,
+			httpRequestMs: httpMs,
+			packageRuns: list('package', (r) => r.ms),
+			httpRequestRuns: list('httpRequest', (r) => r.ms),
+			// Each node's own time, joined by +, per run.
+			packageNodesMs: list('package', (r) => r.nodesMs.join('+')),
+			httpRequestNodesMs: list('httpRequest', (r) => r.nodesMs.join('+')),
+			// n8n's CPU per tenant (all its threads) while the route ran: steadier than the times.
+			packageCpuMsPerTenant: list('package', (r) => r.cpuMsPerTenant),
+			httpRequestCpuMsPerTenant: list('httpRequest', (r) => r.cpuMsPerTenant),
+			tokensMintedPerRun: TENANTS,
+			tokensStoredPackage: storedOf('package').join(' '),
+			tokensStoredHttpRequest: storedOf('httpRequest').join(' '),
+			storedDataFrom: stored.where,
+			n8nExecuteWallSeconds: round(wallMs / 1000, 1),
+		};
 		rows.push({
 			id: 'fleet-20ms',
 			row: `A fleet: Settings Update + Notification Send on ${TENANTS} tenants, one execution, real n8n ${n8n.version.n8n}: Tenant node (Managed Tenant, Any) vs HTTP Request route (token per tenant), server ${DELAY_MS} ms away`,
@@ -237,33 +289,12 @@ export async function fleetRow(): Promise<void> {
 			ratio: round(ratio, 2),
 			goal: `>= ${GOAL}`,
 			pass: ratio >= GOAL,
-			figures: {
-				tenants: TENANTS,
-				delayMs: DELAY_MS,
-				rounds: ROUNDS,
-				packageMs,
-				httpRequestMs: httpMs,
-				packageRuns: of('package')
-					.map((r) => r.ms)
-					.join(' '),
-				httpRequestRuns: of('httpRequest')
-					.map((r) => r.ms)
-					.join(' '),
-				tokensMintedPerRun: TENANTS,
-				tokensStoredPackage: storedOf('package').join(' '),
-				tokensStoredHttpRequest: storedOf('httpRequest').join(' '),
-				storedDataFrom: stored.where,
-				n8nExecuteWallSeconds: round(wallMs / 1000, 1),
-			},
+			figures,
 		});
 		log(
-			`fleet-20ms: Tenant node ${of('package')
-				.map((r) => r.ms)
-				.join(' ')} ms, HTTP Request route ${of('httpRequest')
-				.map((r) => r.ms)
-				.join(
-					' ',
-				)} ms, ratio ${round(ratio, 2)}; tokens stored: package ${storedOf('package').join(' ')}, HTTP Request ${storedOf('httpRequest').join(' ')} (${stored.where})`,
+			`fleet-20ms: Tenant node ${figures.packageRuns} ms (nodes ${figures.packageNodesMs}; CPU ${figures.packageCpuMsPerTenant} ms/tenant), ` +
+				`HTTP Request route ${figures.httpRequestRuns} ms (nodes ${figures.httpRequestNodesMs}; CPU ${figures.httpRequestCpuMsPerTenant} ms/tenant), ` +
+				`ratio ${round(ratio, 2)}; tokens stored: package ${figures.tokensStoredPackage}, HTTP Request ${figures.tokensStoredHttpRequest} (${stored.where})`,
 		);
 	} finally {
 		await stopChild(site.child);
