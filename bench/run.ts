@@ -23,6 +23,7 @@ import { round } from './lib/stats';
 import { assetRows } from './rows/asset';
 import { batching5msRow } from './rows/batching-5ms';
 import { contactFormRow } from './rows/contact-form';
+import { fleetRow } from './rows/fleet';
 import { growthRows } from './rows/growth';
 import { listRows } from './rows/list';
 import { peerN8nRows } from './rows/peer-n8n';
@@ -30,6 +31,7 @@ import { pageRows } from './rows/page-create';
 import { pageTriggerRows } from './rows/page-trigger';
 import { triggerVsWebhookRows } from './rows/trigger-vs-webhook';
 import { startReadyRow } from './rows/start-ready';
+import { serverVsPrismRows } from './rows/server-vs-prism';
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -70,12 +72,14 @@ const groups: Array<{ name: string; run: (shared: Shared) => Promise<void> }> = 
 		run: async (shared) => void (shared.listToken = await listRows(shared.site, shared.runner)),
 	},
 	{ name: 'peer-n8n', run: () => peerN8nRows() },
+	{ name: 'fleet', run: () => fleetRow() },
 	{ name: 'contact-form', run: ({ site }) => contactFormRow(site) },
 	{ name: 'trigger-vs-webhook', run: () => triggerVsWebhookRows() },
 	{ name: 'page-trigger', run: ({ site }) => pageTriggerRows(site) },
 	{ name: 'asset', run: () => assetRows() },
 	{ name: 'growth', run: () => growthRows() },
 	{ name: 'start-ready', run: () => startReadyRow() },
+	{ name: 'server-vs-prism', run: () => serverVsPrismRows() },
 ];
 
 function selectedGroups() {

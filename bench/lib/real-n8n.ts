@@ -194,7 +194,13 @@ export async function prepareRealN8n(): Promise<RealN8n> {
 			const samples = join(tempDir('peer-n8n-cpu-'), 'cpu.txt');
 			const sampled = {
 				...env,
-				NODE_OPTIONS: `--require "${join(__dirname, 'cpu-sampler.js')}"`,
+				// BENCH_CPU_PROF=<dir>: n8n's process writes a CPU profile there too, like the children.
+				NODE_OPTIONS: [
+					`--require "${join(__dirname, 'cpu-sampler.js')}"`,
+					...(process.env.BENCH_CPU_PROF
+						? ['--cpu-prof', `--cpu-prof-dir="${process.env.BENCH_CPU_PROF}"`]
+						: []),
+				].join(' '),
 				BENCH_CPU_SAMPLES: samples,
 			};
 			const { result, ms } = await timed(() =>

@@ -218,17 +218,19 @@ function itemLimits(
 }
 
 /**
- * Where the item's request goes: its credential as n8n resolves it for the item, the tenant (Managed
- * Tenant), the base URL, and its Timeout and Max Retries. `timeout` overrides the node's option;
- * `tenant` names the Managed Tenant credential's tenant in place of the node's Tenant parameter
- * (within the scope all the same; another credential's token decides its tenant itself).
+ * Each item's target, per node run (its execute context), credential type, timeout and named tenant:
+ * an item's second request (Settings > Update reads, then writes) acts on what its first one
+ * resolved, instead of n8n reading the credential and evaluating the Tenant expression again.
+ * Failures are not kept: each request of the item meets the same error.
  */
-export async function resolveRequestTarget(
+const itemTargets = new WeakMap<object, Map<string, Promise<RequestTarget>>>();
+
+async function resolveItemTarget(
 	ctx: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	itemIndex: number,
-	timeout?: number,
-	tenant?: string,
+	timeout: number | undefined,
+	tenant: string | undefined,
 ): Promise<RequestTarget> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
 		credentialType,
@@ -256,6 +258,36 @@ export async function resolveRequestTarget(
 		baseUrl,
 		...itemLimits(ctx, itemIndex, timeout),
 	};
+}
+
+/**
+ * Where the item's request goes: its credential as n8n resolves it for the item, the tenant (Managed
+ * Tenant), the base URL, and its Timeout and Max Retries. `timeout` overrides the node's option;
+ * `tenant` names the Managed Tenant credential's tenant in place of the node's Tenant parameter
+ * (within the scope all the same; another credential's token decides its tenant itself).
+ * Resolved once per item and node run (itemTargets); a context without items resolves every time.
+ */
+export async function resolveRequestTarget(
+	ctx: SiteRequestContext,
+	credentialType: SiteCredentialType,
+	itemIndex: number,
+	timeout?: number,
+	tenant?: string,
+): Promise<RequestTarget> {
+	if (!hasItems(ctx)) {
+		return await resolveItemTarget(ctx, credentialType, itemIndex, timeout, tenant);
+	}
+	let targets = itemTargets.get(ctx);
+	if (!targets) itemTargets.set(ctx, (targets = new Map()));
+	const key = `${credentialType} ${itemIndex} ${timeout ?? ''} ${tenant ?? ''}`;
+	let target = targets.get(key);
+	if (!target) {
+		const resolving = resolveItemTarget(ctx, credentialType, itemIndex, timeout, tenant);
+		targets.set(key, resolving);
+		resolving.catch(() => targets.delete(key));
+		target = resolving;
+	}
+	return await target;
 }
 
 /**

@@ -195,6 +195,44 @@ describe('one admin credential for any tenant: Any Tenant scope, the node names 
 		expect(issued()).toEqual(before.map((count) => count + 5));
 	});
 
+	test("Settings > Update reads, then writes, on its item's tenant with one read of the credential per item", async () => {
+		const sites = await Promise.all(['twice-a', 'twice-b'].map((id) => ctx.tenant(id)));
+		const ids = sites.map((site) => site.id);
+		for (const site of sites)
+			expect(
+				(await site.client.post('/api/settings', { google_code: `OLD-${site.id}` })).status,
+			).toBe(200);
+		const credentials = anyTenant();
+		const id = credentialId(credentials);
+		const reads = ctx.runner.credentials.reads.get(id) ?? 0;
+		// One item after the other, so that each item's read sees what the items before it wrote.
+		const result = await run(credentials, ids, 4, {
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: '={{ "NEW-" + $json.tenant }}' },
+			options: { concurrency: 1 },
+		});
+		expect(result.error).toBeUndefined();
+		// Each item's GET and POST went to its own tenant: the previous value it read is that tenant's.
+		expect(
+			jsonOf(result.items).map((item) => [
+				item.tenant_id,
+				(item.previous as IDataObject).google_code,
+			]),
+		).toEqual([
+			['twice-a', 'OLD-twice-a'],
+			['twice-b', 'OLD-twice-b'],
+			['twice-a', undefined],
+			['twice-b', undefined],
+		]);
+		for (const site of sites)
+			expect((await site.client.get('/api/settings')).data.settings.google_code).toBe(
+				`NEW-${site.id}`,
+			);
+		// Two requests per item, one credential read per item (n8n resolves it per item, not per request).
+		expect((ctx.runner.credentials.reads.get(id) ?? 0) - reads).toBe(4);
+	});
+
 	test('a tenant that does not exist fails only its own items (Continue On Fail)', async () => {
 		const a = await ctx.tenant('cof-a');
 		const b = await ctx.tenant('cof-b');
