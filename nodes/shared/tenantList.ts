@@ -17,12 +17,11 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { networkError, readThrownRequestError, redirectError, serverError } from './errors';
-import { isPlainObject } from './json';
 import { isRedirectStatus } from './redirect';
 import type { SiteRequestContext } from './target';
 import { DEFAULT_TIMEOUT_MS } from './target';
 import { credentialScope, SCOPE_ONE, scopeAllows } from './tenantScope';
-import { unwrapList } from './transport';
+import { lastPageOf, nextSearchPage, searchPageOf, unwrapList } from './transport';
 import { joinUrl } from './url';
 
 const TENANT_SEARCH_SIZE = 50;
@@ -82,11 +81,7 @@ async function adminTenantsPage(
 	if (status < 200 || status > 299) {
 		throw serverError(ctx.getNode(), status, response.body, 0, { baseUrl });
 	}
-	const body = response.body;
-	const lastPage = Number(
-		isPlainObject(body) && isPlainObject(body.meta) ? body.meta.last_page : NaN,
-	);
-	return { tenants: unwrapList(body), lastPage: Number.isFinite(lastPage) ? lastPage : undefined };
+	return { tenants: unwrapList(response.body), lastPage: lastPageOf(response.body) };
 }
 
 interface TenantPageRequest {
@@ -110,7 +105,7 @@ export async function listTenants(
 		const offered = scope.tenantId !== '' && scope.tenantId.includes(fragment);
 		return { results: offered ? [{ name: scope.tenantId, value: scope.tenantId }] : [] };
 	}
-	const page = Math.max(1, Number(paginationToken) || 1);
+	const page = searchPageOf(paginationToken);
 	const { tenants, lastPage } = await adminTenantsPage(ctx, credentials, {
 		page,
 		perPage: TENANT_SEARCH_SIZE,
@@ -125,7 +120,7 @@ export async function listTenants(
 				value: String(tenant.id),
 				...(tenant.fqdn ? { description: String(tenant.fqdn) } : {}),
 			})),
-		paginationToken: lastPage !== undefined && page < lastPage ? String(page + 1) : undefined,
+		paginationToken: nextSearchPage(page, lastPage),
 	};
 }
 

@@ -396,6 +396,23 @@ export function unwrapList(response: unknown): IDataObject[] {
 	return [];
 }
 
+/** A list's `meta.last_page`, when the server sends one. */
+export function lastPageOf(response: unknown): number | undefined {
+	const meta = isPlainObject(response) && isPlainObject(response.meta) ? response.meta : undefined;
+	const lastPage = Number(meta?.last_page);
+	return meta && Number.isFinite(lastPage) ? lastPage : undefined;
+}
+
+/** The page an editor list search asks for (its paginationToken), from 1. */
+export function searchPageOf(paginationToken: string | undefined): number {
+	return Math.max(1, Number(paginationToken) || 1);
+}
+
+/** The paginationToken of the page after `page`, or none when `page` is the last. */
+export function nextSearchPage(page: number, lastPage: number | undefined): string | undefined {
+	return lastPage !== undefined && page < lastPage ? String(page + 1) : undefined;
+}
+
 const PAGE_SIZE = 100;
 
 export interface AllItemsOptions {
@@ -442,10 +459,8 @@ export async function siteApiRequestAllItems(
 		items.push(...batch);
 		if (items.length >= wanted) return items.slice(0, wanted);
 
-		const meta =
-			isPlainObject(response) && isPlainObject(response.meta) ? response.meta : undefined;
-		const lastPage = Number(meta?.last_page);
-		if (meta && Number.isFinite(lastPage)) {
+		const lastPage = lastPageOf(response);
+		if (lastPage !== undefined) {
 			if (page >= lastPage) return items;
 			if (page === 1 && concurrency > 1) {
 				const lastNeeded = Math.min(lastPage, Math.ceil(wanted / perPage));

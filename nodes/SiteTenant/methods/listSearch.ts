@@ -11,7 +11,7 @@ import type {
 
 import { tenantApiRequest } from '../transport';
 import { listTenants } from '../../shared/tenantList';
-import { unwrapList } from '../../shared/transport';
+import { lastPageOf, nextSearchPage, searchPageOf, unwrapList } from '../../shared/transport';
 
 /** Pages per list page: the editor asks for the next one as the user scrolls. */
 const PAGE_SEARCH_SIZE = 50;
@@ -36,7 +36,7 @@ export async function searchPages(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = Math.max(1, Number(paginationToken) || 1);
+	const page = searchPageOf(paginationToken);
 	const qs: IDataObject = { page, per_page: PAGE_SEARCH_SIZE };
 	if (filter?.trim()) qs.search = filter.trim();
 	const response = (await tenantApiRequest.call(
@@ -44,10 +44,9 @@ export async function searchPages(
 		{ method: 'GET', path: '/api/pages', qs },
 		{ itemIndex: 0 },
 	)) as IDataObject;
-	const lastPage = Number((response?.meta as IDataObject | undefined)?.last_page);
 	return {
 		results: unwrapList(response).map(pageItem),
-		paginationToken: Number.isFinite(lastPage) && page < lastPage ? String(page + 1) : undefined,
+		paginationToken: nextSearchPage(page, lastPageOf(response)),
 	};
 }
 
