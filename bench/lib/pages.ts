@@ -43,7 +43,6 @@ export async function nodeCreatePages(
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 1,
 			parameters: pageCreateParameters(concurrency),
 			credentials,
 			input: pageItems(prefix, count),
@@ -113,7 +112,6 @@ export async function nodeListPages(
 	const { result, ms } = await timed(() =>
 		runner.runNode({
 			type: 'siteTenant',
-			typeVersion: 1,
 			parameters: {
 				resource: 'page',
 				operation: 'getAll',
