@@ -222,8 +222,8 @@ describe(`one Contact Form Trigger for two sites in n8n ${N8N_1 ? '1.x' : '2.x'}
 		// No site was changed: every tenant answers before any setting is written.
 		expect((await settingsOf(SITE_A)).contact_form_webhook_url).toBeNull();
 		expect(stack.executionCount(ctx.userFolder, WORKFLOWS.missing)).toBe(0);
-		// n8n 2.x keeps a failed workflow published and tries again every few seconds: unpublish it,
-		// as its user would.
+		// n8n 2.x leaves a workflow whose publication failed marked as published (its list says
+		// "Failed publish"; it tried the trigger five times, then stopped): unpublish it, as its user would.
 		if (!N8N_1) await ctx.rest.call('POST', `/workflows/${WORKFLOWS.missing}/deactivate`, {});
 		expect((await settingsOf(SITE_A)).contact_form_webhook_url).toBeNull();
 	});

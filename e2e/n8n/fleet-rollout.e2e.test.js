@@ -13,6 +13,10 @@
  *   only the two sites' settings changed.
  * - The missing site created (the cause fixed), the next run previews and applies that site alone:
  *   the Data Table the example keeps remembered which sites were applied.
+ * - Not approved: a copy whose Wait node gives up after seconds instead of 7 days, on two sites of
+ *   its own, is left alone until it runs out: every site skipped with that reason, nothing changed;
+ *   the next run asks about the same sites, and its resume URL opened without a decision skips them
+ *   again, saying so.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -37,15 +41,32 @@ const SITES = [
 	{ tenant: 'rollout-c', googleCode: 'G-ROLLOUTC1' },
 ];
 const BEFORE = 'G-BEFORE0001';
+/** The rollout nobody approves: its own name and sites, so the other tests' changes stay apart. */
+const UNAPPROVED = {
+	rollout: 'analytics-code-e2e-unapproved',
+	sites: [
+		{ tenant: 'rollout-u1', googleCode: 'G-UNAPPROVED1' },
+		{ tenant: 'rollout-u2', googleCode: 'G-UNAPPROVED2' },
+	],
+	// Long enough to open a link of the second run in time, short next to n8n's minute (below).
+	waitSeconds: 10,
+};
 
 /**
  * The shipped example, its rollout and list of sites replaced by the test's; with `tableId`, set up
- * for n8n 1.x: no Rollout state node, the Data Table nodes on that table.
+ * for n8n 1.x: no Rollout state node, the Data Table nodes on that table. With `waitSeconds`, the
+ * approval's limit (7 days) is cut to that many seconds.
  */
-function rolloutExample(tableId) {
+function rolloutExample(tableId, { rollout = ROLLOUT, sites = SITES, waitSeconds } = {}) {
 	const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
 	const list = example.nodes.find((node) => node.name === 'Rollout');
-	list.parameters.jsonOutput = JSON.stringify({ rollout: ROLLOUT, sites: SITES });
+	list.parameters.jsonOutput = JSON.stringify({ rollout, sites });
+	if (waitSeconds !== undefined) {
+		// A test-side edit of the copy: the example waits 7 days for a decision; the test cannot.
+		const wait = example.nodes.find((node) => node.name === 'Wait for approval');
+		expect(wait.parameters).toMatchObject({ resumeAmount: 7, resumeUnit: 'days' });
+		Object.assign(wait.parameters, { resumeAmount: waitSeconds, resumeUnit: 'seconds' });
+	}
 	if (tableId === undefined) return example;
 	example.nodes = example.nodes.filter((node) => node.name !== 'Rollout state');
 	for (const node of example.nodes)
@@ -77,6 +98,10 @@ async function addSite(tenant) {
 const googleCode = async (tenant) =>
 	(await ctx.clients[tenant]('GET', '/api/settings')).data.settings.google_code;
 
+/** Imports a workflow as the editor's import creates it (n8n 1.x gives it a new ID, and needs `active`). */
+const importWorkflow = async (workflow) =>
+	(await ctx.rest.call('POST', '/workflows', { ...workflow, active: false })).id;
+
 const report = (run) =>
 	n8nCommands
 		.nodeItems(run, 'Per-site report')
@@ -85,8 +110,7 @@ const report = (run) =>
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.server = await e2eStack.startReferenceServer();
-	await addSite('rollout-a');
-	await addSite('rollout-b');
+	for (const { tenant } of [...SITES.slice(0, 2), ...UNAPPROVED.sites]) await addSite(tenant);
 
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-rollout-', { envOf: stockEnv }));
 	await stack.importCredentials(
@@ -103,13 +127,16 @@ beforeAll(async () => {
 		lastName: 'Owner',
 		password: `Rollout-${Date.now()}-owner`,
 	});
-	ctx.workflow = rolloutExample(
-		RUNTIME.dataTableNodeCreatesTables ? undefined : await createTable(ctx.rest),
-	);
-	// As the editor's import creates it (n8n 1.x gives it a new ID, and needs `active`).
-	ctx.workflowId = (
-		await ctx.rest.call('POST', '/workflows', { ...ctx.workflow, active: false })
-	).id;
+	const tableId = RUNTIME.dataTableNodeCreatesTables ? undefined : await createTable(ctx.rest);
+	ctx.workflowId = await importWorkflow(rolloutExample(tableId));
+	ctx.unapprovedId = await importWorkflow({
+		...rolloutExample(tableId, UNAPPROVED),
+		id: 'e2eRolloutUnappr',
+		name: 'fleet rollout, not approved',
+	});
+	// n8n resumes a wait that ran out only when it next looks for such waits, once a minute: the
+	// unapproved run starts now and runs out while the other tests run (its table then exists).
+	ctx.unapproved = await runToApproval(ctx.rest, ctx.unapprovedId);
 	say(`stack ready: server ${ctx.server.url}, n8n ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
@@ -202,4 +229,39 @@ test('every site applied: a further run ends at once, with nothing to preview or
 	const execution = await ctx.rest.runAndWait(ctx.workflowId);
 	expect(n8nCommands.nodeItems(execution.run, 'Not applied yet')).toEqual([]);
 	expect(execution.run.data.resultData.runData['Preview (dry run)']).toBeUndefined();
+});
+
+test('not approved: when the wait runs out, every site is skipped and nothing changed; the next run asks again, and a link without a decision skips them too', async () => {
+	const tenants = UNAPPROVED.sites.map(({ tenant }) => tenant);
+	const skipped = (detail) =>
+		tenants.map((tenant) => ({ rollout: UNAPPROVED.rollout, tenant, status: 'skipped', detail }));
+	const expectNothingApplied = async () => {
+		for (const tenant of tenants) expect(await googleCode(tenant)).toBe(BEFORE);
+	};
+
+	// Nobody opened a link: the run ends once the wait has run out (up to a minute after).
+	const ranOut = await ctx.rest.waitForExecution(ctx.unapproved.id, { timeoutMs: 150_000 });
+	expect(ranOut.status).toBe('success');
+	expect(ranOut.run.data.resultData.runData.Apply).toBeUndefined();
+	expect(report(ranOut.run)).toEqual(
+		skipped(`not approved within ${UNAPPROVED.waitSeconds} seconds: nothing was changed`),
+	);
+	await expectNothingApplied();
+
+	// Not applied, so the next run asks about the same sites again.
+	const waiting = await runToApproval(ctx.rest, ctx.unapprovedId);
+	expect(n8nCommands.nodeItems(waiting.run, 'Not applied yet').map(({ tenant }) => tenant)).toEqual(
+		tenants,
+	);
+	expect(waiting.request.message).toMatch(
+		new RegExp(
+			`^Rollout ${UNAPPROVED.rollout} on 2 site\\(s\\): rollout-u1: ${BEFORE} -> G-UNAPPROVED1; rollout-u2: ${BEFORE} -> G-UNAPPROVED2\\. Approve: `,
+		),
+	);
+	// Its resume URL opened without a decision, within the limit: not approved, and not "within 7 days".
+	const opened = await decide(ctx.rest, waiting, 'none');
+	expect(opened.status).toBe('success');
+	expect(opened.run.data.resultData.runData.Apply).toBeUndefined();
+	expect(report(opened.run)).toEqual(skipped('not approved (decision: none): nothing was changed'));
+	await expectNothingApplied();
 });

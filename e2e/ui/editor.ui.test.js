@@ -3,7 +3,8 @@
  * The nodes in n8n's editor, driven in a real Chromium as a person would, through the UI only: the
  * stack is started as `npm start` starts it (e2e/ui/lib/stack.js), the owner signs in, then each step
  * below. Every step leaves a screenshot in e2e/ui/screenshots/ (git-ignored); step 5 also saves each
- * example's canvas as docs/images/<example>.png, the pictures the README and docs/ show.
+ * example's canvas as docs/images/<example>.png, the pictures the README and docs/ show, and steps 2,
+ * 3, 4 and 8 save the pictures of their nodes.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -333,5 +334,51 @@ step(
 		expect(await jsonErrors(page.getByTestId('ndv')).count()).toBe(0);
 		await screenshot('7-custom-api-call-post');
 		await page.getByTestId('ndv-close-button').click();
+	},
+);
+
+step(
+	'8. Contact Form Trigger serving a listed tenant that does not exist: publishing from the editor fails where the user sees it, naming the tenant and why; the workflow is not published',
+	async () => {
+		const missing = 'ui-no-such-site';
+		const demo = stackLib.siteClient(ctx.stack.serverUrl, ctx.stack.state.demoToken);
+		const webhookOfDemo = async () =>
+			(await demo('GET', '/api/settings')).data.settings.contact_form_webhook_url;
+		const webhookBefore = await webhookOfDemo();
+
+		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
+		await editor.addTrigger(page, {
+			search: 'Site Management',
+			node: 'Site Management Contact Form Trigger',
+		});
+		await editor.chooseCredential(page, stackLib.CREDENTIALS.managedEverySite.id);
+		await editor.chooseOption(page, 'tenantsServed', 'Listed Tenants');
+		await editor.fillParameter(page, 'tenantIds', `demo, ${missing}`);
+		await page.getByTestId('ndv-close-button').click();
+
+		const publish = page.getByTestId('workflow-open-publish-modal-button');
+		await publish.click();
+		await page.getByTestId('workflow-publish-button').click();
+		// n8n 2.x publishes in the background: it tries a failing trigger five times, with growing
+		// pauses (about 20 s in all), then pushes the failure to the editor, which shows it as a toast.
+		const failure = page
+			.locator('.el-notification')
+			.filter({ hasText: 'Workflow could not be published' });
+		await failure.waitFor({ timeout: 90_000 });
+		const shown = await failure.innerText();
+		expect(shown).toContain(`"${missing}"`);
+		expect(shown).toMatch(/not found/i);
+		// Not published: the button offers Publish (not "Published"), and says why.
+		expect((await publish.innerText()).trim()).toBe('Publish');
+		await publish.hover();
+		const tooltip = page.getByTestId('tooltip-content').filter({ hasText: "isn't running" });
+		await tooltip.waitFor();
+		expect(await tooltip.innerText()).toContain(
+			"This workflow isn't running. Publish again to retry.",
+		);
+		await screenshot('8-trigger-publish-failed', { docs: 'trigger-publish-failed' });
+		say(`the editor shows: ${shown.replace(/\s+/g, ' ')}`);
+		// The other listed tenant was asked first and left as it was.
+		expect(await webhookOfDemo()).toBe(webhookBefore);
 	},
 );

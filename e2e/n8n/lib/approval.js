@@ -12,12 +12,15 @@ const n8nCommands = require('../../../scripts/lib/n8n');
 const APPROVAL_NODE = 'Ask for approval';
 const ENDED = ['success', 'error', 'crashed', 'canceled'];
 
-/** The approve and reject links of an approval request's message. */
+/**
+ * The approve and reject links of an approval request's message, and `none`: the resume URL they
+ * share, without a decision (a link a person could open by mistake, or cut short).
+ */
 function approvalLinks(message) {
-	return {
-		approve: /Approve: (\S+)/.exec(message)?.[1],
-		reject: /Reject: (\S+)/.exec(message)?.[1],
-	};
+	const approve = /Approve: (\S+)/.exec(message)?.[1];
+	const none = approve && new URL(approve);
+	none?.searchParams.delete('decision');
+	return { approve, reject: /Reject: (\S+)/.exec(message)?.[1], none: none?.href };
 }
 
 /**
@@ -65,7 +68,7 @@ async function followWhenWaiting(rest, executionId, link) {
 	return await followLink(link);
 }
 
-/** Follows the link, then resolves to the ended execution ({id, status, run}). */
+/** Follows the link (approve, reject or none), then resolves to the ended execution ({id, status, run}). */
 async function decide(rest, waiting, decision) {
 	const answer = await followLink(waiting.links[decision]);
 	if (answer.status !== 200)
