@@ -339,17 +339,21 @@ describe('the AI content chain in a running n8n: nothing is written before a per
 		});
 	});
 
-	test('rejected: nothing changes, and the site owner reads that it was rejected', async () => {
+	// `none`: the resume URL opened without a decision (a link cut short), which is no approval.
+	test.each([
+		['reject', 'rejected'],
+		['none', 'not approved (decision: none)'],
+	])('%s: nothing changes, and the site owner reads that it was %s', async (decision, outcome) => {
 		await resetAboutUs();
 		const before = await aboutUs();
 		const waiting = await runToApproval(ctx.rest, CHAIN);
-		const ended = await decide(ctx.rest, waiting, 'reject');
+		const ended = await decide(ctx.rest, waiting, decision);
 		expect(ended.status).toBe('success');
 		expect(ended.run.data.resultData.runData['Apply proposal']).toBeUndefined();
 		expect(await aboutUs()).toEqual(before);
 		expect(await notification()).toMatchObject({
 			status: 'info',
-			message: 'The AI proposal for /about-us was rejected: nothing was changed.',
+			message: `The AI proposal for /about-us was ${outcome}: nothing was changed.`,
 		});
 	});
 
