@@ -16,7 +16,7 @@ import type { SiteContext } from './context';
 import type { ServerConfig } from './types';
 import { ApiError } from './errors/api-error';
 import { loggerOptions } from './logging';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { sendError } from './plugins/errors';
 import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
 import jsonBodyPlugin from './plugins/json-body';
@@ -125,16 +125,13 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		clientErrorHandler,
 		// Errors Fastify raises before routing (a URL with broken percent-encoding) bypass the error
 		// handler; they get the contract's error body too.
-		frameworkErrors(error, _request, rawReply) {
-			const badUrl = error.code === 'FST_ERR_BAD_URL';
-			const reply = rawReply as unknown as FastifyReply;
-			reply
-				.code(400)
-				.type('application/json; charset=utf-8')
-				.send({
-					error: badUrl ? 'bad_request' : 'validation_failed',
-					message: badUrl ? 'The request URL is not valid.' : 'The request is not valid.',
-				});
+		frameworkErrors(error, _request, reply) {
+			sendError(
+				reply as unknown as FastifyReply,
+				error.code === 'FST_ERR_BAD_URL'
+					? new ApiError(400, 'bad_request', 'The request URL is not valid.')
+					: new ApiError(400, 'validation_failed', 'The request is not valid.'),
+			);
 		},
 		bodyLimit: Math.max(1, Math.floor(config.maxBodyMb * MB)),
 		// Off by default: X-Forwarded-For is believed only from the proxies --trust-proxy names.
@@ -203,15 +200,10 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	};
 	app.decorate('site', context);
 
-	app.addHook('onRequest', (request, reply, done) => {
-		if (request.raw.httpVersion === '1.1' && !request.headers.host) {
-			reply
-				.code(400)
-				.type('application/json; charset=utf-8')
-				.send({ error: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.' });
-			return;
-		}
-		done();
+	app.addHook('onRequest', (request, _reply, done) => {
+		if (request.raw.httpVersion === '1.1' && !request.headers.host)
+			done(new ApiError(400, 'bad_request', 'An HTTP/1.1 request must carry a Host header.'));
+		else done();
 	});
 	// Plugin order matters: hooks of one kind run in the order they were added, and @fastify/swagger
 	// sees only the routes registered after it.

@@ -49,12 +49,10 @@ declare module 'fastify' {
 		/** The route reads a multipart body itself; every other route is JSON-only. */
 		multipart?: boolean;
 		/**
-		 * false: the Idempotency-Key header is ignored. For responses that carry a secret shown once
-		 * (a new token), which must not be stored in plain text for replay.
+		 * false: the Idempotency-Key header is ignored. For answers that carry a secret shown once (a
+		 * new token), and for a POST that only reads (the sitemap: a repeat reads again).
 		 */
 		idempotency?: boolean;
-		/** The POST only reads (POST /api/sitemap): its answer is never stored for replay. */
-		readOnly?: boolean;
 	}
 }
 

@@ -38,7 +38,8 @@ export interface Page extends NewPage {
 export interface PageFilter {
 	url?: string;
 	locale?: string;
-	draft?: boolean;
+	/** 0/1 as service-api.md writes flags. */
+	draft?: boolean | 0 | 1;
 	/** A text fragment of the name or url, case-insensitive (the editor's page picker). */
 	search?: string;
 }

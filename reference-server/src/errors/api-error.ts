@@ -22,13 +22,13 @@ export interface FieldProblem {
 
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const validationFailed = (details: FieldProblem[]) =>
-	new ApiError(400, 'validation_failed', describeProblems(details), details);
 
-/** The message of a validation_failed answer: the bad fields by name. */
-export function describeProblems(details: FieldProblem[]): string {
+/** 400 validation_failed: the bad fields by name in the message, each with its problem in details. */
+export function validationFailed(details: FieldProblem[]): ApiError {
 	const fields = details.map((d) => d.field);
-	return fields.length === 1
-		? `The field ${fields[0]} is invalid.`
-		: `These fields are invalid: ${fields.join(', ')}.`;
+	const message =
+		fields.length === 1
+			? `The field ${fields[0]} is invalid.`
+			: `These fields are invalid: ${fields.join(', ')}.`;
+	return new ApiError(400, 'validation_failed', message, details);
 }

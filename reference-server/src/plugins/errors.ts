@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, describeProblems, type FieldProblem } from '../errors/api-error';
+import { ApiError, type FieldProblem, notFound, validationFailed } from '../errors/api-error';
 import { drainBody } from '../lib/drain';
 import { errorResponses } from '../schemas/common';
 
@@ -99,55 +99,44 @@ const STATUS_CODES: Record<number, string> = {
 	429: 'rate_limited',
 };
 
+const invalidJson = (message: string) => new ApiError(400, 'invalid_json', message);
+const tooLarge = (message: string) => new ApiError(413, 'payload_too_large', message);
+const unsupported = (message: string) => new ApiError(415, 'unsupported_media_type', message);
+
 /** Fastify's and @fastify/multipart's own errors, by code. */
-const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
-	FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'The request body is not valid JSON.'],
-	FST_ERR_CTP_EMPTY_JSON_BODY: [
-		400,
-		'invalid_json',
+const FRAMEWORK_ERRORS: Record<string, ApiError> = {
+	FST_ERR_CTP_INVALID_JSON_BODY: invalidJson('The request body is not valid JSON.'),
+	FST_ERR_CTP_EMPTY_JSON_BODY: invalidJson(
 		'The request body is empty but its content type is application/json.',
-	],
-	FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
-		400,
-		'invalid_json',
+	),
+	FST_ERR_CTP_INVALID_CONTENT_LENGTH: invalidJson(
 		'The request body does not match its Content-Length.',
-	],
-	FST_ERR_CTP_BODY_TOO_LARGE: [
-		413,
-		'payload_too_large',
-		'The request body is larger than the configured limit.',
-	],
-	FST_REQ_FILE_TOO_LARGE: [
-		413,
-		'payload_too_large',
-		'The upload is larger than the configured limit.',
-	],
-	FST_PARTS_LIMIT: [413, 'payload_too_large', 'The multipart body has too many parts.'],
-	FST_FILES_LIMIT: [413, 'payload_too_large', 'The multipart body has too many files.'],
-	FST_FIELDS_LIMIT: [413, 'payload_too_large', 'The multipart body has too many fields.'],
-	FST_ERR_CTP_INVALID_MEDIA_TYPE: [
-		415,
-		'unsupported_media_type',
+	),
+	FST_ERR_CTP_BODY_TOO_LARGE: tooLarge('The request body is larger than the configured limit.'),
+	FST_REQ_FILE_TOO_LARGE: tooLarge('The upload is larger than the configured limit.'),
+	FST_PARTS_LIMIT: tooLarge('The multipart body has too many parts.'),
+	FST_FILES_LIMIT: tooLarge('The multipart body has too many files.'),
+	FST_FIELDS_LIMIT: tooLarge('The multipart body has too many fields.'),
+	FST_ERR_CTP_INVALID_MEDIA_TYPE: unsupported(
 		'The request content type is not supported by this endpoint.',
-	],
-	FST_INVALID_MULTIPART_CONTENT_TYPE: [
-		415,
-		'unsupported_media_type',
-		'This endpoint expects multipart/form-data.',
-	],
-	FST_PROTO_VIOLATION: [400, 'validation_failed', 'A multipart field name is not allowed.'],
+	),
+	FST_INVALID_MULTIPART_CONTENT_TYPE: unsupported('This endpoint expects multipart/form-data.'),
+	FST_PROTO_VIOLATION: new ApiError(
+		400,
+		'validation_failed',
+		'A multipart field name is not allowed.',
+	),
 };
 
-function sendError(
-	reply: FastifyReply,
-	status: number,
-	code: string,
-	message: string,
-	details?: unknown,
-): FastifyReply {
-	const body: Record<string, unknown> = { error: code, message };
-	if (details !== undefined) body.details = details;
-	return reply.code(status).type('application/json; charset=utf-8').send(body);
+/**
+ * The contract's error body `{error, message, details?}` (undefined details are left out); every
+ * error answer goes out through here.
+ */
+export function sendError(reply: FastifyReply, { status, code, message, details }: ApiError) {
+	return reply
+		.code(status)
+		.type('application/json; charset=utf-8')
+		.send({ error: code, message, details });
 }
 
 /**
@@ -164,8 +153,14 @@ function handleError(
 	request: FastifyRequest,
 	reply: FastifyReply,
 ) {
-	if (error instanceof ApiError)
-		return sendError(reply, error.status, error.code, error.message, error.details);
+	const known = error instanceof ApiError ? error : FRAMEWORK_ERRORS[(error as FastifyError).code];
+	if (known && (error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+		const declared = Number(request.headers['content-length']);
+		const limit = request.routeOptions.bodyLimit ?? 0;
+		if (!(declared > limit + OVERSIZE_DRAIN_BYTES))
+			return drainBody(request.raw, OVERSIZE_DRAIN_BYTES).then(() => sendError(reply, known));
+	}
+	if (known) return sendError(reply, known);
 
 	const fastifyError = error as FastifyError;
 	if (Array.isArray(fastifyError.validation)) {
@@ -178,27 +173,22 @@ function handleError(
 			context,
 			rootSchema,
 		);
-		return sendError(reply, 400, 'validation_failed', describeProblems(details), details);
+		return sendError(reply, validationFailed(details));
 	}
-	const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
-	if (known && fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-		const declared = Number(request.headers['content-length']);
-		const limit = request.routeOptions.bodyLimit ?? 0;
-		if (!(declared > limit + OVERSIZE_DRAIN_BYTES)) {
-			return drainBody(request.raw, OVERSIZE_DRAIN_BYTES).then(() =>
-				sendError(reply, known[0], known[1], known[2]),
-			);
-		}
-	}
-	if (known) return sendError(reply, known[0], known[1], known[2]);
 	// A body that JSON.parse rejected in a custom parser, or any other framework 4xx: the input's fault.
 	const status = fastifyError.statusCode;
 	if (typeof status === 'number' && status >= 400 && status < 500) {
-		return sendError(reply, status, STATUS_CODES[status] ?? 'bad_request', fastifyError.message);
+		return sendError(
+			reply,
+			new ApiError(status, STATUS_CODES[status] ?? 'bad_request', fastifyError.message),
+		);
 	}
 	// Everything else is ours: log it whole, answer without internals.
 	request.log.error({ err: error }, 'request failed');
-	return sendError(reply, 500, 'internal', 'An internal error occurred; please retry later.');
+	return sendError(
+		reply,
+		new ApiError(500, 'internal', 'An internal error occurred; please retry later.'),
+	);
 }
 
 export default fp(
@@ -226,14 +216,10 @@ export default fp(
 			];
 			if (allowed.length > 0) {
 				reply.header('allow', allowed.join(', '));
-				return sendError(
-					reply,
-					405,
-					'method_not_allowed',
-					`${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`,
-				);
+				const message = `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`;
+				return sendError(reply, new ApiError(405, 'method_not_allowed', message));
 			}
-			return sendError(reply, 404, 'not_found', `There is no route ${request.method} ${path}.`);
+			return sendError(reply, notFound(`There is no route ${request.method} ${path}.`));
 		});
 	},
 	{ name: 'site-errors' },

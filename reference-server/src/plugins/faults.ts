@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { ApiError } from '../errors/api-error';
 import { addRouteHook } from '../lib/route-hooks';
+import { sendError } from './errors';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -30,10 +32,11 @@ export default fp(
 		app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
 			if (!isApiRequest(request)) return;
 			if (faultRate > 0 && Math.random() < faultRate) {
-				return reply.code(503).header('retry-after', '0').send({
-					error: 'unavailable',
-					message: 'The service is temporarily unavailable (injected fault); retry.',
-				});
+				const message = 'The service is temporarily unavailable (injected fault); retry.';
+				return sendError(
+					reply.header('retry-after', '0'),
+					new ApiError(503, 'unavailable', message),
+				);
 			}
 			if (faultDropRate > 0 && Math.random() < faultDropRate) request.dropConnection = true;
 		});

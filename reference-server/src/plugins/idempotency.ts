@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors/api-error';
 import type { InFlightReservation } from '../db/idempotency';
 import { requestHash, stableJson } from '../lib/request-hash';
-import { addRouteHook, routeMethods } from '../lib/route-hooks';
+import { addRouteHook } from '../lib/route-hooks';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'DELETE']);
@@ -28,6 +28,23 @@ function hashOf(request: FastifyRequest): string {
 		? `multipart:${request.headers['content-length'] ?? ''}`
 		: stableJson(request.body);
 	return requestHash(request.method, request.url, body);
+}
+
+/**
+ * Whether a route takes the header: POST, PUT and DELETE under /api/, unless its config says
+ * `idempotency: false`; none with --no-extensions, where the header is ignored as the described
+ * service would. The OpenAPI document declares the header on the same routes.
+ */
+export function takesIdempotencyKey(
+	route: Pick<RouteOptions, 'url' | 'method' | 'config'>,
+	extensions: boolean,
+): boolean {
+	return (
+		extensions &&
+		route.url.startsWith('/api/') &&
+		route.config?.idempotency !== false &&
+		[route.method].flat().some((method) => MUTATING_METHODS.has(method))
+	);
 }
 
 /** A reservation older than this belongs to a request that died without an answer; it may be taken over. */
@@ -132,18 +149,9 @@ export default fp(
 			}
 		};
 
-		// Only POST, PUT and DELETE routes under /api/ carry these hooks (lib/route-hooks.ts); none
-		// with --no-extensions, where the header is ignored as the described service would.
+		// Only the routes that take the header carry these hooks (lib/route-hooks.ts).
 		app.addHook('onRoute', (route) => {
-			if (
-				!app.site.config.extensions ||
-				!route.url.startsWith('/api/') ||
-				!routeMethods(route).some((method) => MUTATING_METHODS.has(method))
-			)
-				return;
-			const config = route.config as { idempotency?: boolean; readOnly?: boolean } | undefined;
-			// Read-only POSTs: a repeat reads again; storing their (large) answers bought nothing.
-			if (config?.idempotency === false || config?.readOnly === true) return;
+			if (!takesIdempotencyKey(route, app.site.config.extensions)) return;
 			addRouteHook(route, 'preValidation', reserve);
 			addRouteHook(route, 'onSend', store);
 			addRouteHook(route, 'onResponse', releaseUnsettled);

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { takesIdempotencyKey } from './idempotency';
 
 declare module 'fastify' {
 	interface FastifySchema {
@@ -11,24 +12,11 @@ declare module 'fastify' {
 	}
 }
 
-const EXTENSIONS = [
-	'GET /health',
-	'GET /openapi.json',
-	'the Idempotency-Key request header on POST, PUT and DELETE under /api (not on POST /api/tenant/token: a token is shown once and never stored in plain text, so it cannot be replayed)',
-	'POST /api/tenant/token fields expires_in and revoke_previous',
-	'GET /api/settings and GET /api/notifications',
-	'settings fields contact_form_webhook_url and contact_form_webhook_headers',
-	'POST /forms/{tenantId}/contact (public contact-form submission)',
-	'GET /api/contact-form/deliveries',
-	'GET /assets/{assetId}/{fileName} (token-free asset download)',
-];
-
 const DESCRIPTION = [
 	'Reference implementation of the Site Management API (central and tenant surfaces).',
 	'The contract is docs/api-contract.md in the repository; this document is its machine-readable form.',
 	'',
-	'Everything beyond service-api.md carries `x-extension: true` (operations, fields, headers):',
-	...EXTENSIONS.map((e) => `- ${e}`),
+	'Everything beyond service-api.md carries `x-extension: true` (operations, fields, headers); docs/api-contract.md lists them under "Extensions of the reference server".',
 	'',
 	'What service-api.md leaves open and the contract decides (the variables operations, the token fields expires_in and revoke_previous, the contact-form webhook settings) carries both `x-extension: true` and `x-contract-decided: true`: it stays when the server runs with --no-extensions, the rest goes.',
 	'',
@@ -145,11 +133,8 @@ function completeDocument(document: Record<string, unknown>): Record<string, unk
 	for (const [path, item] of Object.entries(paths)) {
 		for (const [method, operation] of Object.entries(item)) {
 			if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
-			const key = `${method.toUpperCase()} ${path}`;
 			// A route missing from OPERATION_IDS has none, which lint:openapi refuses.
-			operation.operationId ??= OPERATION_IDS[key];
-			// An operation without a security requirement is public: say so explicitly.
-			operation.security ??= [];
+			operation.operationId ??= OPERATION_IDS[`${method.toUpperCase()} ${path}`];
 			const responses = (operation.responses ??= {});
 			const idempotent = operation.parameters?.some(
 				(p) => p.in === 'header' && p.name === 'Idempotency-Key',
@@ -181,24 +166,6 @@ function completeDocument(document: Record<string, unknown>): Record<string, unk
 			description: 'This document (OpenAPI 3.1)',
 			content: { 'application/json': { schema: { type: 'object' } } },
 		};
-	}
-
-	const download = paths['/assets/{assetId}/{fileName}']?.get;
-	if (download?.responses?.['200']) {
-		download.responses['200'] = {
-			description: 'The file, with its stored content type',
-			content: { '*/*': { schema: { type: 'string', contentEncoding: 'binary' } } },
-		};
-	}
-
-	// The query coercion (request-shape) also takes 1 and 0 for a boolean.
-	for (const parameter of paths['/api/pages']?.get?.parameters ?? []) {
-		if (parameter.in === 'query' && parameter.name === 'draft')
-			parameter.schema = {
-				type: ['boolean', 'integer'],
-				enum: [true, false, 0, 1],
-				description: 'true/false (1/0 accepted)',
-			};
 	}
 	return document;
 }
@@ -248,7 +215,6 @@ export default fp(
 			},
 			transform({ schema, url, route }) {
 				if (!schema) return { schema, url };
-				const methods = Array.isArray(route.method) ? route.method : [route.method];
 				// Tag and security follow the route's own auth hook, so the document cannot drift from it.
 				const hooks = [route.onRequest ?? []].flat();
 				const surface = hooks.includes(app.requireAdmin)
@@ -261,14 +227,7 @@ export default fp(
 					security: SECURITY[surface],
 					...schema,
 				};
-				if (
-					app.site.config.extensions &&
-					url.startsWith('/api/') &&
-					route.config?.idempotency !== false &&
-					// Read-only POSTs (the sitemap) ignore the header.
-					!route.config?.readOnly &&
-					methods.some((m) => ['POST', 'PUT', 'DELETE'].includes(m))
-				) {
+				if (takesIdempotencyKey(route, app.site.config.extensions)) {
 					const headers = (schema.headers ?? { type: 'object', properties: {} }) as {
 						properties?: Record<string, unknown>;
 					};

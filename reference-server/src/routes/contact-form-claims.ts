@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../errors/api-error';
+import { ApiError } from '../errors/api-error';
+import { existingTenant } from './central';
 import { tenantOf } from '../context';
-import { TENANT_ID_PATTERN } from '../schemas/common';
 import { formParams } from '../schemas/contact-form';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
 import {
@@ -59,8 +59,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request, reply) => {
-			const { consumer, key } = request.body;
-			const result = claims.claim(tenantOf(request).pk, consumer, key);
+			const result = claims.claim(tenantOf(request).pk, request.body.consumer, request.body.key);
 			return reply.code(result.claimed ? 201 : 200).send(result);
 		},
 	);
@@ -84,11 +83,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request, reply) => {
-			const { tenantId } = request.params;
-			const tenant = new RegExp(TENANT_ID_PATTERN).test(tenantId)
-				? app.site.store.tenants.findById(tenantId)
-				: undefined;
-			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
+			const tenant = existingTenant(app.site.store.tenants, request.params.tenantId);
 			const settings = app.site.store.settings.get(tenant.pk);
 			if (
 				!isWebhookSecret(
@@ -98,8 +93,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			) {
 				throw new ApiError(401, 'unauthorized', 'The webhook secret is missing or wrong.');
 			}
-			const { consumer, key } = request.body;
-			const result = claims.claim(tenant.pk, consumer, key);
+			const result = claims.claim(tenant.pk, request.body.consumer, request.body.key);
 			return reply.code(result.claimed ? 201 : 200).send(result);
 		},
 	);

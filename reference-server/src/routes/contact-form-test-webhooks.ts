@@ -8,7 +8,7 @@ import {
 	testWebhookRemoveResponses,
 	testWebhookResponses,
 } from '../schemas/contact-form-test-webhooks';
-import { headerProblems, isHttpUrl } from './settings';
+import { headerProblems, webhookUrlProblem } from './settings';
 
 /**
  * Extension: a test webhook gets a copy of each new contact-form submission for a while, beside the
@@ -38,12 +38,8 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		async (request) => {
 			const { url, headers, ttl_seconds: ttlSeconds = 600 } = request.body;
 			const problems: FieldProblem[] = [];
-			if (!isHttpUrl(url)) problems.push({ field: 'url', problem: 'must be an http(s) URL' });
-			else {
-				const refused = await targets.refusalForUrlResolved(new URL(url));
-				if (refused !== undefined)
-					problems.push({ field: 'url', problem: `must not point to ${refused}` });
-			}
+			const problem = await webhookUrlProblem(targets, url);
+			if (problem) problems.push({ field: 'url', problem });
 			for (const problem of headerProblems({
 				contact_form_webhook_url: url,
 				contact_form_webhook_headers: headers ?? null,

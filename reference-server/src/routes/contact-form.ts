@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../errors/api-error';
+import { ApiError } from '../errors/api-error';
+import { existingTenant } from './central';
 import { DELIVERY_MARK_HEADER } from '../delivery/worker';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
 import { tenantOf } from '../context';
-import { pagination, paginationMetaFor, TENANT_ID_PATTERN } from '../schemas/common';
+import { pagination, paginationMetaFor } from '../schemas/common';
 import {
 	deliveriesQuery,
 	deliveriesResponses,
@@ -41,10 +42,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 					'A contact-form delivery cannot be submitted as a new submission (a delivery loop).',
 				);
 			}
-			const tenant = new RegExp(TENANT_ID_PATTERN).test(tenantId)
-				? store.tenants.findById(tenantId)
-				: undefined;
-			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
+			const tenant = existingTenant(store.tenants, tenantId);
 			const { submissionId, submittedAt, deliveryId } = store.contactForm.submit(
 				tenant.pk,
 				'contact',

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../errors/api-error';
 import { tenantOf } from '../context';
-import { contentBody, contentResponses } from '../schemas/content';
+import { contentBody, contentResponses } from '../schemas/pages';
 import { pageUrlOrThrow } from '../lib/page-url';
 
 /** 412: the page is no longer at the version the caller read; details say which it is at now. */

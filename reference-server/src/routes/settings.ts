@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FieldProblem, validationFailed } from '../errors/api-error';
 import type { Settings } from '../db/settings';
 import { tenantOf } from '../context';
+import type { TargetPolicy } from '../delivery/target-policy';
+import { asBoolean } from '../schemas/common';
 import { settingsBody, readSettingsResponses, settingsResponses } from '../schemas/settings';
 
 export function isHttpUrl(value: string): boolean {
@@ -11,6 +13,17 @@ export function isHttpUrl(value: string): boolean {
 	} catch {
 		return false;
 	}
+}
+
+/** What is wrong with a webhook URL: not an http(s) URL, or pointing where webhooks may not go. */
+export async function webhookUrlProblem(
+	targets: TargetPolicy,
+	url: string,
+): Promise<string | undefined> {
+	// The schemas' pattern admits only what URL parsing takes; the parse stays as a second check.
+	if (!isHttpUrl(url)) return 'must be an http(s) URL';
+	const refused = await targets.refusalForUrlResolved(new URL(url));
+	return refused === undefined ? undefined : `must not point to ${refused}`;
 }
 
 /**
@@ -59,34 +72,17 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request) => {
-			const body = request.body;
-			const changes: Partial<Settings> = {};
-			const problems: { field: string; problem: string }[] = [];
-			if (body.google_code !== undefined) changes.google_code = body.google_code;
-			if (body.noindex !== undefined)
-				changes.noindex = body.noindex === true || body.noindex === 1 ? 1 : 0;
-			if (body.statistics_iframe !== undefined) changes.statistics_iframe = body.statistics_iframe;
-			if (body.contact_form_webhook_url !== undefined) {
-				const url = body.contact_form_webhook_url;
-				if (url === null || url === '') changes.contact_form_webhook_url = null;
-				// The schema's pattern admits only what URL parsing takes; the parse stays as a second check.
-				else if (!isHttpUrl(url))
-					problems.push({
-						field: 'contact_form_webhook_url',
-						problem: 'must be an http(s) URL, null or ""',
-					});
-				else {
-					const refused = await targets.refusalForUrlResolved(new URL(url));
-					if (refused === undefined) changes.contact_form_webhook_url = url;
-					else
-						problems.push({
-							field: 'contact_form_webhook_url',
-							problem: `must not point to ${refused}`,
-						});
-				}
+			const { noindex, contact_form_webhook_url: url, ...sent } = request.body;
+			// Only the fields sent change.
+			const changes: Partial<Settings> = sent;
+			const problems: FieldProblem[] = [];
+			if (noindex !== undefined) changes.noindex = asBoolean(noindex, false) ? 1 : 0;
+			if (url === null || url === '') changes.contact_form_webhook_url = null;
+			else if (url !== undefined) {
+				const problem = await webhookUrlProblem(targets, url);
+				if (problem) problems.push({ field: 'contact_form_webhook_url', problem });
+				else changes.contact_form_webhook_url = url;
 			}
-			if (body.contact_form_webhook_headers !== undefined)
-				changes.contact_form_webhook_headers = body.contact_form_webhook_headers;
 			const tenantPk = tenantOf(request).pk;
 			if (problems.length === 0)
 				problems.push(...headerProblems({ ...store.settings.get(tenantPk), ...changes }));

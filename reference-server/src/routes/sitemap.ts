@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
 import { nowIso } from '../clock';
-import { sitemapBody, sitemapResponses } from '../schemas/sitemap';
+import { sitemapBody, sitemapResponses } from '../schemas/pages';
 
 const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, config } = app.site;
@@ -11,7 +11,7 @@ const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			// Reads only: an Idempotency-Key is ignored and the answer (up to megabytes) is not stored.
-			config: { readOnly: true },
+			config: { idempotency: false },
 			// A bodiless POST means "no filter", like {}.
 			preValidation: async (request) => {
 				if (request.body === undefined || request.body === null) request.body = {};

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { conflict } from '../errors/api-error';
-import { centralSchema } from '../schemas/central';
 import { pagination, paginationMetaFor } from '../schemas/common';
 import {
 	createTenantBody,
@@ -42,7 +41,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: centralSchema({ summary: 'Create a tenant' }, createTenantBody, okResponses),
+			schema: { summary: 'Create a tenant', body: createTenantBody, response: okResponses },
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
@@ -56,15 +55,13 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: centralSchema(
-				{
-					summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
-					description:
-						'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, assets, variables and notifications follow a rename; tokens issued before it stop working (401), so that no client reaches the renamed tenant, or a new tenant of the old name, by a token issued for the old name.',
-				},
-				updateTenantBody,
-				okResponses,
-			),
+			schema: {
+				summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
+				description:
+					'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, assets, variables and notifications follow a rename; tokens issued before it stop working (401), so that no client reaches the renamed tenant, or a new tenant of the old name, by a token issued for the old name.',
+				body: updateTenantBody,
+				response: okResponses,
+			},
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
@@ -81,11 +78,11 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: centralSchema(
-				{ summary: 'Delete a tenant with all its data; its tokens stop working' },
-				deleteTenantBody,
-				okResponses,
-			),
+			schema: {
+				summary: 'Delete a tenant with all its data; its tokens stop working',
+				body: deleteTenantBody,
+				response: okResponses,
+			},
 		},
 		async (request) => {
 			const tenant = existingTenant(store.tenants, request.body.id);

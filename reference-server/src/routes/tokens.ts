@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isoIn } from '../clock';
 import { sha256Hex } from '../plugins/auth';
 import { asBoolean } from '../schemas/common';
-import { centralSchema } from '../schemas/central';
 import { issueTokenBody, issueTokenResponses } from '../schemas/tokens';
 import { existingTenant } from './central';
 
@@ -19,14 +18,12 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireAdmin,
 			// A replay would need the token stored in plain text; retries issue a fresh token instead.
 			config: { idempotency: false },
-			schema: centralSchema(
-				{
-					summary: 'Issue a tenant token (shown once; stored only as a SHA-256 hash)',
-					description: 'Rotation: issue a new token with revoke_previous: true.',
-				},
-				issueTokenBody,
-				issueTokenResponses,
-			),
+			schema: {
+				summary: 'Issue a tenant token (shown once; stored only as a SHA-256 hash)',
+				description: 'Rotation: issue a new token with revoke_previous: true.',
+				body: issueTokenBody,
+				response: issueTokenResponses,
+			},
 		},
 		async (request) => {
 			const { id, expires_in: expiresIn } = request.body;

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type TProperties, Type } from '@sinclair/typebox';
 import { PAGE_URL_MAX_LENGTH, PAGE_URL_PATTERN } from '../lib/page-url';
 
 /**
@@ -12,7 +12,17 @@ import { PAGE_URL_MAX_LENGTH, PAGE_URL_PATTERN } from '../lib/page-url';
  * as JSON Schema in `Type.Unsafe<T>`. Response schemas are plain JSON Schema: they only shape the answer.
  */
 
-export const errorBody = {
+/** A JSON object whose every property is always there (the shape of most answers). */
+export function responseObject<P extends Record<string, unknown>>(properties: P) {
+	return { type: 'object', required: Object.keys(properties), properties } as const;
+}
+
+/** A request body: these fields, no others (an unknown field is a 400, not silently dropped). */
+export function strictObject<P extends TProperties>(properties: P) {
+	return Type.Object(properties, { additionalProperties: false });
+}
+
+const errorBody = {
 	type: 'object',
 	required: ['error', 'message'],
 	properties: {
@@ -30,11 +40,7 @@ export const errorResponses = {
 	'5xx': { description: 'Transient failure; retry with backoff.', ...errorBody },
 } as const;
 
-export const messageBody = {
-	type: 'object',
-	required: ['message'],
-	properties: { message: { type: 'string' } },
-} as const;
+export const messageBody = responseObject({ message: { type: 'string' } });
 
 /**
  * A pattern that runs only on a string within maxLength. ajv reports every bad keyword (allErrors), so
@@ -57,14 +63,11 @@ export function patternWithinLength(options: {
 	};
 }
 
-/** A tenant id; the public form checks its path parameter against it before a lookup. */
-export const TENANT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
-
 export const tenantIdSchema = Type.String({
 	minLength: 1,
 	...patternWithinLength({
 		maxLength: 63,
-		pattern: TENANT_ID_PATTERN,
+		pattern: '^[a-z0-9][a-z0-9_-]{0,62}$',
 		problem: 'must be 1 to 63 characters of a-z, 0-9, - and _, starting with a letter or digit',
 	}),
 	description: '1 to 63 characters of a-z, 0-9, -, _, starting with a letter or digit',
@@ -140,33 +143,18 @@ export const bannerSchema = Type.Unsafe<Record<string, unknown> | null>({
 	additionalProperties: true,
 });
 
-export const pageSchema = {
-	type: 'object',
-	required: [
-		'url',
-		'name',
-		'locale',
-		'meta_title',
-		'meta_description',
-		'draft',
-		'templates',
-		'banner',
-		'created_at',
-		'updated_at',
-	],
-	properties: {
-		url: { type: 'string' },
-		name: { type: 'string' },
-		locale: { type: 'string' },
-		meta_title: { type: ['string', 'null'] },
-		meta_description: { type: ['string', 'null'] },
-		draft: { type: 'boolean' },
-		templates: templatesSchema,
-		banner: bannerSchema,
-		created_at: { type: 'string', format: 'date-time' },
-		updated_at: { type: 'string', format: 'date-time' },
-	},
-} as const;
+export const pageSchema = responseObject({
+	url: { type: 'string' },
+	name: { type: 'string' },
+	locale: { type: 'string' },
+	meta_title: { type: ['string', 'null'] },
+	meta_description: { type: ['string', 'null'] },
+	draft: { type: 'boolean' },
+	templates: templatesSchema,
+	banner: bannerSchema,
+	created_at: { type: 'string', format: 'date-time' },
+	updated_at: { type: 'string', format: 'date-time' },
+});
 
 const PAGE_DEFAULT = 1;
 const PER_PAGE_DEFAULT = 20;
@@ -192,24 +180,21 @@ export function pagination(query: { page?: number; per_page?: number }) {
 	return { page, perPage, offset: (page - 1) * perPage };
 }
 
-export const paginationMeta = {
-	type: 'object',
-	required: ['page', 'per_page', 'total', 'last_page'],
-	properties: {
-		page: { type: 'integer' },
-		per_page: { type: 'integer' },
-		total: { type: 'integer' },
-		last_page: { type: 'integer', description: 'max(1, ceil(total / per_page))' },
-	},
-} as const;
+const paginationMeta = responseObject({
+	page: { type: 'integer' },
+	per_page: { type: 'integer' },
+	total: { type: 'integer' },
+	last_page: { type: 'integer', description: 'max(1, ceil(total / per_page))' },
+});
+
+/** A listing's answer without pages: every item in `data`. */
+export function dataList<T extends Record<string, unknown>>(items: T) {
+	return responseObject({ data: { type: 'array', items } });
+}
 
 /** A listing's answer: one page of `items` and where it stands. */
 export function paginatedList<T extends Record<string, unknown>>(items: T) {
-	return {
-		type: 'object',
-		required: ['data', 'meta'],
-		properties: { data: { type: 'array', items }, meta: paginationMeta },
-	} as const;
+	return responseObject({ data: { type: 'array', items }, meta: paginationMeta });
 }
 
 export function paginationMetaFor(page: number, perPage: number, total: number) {

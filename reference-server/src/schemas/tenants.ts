@@ -4,16 +4,23 @@ import {
 	messageBody,
 	paginatedList,
 	paginationQueryProperties,
+	responseObject,
+	strictObject,
 	tenantIdSchema,
 } from './common';
 
-export const createTenantBody = { id: tenantIdSchema, fqdn: Type.Optional(fqdnSchema) };
-export const updateTenantBody = {
+export const createTenantBody = strictObject({
+	id: tenantIdSchema,
+	fqdn: Type.Optional(fqdnSchema),
+});
+
+export const updateTenantBody = strictObject({
 	old_id: Type.Optional(tenantIdSchema),
 	id: tenantIdSchema,
 	fqdn: Type.Optional(fqdnSchema),
-};
-export const deleteTenantBody = { id: tenantIdSchema };
+});
+
+export const deleteTenantBody = strictObject({ id: tenantIdSchema });
 
 export const tenantOkResponses = { 200: messageBody };
 
@@ -29,13 +36,11 @@ export const listTenantsQuery = Type.Object({
 });
 
 export const listTenantsResponses = {
-	200: paginatedList({
-		type: 'object',
-		required: ['id', 'fqdn', 'created_at'],
-		properties: {
+	200: paginatedList(
+		responseObject({
 			id: { type: 'string' },
 			fqdn: { type: ['string', 'null'] },
 			created_at: { type: 'string', format: 'date-time' },
-		},
-	}),
+		}),
+	),
 } as const;

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { flagSchema, tenantIdSchema } from './common';
+import { flagSchema, responseObject, strictObject, tenantIdSchema } from './common';
 
 const TEN_YEARS_SECONDS = 10 * 365 * 24 * 60 * 60;
 
-export const issueTokenBody = {
+export const issueTokenBody = strictObject({
 	id: tenantIdSchema,
 	expires_in: Type.Optional(
 		Type.Integer({
@@ -20,17 +20,13 @@ export const issueTokenBody = {
 			'x-contract-decided': true,
 		}),
 	),
-};
+});
 
 export const issueTokenResponses = {
-	200: {
-		type: 'object',
-		required: ['token', 'token_type', 'tenant_id', 'expires_at'],
-		properties: {
-			token: { type: 'string' },
-			token_type: { type: 'string', enum: ['Bearer'] },
-			tenant_id: { type: 'string' },
-			expires_at: { type: ['string', 'null'], format: 'date-time' },
-		},
-	},
+	200: responseObject({
+		token: { type: 'string' },
+		token_type: { type: 'string', enum: ['Bearer'] },
+		tenant_id: { type: 'string' },
+		expires_at: { type: ['string', 'null'], format: 'date-time' },
+	}),
 } as const;
