@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../errors/api-error';
 import { existingTenant } from './central';
-import { DELIVERY_MARK_HEADER } from '../delivery/worker';
+import { DELIVERY_MARK_HEADER } from '../delivery/post';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
 import { tenantOf } from '../context';
 import { pagination, paginationMetaFor } from '../schemas/common';
