@@ -51,6 +51,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'createContactFormClaim',
 				summary:
 					'Claim a submission for a consumer: 201 for the first claim, 200 with claimed false for any later one',
 				'x-extension': true,
@@ -72,6 +73,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			// Public: a wrong secret counts against the budgets too (429 past them).
 			onRequest: publicRateLimits(app, claimBudgets),
 			schema: {
+				operationId: 'submitContactFormClaim',
 				summary:
 					"Claim a submission with the webhook's secret: 201 for the first claim, 200 with claimed false for any later one",
 				description: `Authenticated by the ${DELIVERY_SECRET_HEADER} header: the value the tenant's contact_form_webhook_headers give that header, which each delivery carries. Same claims as POST /api/contact-form/claims. Rate-limited like the public form (per client address and per tenant, 429 rate_limited with Retry-After), with budgets of its own: per tenant the form's, per address the larger of the form's two.`,
@@ -103,6 +105,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'deleteContactFormClaim',
 				summary: 'Give a claim up, so the next delivery of the submission is claimed afresh',
 				'x-extension': true,
 				body: claimBody,

@@ -26,6 +26,7 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			// The headers carry a secret: not stored for replay.
 			config: { idempotency: false },
 			schema: {
+				operationId: 'createContactFormTestWebhook',
 				summary:
 					'Set (or renew) a test webhook: it gets a copy of each new submission until it expires, is removed, or the token that set it is revoked or expires',
 				description:
@@ -65,6 +66,7 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'listContactFormTestWebhooks',
 				summary: 'The test webhooks that have not expired (without their headers)',
 				'x-extension': true,
 				response: testWebhookListResponses,
@@ -78,6 +80,7 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'deleteContactFormTestWebhook',
 				summary: 'Remove a test webhook; copies stop at once',
 				'x-extension': true,
 				body: testWebhookRemoveBody,

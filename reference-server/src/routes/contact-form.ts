@@ -23,6 +23,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			bodyLimit: Math.max(1, Math.floor(config.formMaxBodyKb * 1024)),
 			onRequest: publicRateLimits(app, formBudgets(app)),
 			schema: {
+				operationId: 'submitContactForm',
 				summary: 'Submit a contact form (public, no token)',
 				description:
 					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is answered 202 and not stored (nothing could ever deliver or list it). Each test webhook (POST /api/contact-form/test-webhooks) gets a copy, once, beside the delivery. Submissions and their finished deliveries are deleted after --retention-days (default 30). A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
@@ -71,6 +72,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'listContactFormDeliveries',
 				summary: 'Contact-form webhook deliveries, newest first',
 				'x-extension': true,
 				querystring: deliveriesQuery,

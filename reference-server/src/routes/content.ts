@@ -22,6 +22,7 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'putPageContent',
 				summary: "Replace a page's content (templates, and the banner when given)",
 				description:
 					'banner absent keeps the current banner; null removes it. Extension: if_updated_at makes the update conditional on the page being unchanged (412 precondition_failed otherwise, nothing written).',
@@ -29,22 +30,14 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				response: contentResponses,
 			},
 		},
-		async (request, reply) => {
+		async (request) => {
 			const { templates, banner, if_updated_at: ifUpdatedAt } = request.body;
 			const url = pageUrlOrThrow(request.body.url);
-			const updated = store.pages.updateContent(
-				tenantOf(request).pk,
-				url,
-				JSON.stringify(templates),
-				banner,
-				ifUpdatedAt,
-			);
+			const pk = tenantOf(request).pk;
+			const updated = store.pages.updateContent(pk, url, templates, banner, ifUpdatedAt);
 			if (!updated) throw notFound(`Page "${url}" not found.`);
 			if (updated.stale) throw pageChanged(url, ifUpdatedAt as string, updated.stale.updated_at);
-			// The templates go out as the JSON text just stored, not serialised a second time.
-			const head = JSON.stringify({ message: 'Content updated successfully.', page: updated.page });
-			const body = `${head.slice(0, -2)},"templates":${updated.templatesJson}}}`;
-			return reply.type('application/json; charset=utf-8').send(body);
+			return { message: 'Content updated successfully.', page: updated.page };
 		},
 	);
 };

@@ -15,6 +15,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'createNotification',
 				summary: 'Show a status notification in the editor; the same id again replaces it',
 				body: notificationBody,
 				response: saveNotificationResponses,
@@ -40,6 +41,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'listNotifications',
 				summary: 'List the notifications, most recently updated first',
 				'x-extension': true,
 				response: listNotificationsResponses,

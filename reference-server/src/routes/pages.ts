@@ -21,6 +21,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'listPages',
 				summary: 'List pages (not deleted ones), in creation order',
 				querystring: listPagesQuery,
 				response: listPagesResponses,
@@ -43,6 +44,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'createPage',
 				summary: 'Create a page',
 				description:
 					'The url of a deleted (archived) page may be used again: the new page replaces the archived one.',
@@ -71,6 +73,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'deletePage',
 				summary:
 					'Delete a page: by default archived (out of listings and sitemap, data kept); permanently: 1 erases it',
 				description:

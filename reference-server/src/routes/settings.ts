@@ -66,6 +66,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'updateSettings',
 				summary: 'Save site settings (partial: fields not sent keep their value)',
 				body: settingsBody,
 				response: settingsResponses,
@@ -100,6 +101,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'getSettings',
 				summary: 'Read the site settings, and the test webhooks that get copies of submissions now',
 				'x-extension': true,
 				response: readSettingsResponses,

@@ -17,6 +17,7 @@ const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				if (request.body === undefined || request.body === null) request.body = {};
 			},
 			schema: {
+				operationId: 'getSitemap',
 				summary: 'The sitemap: published pages (not draft, not deleted), ordered by url',
 				body: sitemapBody,
 				response: sitemapResponses,

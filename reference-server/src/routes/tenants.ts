@@ -22,6 +22,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			{
 				onRequest: app.requireAdmin,
 				schema: {
+					operationId: 'listTenants',
 					summary: 'List tenants, ordered by id',
 					description:
 						"An extension of the reference server: the Tenant node's Tenant parameter lists tenants with it (From List); By ID works without it.",
@@ -41,7 +42,12 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: { summary: 'Create a tenant', body: createTenantBody, response: okResponses },
+			schema: {
+				operationId: 'createTenant',
+				summary: 'Create a tenant',
+				body: createTenantBody,
+				response: okResponses,
+			},
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
@@ -56,6 +62,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireAdmin,
 			schema: {
+				operationId: 'renameTenant',
 				summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
 				description:
 					'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, assets, variables and notifications follow a rename; tokens issued before it stop working (401), so that no client reaches the renamed tenant, or a new tenant of the old name, by a token issued for the old name.',
@@ -79,6 +86,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireAdmin,
 			schema: {
+				operationId: 'deleteTenant',
 				summary: 'Delete a tenant with all its data; its tokens stop working',
 				body: deleteTenantBody,
 				response: okResponses,

@@ -19,6 +19,7 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			// A replay would need the token stored in plain text; retries issue a fresh token instead.
 			config: { idempotency: false },
 			schema: {
+				operationId: 'createTenantToken',
 				summary: 'Issue a tenant token (shown once; stored only as a SHA-256 hash)',
 				description: 'Rotation: issue a new token with revoke_previous: true.',
 				body: issueTokenBody,

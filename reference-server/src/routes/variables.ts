@@ -36,6 +36,7 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			...common,
 			schema: {
+				operationId: 'listVariables',
 				...docs,
 				summary: 'List variables, sorted by key',
 				description:
@@ -51,6 +52,7 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			...common,
 			schema: {
+				operationId: 'putVariables',
 				...docs,
 				summary: 'Create or replace a variable',
 				body: putVariableBody,
@@ -85,6 +87,7 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			...common,
 			schema: {
+				operationId: 'deleteVariables',
 				...docs,
 				summary: 'Delete a variable',
 				body: deleteVariableBody,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { ApiError, validationFailed } from '../errors/api-error';
 import type { AssetRepository, AssetRow } from '../db/assets';
 import type { AssetStore } from './asset-store';
@@ -52,16 +53,6 @@ function uploadError(error: unknown): unknown {
 	return validationFailed([{ field: 'body', problem: 'is not a valid multipart/form-data body' }]);
 }
 
-/** The multipart request of one upload, as the route hands it over. */
-export interface UploadRequest {
-	tenantPk: number;
-	/** The file size limit in force for this upload (AssetUploads.fileSizeLimit). */
-	limit: FileSizeLimit;
-	parts: AsyncIterable<Multipart>;
-	/** The raw request: its end arms the stall guard. */
-	raw: IncomingMessage;
-}
-
 interface WrittenFile {
 	id: string;
 	size: number;
@@ -78,7 +69,7 @@ export interface UploadLimits {
 }
 
 /** The byte limit of one upload's file, and whether the tenant's quota (not the upload limit) sets it. */
-export interface FileSizeLimit {
+interface FileSizeLimit {
 	bytes: number;
 	byQuota: boolean;
 }
@@ -97,7 +88,7 @@ export class AssetUploads {
 	) {}
 
 	/** The upload limit, or what is left of the tenant's quota when that is less. */
-	fileSizeLimit(tenantPk: number): FileSizeLimit {
+	private fileSizeLimit(tenantPk: number): FileSizeLimit {
 		const uploadBytes = Math.max(1, Math.floor(this.limits.maxUploadMb * MB));
 		if (this.limits.quotaMb <= 0) return { bytes: uploadBytes, byQuota: false };
 		const left = Math.floor(this.limits.quotaMb * MB) - this.rows.usedBytes(tenantPk);
@@ -122,10 +113,13 @@ export class AssetUploads {
 		);
 	}
 
-	async receive({ tenantPk, limit, parts, raw }: UploadRequest): Promise<AssetRow> {
+	/** The upload of a multipart request (its end arms the stall guard), stored for the tenant. */
+	async receive(tenantPk: number, request: FastifyRequest): Promise<AssetRow> {
+		const limit = this.fileSizeLimit(tenantPk);
+		const parts = request.parts({ limits: { fileSize: limit.bytes } }) as AsyncIterable<Multipart>;
 		let result: Awaited<ReturnType<AssetUploads['writeParts']>>;
 		try {
-			result = await this.writeParts(tenantPk, limit, parts, raw);
+			result = await this.writeParts(tenantPk, limit, parts, request.raw);
 		} catch (error) {
 			throw this.limits.tenantExists(tenantPk) ? error : this.tenantGone();
 		}
