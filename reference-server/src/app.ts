@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { openStore } from './db';
-import type { PageUrlChange } from './db/page-url-migration';
+import { PAGE_URL_CHANGE_WORDS, type PageUrlChange } from './db/page-url-migration';
 import { parseCidrList, TargetPolicy } from './delivery/target-policy';
 import { TestCopySender } from './delivery/test-copies';
 import { DeliveryWorker } from './delivery/worker';
@@ -42,6 +42,16 @@ import earlyAnswersPlugin from './plugins/early-answers';
 
 const MB = 1024 * 1024;
 
+/** Errors of Node's HTTP parser, by code; any other is "not valid HTTP". */
+const CLIENT_ERRORS: Record<string, ApiError> = {
+	ERR_HTTP_REQUEST_TIMEOUT: new ApiError(
+		408,
+		'request_timeout',
+		'The request did not arrive in time; the connection is closed.',
+	),
+	HPE_HEADER_OVERFLOW: new ApiError(431, 'headers_too_large', 'The request headers are too large.'),
+};
+
 /**
  * Errors Node's HTTP parser raises before a request reaches Fastify's routes (a client too slow with
  * its headers or body, headers too large, bytes that are not HTTP): answered with the contract's
@@ -53,21 +63,12 @@ function clientErrorHandler(
 	socket: Socket,
 ): void {
 	if (error.code === 'ECONNRESET' || socket.destroyed) return;
-	let status = 400;
-	let body = { error: 'bad_request', message: 'The request is not valid HTTP.' };
-	if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-		status = 408;
-		body = {
-			error: 'request_timeout',
-			message: 'The request did not arrive in time; the connection is closed.',
-		};
-	} else if (error.code === 'HPE_HEADER_OVERFLOW') {
-		status = 431;
-		body = { error: 'headers_too_large', message: 'The request headers are too large.' };
-	}
+	const { status, code, message } =
+		CLIENT_ERRORS[error.code ?? ''] ??
+		new ApiError(400, 'bad_request', 'The request is not valid HTTP.');
 	this.log.debug({ code: error.code, status }, 'client error');
 	if (socket.writable) {
-		const text = JSON.stringify(body);
+		const text = JSON.stringify({ error: code, message });
 		socket.write(
 			`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
 		);
@@ -154,16 +155,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 			},
 		},
 	});
-	for (const change of migrated) {
-		app.log.warn(
-			change,
-			change.reason === 'canonical'
-				? 'Page url migrated to its canonical form'
-				: change.reason === 'duplicate'
-					? 'Page url migrated: another page kept its canonical url, this one is kept under a new url'
-					: "Page url migrated: today's rule refuses the old url, the page is kept under a new url",
-		);
-	}
+	for (const change of migrated) app.log.warn(change, PAGE_URL_CHANGE_WORDS[change.reason]);
 
 	const targets = new TargetPolicy({
 		allow: config.webhookAllow === undefined ? undefined : parseCidrList(config.webhookAllow),

@@ -38,11 +38,10 @@ export interface StoreOptions {
 	onMigration?: MigrationReport;
 }
 
-/** Opens the store at `file` (or ':memory:') with its schema up to date and stale idempotency rows gone. */
+/** Opens the store at `file` (or ':memory:') with its schema up to date and expired replays gone. */
 export function openStore(file: string, options: StoreOptions = {}): Store & { close(): void } {
 	const db = openDatabase(file, options.onMigration);
 	const store = { ...repositories(db), db, close: () => db.close() };
-	store.idempotency.purgeInFlight();
 	store.idempotency.purgeExpired();
 	return store;
 }

@@ -20,8 +20,15 @@ export interface FieldProblem {
 	problem: string;
 }
 
+export const invalidJson = (message: string) => new ApiError(400, 'invalid_json', message);
+export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
+export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
+export const payloadTooLarge = (message: string) => new ApiError(413, 'payload_too_large', message);
+export const quotaExceeded = (message: string) => new ApiError(413, 'quota_exceeded', message);
+export const unsupportedMediaType = (message: string) =>
+	new ApiError(415, 'unsupported_media_type', message);
 
 /** 400 validation_failed: the bad fields by name in the message, each with its problem in details. */
 export function validationFailed(details: FieldProblem[]): ApiError {

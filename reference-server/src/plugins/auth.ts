@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../errors/api-error';
+import { unauthorized, forbidden } from '../errors/api-error';
 import type { Caller } from '../context';
 
 export function sha256Hex(value: string): string {
@@ -17,9 +17,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 const missingToken = () =>
-	new ApiError(401, 'unauthorized', 'A bearer token is required (Authorization: Bearer <token>).');
-const invalidToken = () =>
-	new ApiError(401, 'unauthorized', 'The bearer token is unknown, revoked or expired.');
+	unauthorized('A bearer token is required (Authorization: Bearer <token>).');
+const invalidToken = () => unauthorized('The bearer token is unknown, revoked or expired.');
 
 /**
  * `requireAdmin` and `requireTenant` are onRequest hooks for routes. The two token kinds are separate:
@@ -55,11 +54,7 @@ export default fp(
 				return;
 			}
 			if (tenantFor(token))
-				throw new ApiError(
-					403,
-					'forbidden',
-					'This endpoint needs the admin token; a tenant token was given.',
-				);
+				throw forbidden('This endpoint needs the admin token; a tenant token was given.');
 			throw invalidToken();
 		});
 
@@ -73,11 +68,7 @@ export default fp(
 				return;
 			}
 			if (isAdminToken(token))
-				throw new ApiError(
-					403,
-					'forbidden',
-					'This endpoint needs a tenant token; the admin token was given.',
-				);
+				throw forbidden('This endpoint needs a tenant token; the admin token was given.');
 			throw invalidToken();
 		});
 	},

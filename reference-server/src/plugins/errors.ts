@@ -1,6 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, type FieldProblem, notFound, validationFailed } from '../errors/api-error';
+import {
+	ApiError,
+	type FieldProblem,
+	invalidJson,
+	notFound,
+	payloadTooLarge,
+	unsupportedMediaType,
+	validationFailed,
+} from '../errors/api-error';
 import { drainBody } from '../lib/drain';
 import { errorResponses } from '../schemas/common';
 
@@ -99,10 +107,6 @@ const STATUS_CODES: Record<number, string> = {
 	429: 'rate_limited',
 };
 
-const invalidJson = (message: string) => new ApiError(400, 'invalid_json', message);
-const tooLarge = (message: string) => new ApiError(413, 'payload_too_large', message);
-const unsupported = (message: string) => new ApiError(415, 'unsupported_media_type', message);
-
 /** Fastify's and @fastify/multipart's own errors, by code. */
 const FRAMEWORK_ERRORS: Record<string, ApiError> = {
 	FST_ERR_CTP_INVALID_JSON_BODY: invalidJson('The request body is not valid JSON.'),
@@ -112,15 +116,19 @@ const FRAMEWORK_ERRORS: Record<string, ApiError> = {
 	FST_ERR_CTP_INVALID_CONTENT_LENGTH: invalidJson(
 		'The request body does not match its Content-Length.',
 	),
-	FST_ERR_CTP_BODY_TOO_LARGE: tooLarge('The request body is larger than the configured limit.'),
-	FST_REQ_FILE_TOO_LARGE: tooLarge('The upload is larger than the configured limit.'),
-	FST_PARTS_LIMIT: tooLarge('The multipart body has too many parts.'),
-	FST_FILES_LIMIT: tooLarge('The multipart body has too many files.'),
-	FST_FIELDS_LIMIT: tooLarge('The multipart body has too many fields.'),
-	FST_ERR_CTP_INVALID_MEDIA_TYPE: unsupported(
+	FST_ERR_CTP_BODY_TOO_LARGE: payloadTooLarge(
+		'The request body is larger than the configured limit.',
+	),
+	FST_REQ_FILE_TOO_LARGE: payloadTooLarge('The upload is larger than the configured limit.'),
+	FST_PARTS_LIMIT: payloadTooLarge('The multipart body has too many parts.'),
+	FST_FILES_LIMIT: payloadTooLarge('The multipart body has too many files.'),
+	FST_FIELDS_LIMIT: payloadTooLarge('The multipart body has too many fields.'),
+	FST_ERR_CTP_INVALID_MEDIA_TYPE: unsupportedMediaType(
 		'The request content type is not supported by this endpoint.',
 	),
-	FST_INVALID_MULTIPART_CONTENT_TYPE: unsupported('This endpoint expects multipart/form-data.'),
+	FST_INVALID_MULTIPART_CONTENT_TYPE: unsupportedMediaType(
+		'This endpoint expects multipart/form-data.',
+	),
 	FST_PROTO_VIOLATION: new ApiError(
 		400,
 		'validation_failed',

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../errors/api-error';
+import { unsupportedMediaType } from '../errors/api-error';
 import { addRouteHook } from '../lib/route-hooks';
 
 interface PropertySchema {
@@ -37,13 +37,7 @@ export default fp(
 			done: (error?: Error) => void,
 		) => {
 			if (request.isMultipart())
-				return done(
-					new ApiError(
-						415,
-						'unsupported_media_type',
-						'This endpoint accepts application/json only.',
-					),
-				);
+				return done(unsupportedMediaType('This endpoint accepts application/json only.'));
 			done();
 		};
 

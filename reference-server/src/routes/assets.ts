@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../errors/api-error';
+import { notFound, unsupportedMediaType } from '../errors/api-error';
 import { AssetUploads } from '../storage/asset-upload';
 import { tenantOf } from '../context';
 import { downloadParams, downloadResponses, uploadResponses } from '../schemas/assets';
@@ -25,9 +25,7 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		},
 		async (request, reply) => {
 			if (!request.isMultipart()) {
-				throw new ApiError(
-					415,
-					'unsupported_media_type',
+				throw unsupportedMediaType(
 					'Upload the file as multipart/form-data with a part named file.',
 				);
 			}

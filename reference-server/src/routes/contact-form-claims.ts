@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError } from '../errors/api-error';
+import { unauthorized } from '../errors/api-error';
 import { existingTenant } from './central';
 import { tenantOf } from '../context';
 import { formParams } from '../schemas/contact-form';
@@ -93,7 +93,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 					request.headers[DELIVERY_SECRET_HEADER.toLowerCase()],
 				)
 			) {
-				throw new ApiError(401, 'unauthorized', 'The webhook secret is missing or wrong.');
+				throw unauthorized('The webhook secret is missing or wrong.');
 			}
 			const result = claims.claim(tenant.pk, request.body.consumer, request.body.key);
 			return reply.code(result.claimed ? 201 : 200).send(result);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
-import { ApiError, type FieldProblem, validationFailed } from '../errors/api-error';
+import { quotaExceeded, validationFailed, type FieldProblem } from '../errors/api-error';
 import {
 	testWebhookBody,
 	testWebhookListResponses,
@@ -50,9 +50,7 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const tenantPk = tenantOf(request).pk;
 			const { maxTestWebhooks } = app.site.config;
 			if (testWebhooks.countLive(tenantPk, url) >= maxTestWebhooks)
-				throw new ApiError(
-					413,
-					'quota_exceeded',
+				throw quotaExceeded(
 					`A tenant may have at most ${maxTestWebhooks} test webhooks at once (server option --max-test-webhooks); remove one or let it expire.`,
 				);
 			const caller = request.caller;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError } from '../errors/api-error';
+import { forbidden } from '../errors/api-error';
 import { existingTenant } from './central';
 import { DELIVERY_MARK_HEADER } from '../delivery/post';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
@@ -37,9 +37,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const { tenantId } = request.params;
 			// A delivery (of any tenant) relayed back into a form would deliver again, forever.
 			if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
-				throw new ApiError(
-					403,
-					'forbidden',
+				throw forbidden(
 					'A contact-form delivery cannot be submitted as a new submission (a delivery loop).',
 				);
 			}

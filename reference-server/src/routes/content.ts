@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../errors/api-error';
+import { notFound, ApiError } from '../errors/api-error';
 import { tenantOf } from '../context';
 import { contentBody, contentResponses } from '../schemas/pages';
 import { pageUrlOrThrow } from '../lib/page-url';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { conflict, notFound } from '../errors/api-error';
+import { notFound, conflict } from '../errors/api-error';
 import { pageUrlOrThrow } from '../lib/page-url';
 import type { PageFilter } from '../db/pages';
 import { tenantOf } from '../context';

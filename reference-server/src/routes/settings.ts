@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type FieldProblem, validationFailed } from '../errors/api-error';
+import { validationFailed, type FieldProblem } from '../errors/api-error';
 import type { Settings } from '../db/settings';
 import { tenantOf } from '../context';
 import type { TargetPolicy } from '../delivery/target-policy';

@@ -3,7 +3,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, validationFailed } from '../errors/api-error';
+import {
+	notFound,
+	payloadTooLarge,
+	quotaExceeded,
+	validationFailed,
+	ApiError,
+} from '../errors/api-error';
 import type { AssetRepository, AssetRow } from '../db/assets';
 import type { AssetStore } from './asset-store';
 import { malformedMultipart, STALL_MS, stallGuard } from './multipart-stall';
@@ -98,19 +104,13 @@ export class AssetUploads {
 	}
 
 	private quotaExceeded(): ApiError {
-		return new ApiError(
-			413,
-			'quota_exceeded',
+		return quotaExceeded(
 			`The tenant's uploads would exceed its quota of ${this.limits.quotaMb} MB (server option --upload-quota-mb).`,
 		);
 	}
 
 	private tenantGone(): ApiError {
-		return new ApiError(
-			404,
-			'not_found',
-			'The tenant was deleted while the upload was in progress.',
-		);
+		return notFound('The tenant was deleted while the upload was in progress.');
 	}
 
 	/** The upload of a multipart request (its end arms the stall guard), stored for the tenant. */
@@ -227,9 +227,7 @@ export class AssetUploads {
 
 		if (tooLarge) {
 			if (limit.byQuota) throw this.quotaExceeded();
-			throw new ApiError(
-				413,
-				'payload_too_large',
+			throw payloadTooLarge(
 				`The upload is larger than the limit of ${this.limits.maxUploadMb} MB.`,
 			);
 		}
