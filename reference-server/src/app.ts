@@ -151,6 +151,8 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 				useDefaults: true,
 				// Nullable fields and 0/1 flags are written as type arrays.
 				allowUnionTypes: true,
+				// Each error carries the subschema that failed: its x-problem words the answer (plugins/errors.ts).
+				verbose: true,
 				keywords: ['x-extension', 'x-contract-decided', 'x-problem'],
 			},
 		},

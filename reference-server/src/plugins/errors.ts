@@ -15,10 +15,11 @@ import { errorResponses } from '../schemas/common';
 interface AjvError {
 	keyword: string;
 	instancePath: string;
-	schemaPath?: string;
 	message?: string;
 	params: Record<string, unknown>;
 	propertyName?: string;
+	/** The subschema whose keyword failed (ajv's `verbose` option, app.ts). */
+	parentSchema?: Record<string, unknown>;
 }
 
 /** `/templates/0/x` with a missing `y` becomes `templates.0.x.y`; the request part names an empty path. */
@@ -52,45 +53,24 @@ function problemOf(error: AjvError, context: string): string {
 
 /**
  * A schema may say in words what its constraint means: `'x-problem': 'must be an http(s) URL'` next to
- * the constraint replaces ajv's wording (which would quote the regular expression). The error's
- * schemaPath leads to the subschema that failed; its last segment is the keyword.
+ * the constraint replaces ajv's wording (which would quote the regular expression). Not for a missing
+ * or unknown field, whose subschema is the object's.
  */
-function problemFromSchema(error: AjvError, rootSchema: unknown): string | undefined {
-	if (
-		!rootSchema ||
-		!error.schemaPath ||
-		error.keyword === 'required' ||
-		error.keyword === 'additionalProperties'
-	)
-		return undefined;
-	const segments = error.schemaPath
-		.replace(/^#\/?/, '')
-		.split('/')
-		.slice(0, -1)
-		.map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
-	let node: unknown = rootSchema;
-	for (const segment of segments) {
-		if (node === null || typeof node !== 'object') return undefined;
-		node = (node as Record<string, unknown>)[segment];
-	}
-	const problem =
-		node && typeof node === 'object' ? (node as Record<string, unknown>)['x-problem'] : undefined;
+function problemFromSchema(error: AjvError): string | undefined {
+	if (error.keyword === 'required' || error.keyword === 'additionalProperties') return undefined;
+	const problem = error.parentSchema?.['x-problem'];
 	return typeof problem === 'string' ? problem : undefined;
 }
 
 /** Every bad field once (the first problem found for it), in the order ajv reported them. */
-export function problemsFromValidation(
-	errors: AjvError[],
-	context: string,
-	rootSchema?: unknown,
-): FieldProblem[] {
+function problemsFromValidation(errors: AjvError[], context: string): FieldProblem[] {
 	const byField = new Map<string, string>();
 	for (const error of errors) {
 		// propertyNames reports each failed sub-keyword (tagged with propertyName) and then a summary; the former say more.
 		if (error.keyword === 'propertyNames') continue;
 		const field = fieldOf(error, context);
 		if (!byField.has(field))
-			byField.set(field, problemFromSchema(error, rootSchema) ?? problemOf(error, context));
+			byField.set(field, problemFromSchema(error) ?? problemOf(error, context));
 	}
 	if (byField.size === 0 && errors.length > 0) byField.set(context, problemOf(errors[0], context));
 	return [...byField].map(([field, problem]) => ({ field, problem }));
@@ -172,15 +152,8 @@ function handleError(
 
 	const fastifyError = error as FastifyError;
 	if (Array.isArray(fastifyError.validation)) {
-		const context = fastifyError.validationContext ?? 'body';
-		const rootSchema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[
-			context
-		];
-		const details = problemsFromValidation(
-			fastifyError.validation as unknown as AjvError[],
-			context,
-			rootSchema,
-		);
+		const errors = fastifyError.validation as unknown as AjvError[];
+		const details = problemsFromValidation(errors, fastifyError.validationContext ?? 'body');
 		return sendError(reply, validationFailed(details));
 	}
 	// A body that JSON.parse rejected in a custom parser, or any other framework 4xx: the input's fault.
