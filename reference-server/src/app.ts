@@ -103,7 +103,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	const storage = openStorage(config);
 	// What migrations changed is logged once the logger exists (below).
 	const migrated: PageUrlChange[] = [];
-	const store = openStore(storage.dbFile, { onMigration: (change) => migrated.push(change) });
+	const store = openStore(storage.dbFile, (change) => migrated.push(change));
 
 	const app = Fastify({
 		logger: loggerOptions(config),

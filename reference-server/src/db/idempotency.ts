@@ -10,12 +10,15 @@ export interface StoredAnswer {
 	body: string | null;
 }
 
+/** How long an answer is kept for replay. */
+const ANSWER_TTL_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Final answers kept for replay per caller scope and key, until they expire. Keys of requests still
  * running are held in memory by plugins/idempotency.ts: they mean nothing after a restart, and one
  * process owns a data directory.
  */
-export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
+export function createIdempotencyRepository(db: SqliteDatabase) {
 	const find = db.prepare<[string, string, string], StoredAnswer>(
 		`SELECT request_hash, status, content_type, body FROM idempotency_keys
 		  WHERE scope = ? AND key = ? AND state = 'done' AND expires_at > ?`,
@@ -27,6 +30,7 @@ export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
 	const purgeExpired = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
 	// At start-up no request is running: rows an earlier version stored for running requests go.
 	db.exec(`DELETE FROM idempotency_keys WHERE state = 'in_flight'`);
+	purgeExpired.run(nowIso());
 
 	return {
 		find: (scope: string, key: string) => find.get(scope, key, nowIso()),
@@ -34,7 +38,7 @@ export function createIdempotencyRepository(db: SqliteDatabase, ttlMs: number) {
 		save(scope: string, key: string, answer: StoredAnswer, takenAt: number): void {
 			const { request_hash, status, content_type, body } = answer;
 			const created = new Date(takenAt).toISOString();
-			const expires = new Date(takenAt + ttlMs).toISOString();
+			const expires = new Date(takenAt + ANSWER_TTL_MS).toISOString();
 			save.run(scope, key, request_hash, status, content_type, body, created, expires);
 		},
 		purgeExpired: (): number => purgeExpired.run(nowIso()).changes,

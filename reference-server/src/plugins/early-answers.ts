@@ -13,10 +13,11 @@ type Done = (error: Error | null, payload?: unknown) => void;
 
 /**
  * An answer decided before the request body arrived (401 from the auth hook on an upload, a 404, a
- * 415) waits until the body has been read: Node 20's HTTP client, once it has a whole response,
- * stops listening for `drain`, so a client still streaming the body into a kept-alive socket waits
- * forever, and so does the next request queued for that socket. Answering after the body keeps the
- * connection usable and never closes a socket with unread data (which clients see as a reset).
+ * 415, a 413 for a body over the limit) waits until the body has been read: Node 20's HTTP client,
+ * once it has a whole response, stops listening for `drain`, so a client still streaming the body
+ * into a kept-alive socket waits forever, and so does the next request queued for that socket.
+ * Answering after the body keeps the connection usable and never closes a socket with unread data
+ * (which clients see as a reset: EPIPE, "fetch failed", and a retry of a request that cannot succeed).
  */
 export default fp(
 	async function earlyAnswersPlugin(app: FastifyInstance) {

@@ -9,7 +9,6 @@ import {
 	unsupportedMediaType,
 	validationFailed,
 } from '../errors/api-error';
-import { drainBody } from '../lib/drain';
 import { errorResponses } from '../schemas/common';
 
 interface AjvError {
@@ -127,27 +126,14 @@ export function sendError(reply: FastifyReply, { status, code, message, details 
 		.send({ error: code, message, details });
 }
 
-/**
- * Bytes of an over-limit body read and discarded before the 413 is sent. Answering while the client
- * still sends makes the server close a socket with unread data: the client sees a reset (EPIPE,
- * "fetch failed") instead of the 413, and retries a request that can never succeed. A body declared
- * larger than limit + this is answered at once (the connection is closed).
- */
-export const OVERSIZE_DRAIN_BYTES = 64 * 1024 * 1024;
-
 function handleError(
 	this: FastifyInstance,
 	error: FastifyError | ApiError | Error,
 	request: FastifyRequest,
 	reply: FastifyReply,
 ) {
+	// An over-limit body's 413, like every answer, waits for the rest of the body (early-answers.ts).
 	const known = error instanceof ApiError ? error : FRAMEWORK_ERRORS[(error as FastifyError).code];
-	if (known && (error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-		const declared = Number(request.headers['content-length']);
-		const limit = request.routeOptions.bodyLimit ?? 0;
-		if (!(declared > limit + OVERSIZE_DRAIN_BYTES))
-			return drainBody(request.raw, OVERSIZE_DRAIN_BYTES).then(() => sendError(reply, known));
-	}
 	if (known) return sendError(reply, known);
 
 	const fastifyError = error as FastifyError;
