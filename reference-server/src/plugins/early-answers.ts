@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IncomingMessage } from 'node:http';
-import { drainBody } from '../lib/drain';
 
 /**
  * Bytes of a refused request's body read and discarded before its answer goes out; a longer rest is
  * cut off (answer sent, connection closed).
  */
-export const EARLY_ANSWER_DRAIN_BYTES = 64 * 1024 * 1024;
+const EARLY_ANSWER_DRAIN_BYTES = 64 * 1024 * 1024;
 
 type Done = (error: Error | null, payload?: unknown) => void;
 
@@ -40,4 +39,26 @@ export default fp(
 function hasBody(raw: IncomingMessage): boolean {
 	const length = raw.headers['content-length'];
 	return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Reads and discards the rest of a request body still arriving. Resolves true once the body ended,
+ * false when more than maxBytes came or the connection went first.
+ */
+function drainBody(raw: IncomingMessage, maxBytes: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		let seen = 0;
+		const finish = (ended: boolean) => {
+			raw.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+			resolve(ended);
+		};
+		const onData = (chunk: Buffer) => {
+			seen += chunk.length;
+			if (seen > maxBytes) finish(false);
+		};
+		const onEnd = () => finish(true);
+		const onGone = () => finish(raw.complete);
+		raw.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
+		raw.resume();
+	});
 }

@@ -87,20 +87,25 @@ const MB = 1024 * 1024;
  * on disk and a row in the database. Nothing is kept of an upload that fails.
  */
 export class AssetUploads {
+	private readonly uploadBytes: number;
+	private readonly quotaBytes: number;
+
 	constructor(
 		private readonly files: AssetStore,
 		private readonly rows: AssetRepository,
 		private readonly limits: UploadLimits,
-	) {}
+	) {
+		this.uploadBytes = Math.max(1, Math.floor(limits.maxUploadMb * MB));
+		this.quotaBytes = Math.floor(limits.quotaMb * MB);
+	}
 
 	/** The upload limit, or what is left of the tenant's quota when that is less. */
 	private fileSizeLimit(tenantPk: number): FileSizeLimit {
-		const uploadBytes = Math.max(1, Math.floor(this.limits.maxUploadMb * MB));
-		if (this.limits.quotaMb <= 0) return { bytes: uploadBytes, byQuota: false };
-		const left = Math.floor(this.limits.quotaMb * MB) - this.rows.usedBytes(tenantPk);
+		const left = this.quotaBytes - this.rows.usedBytes(tenantPk);
 		// busboy needs a positive limit: with nothing left, a 1-byte file is still refused after writing.
-		if (left < uploadBytes) return { bytes: Math.max(1, left), byQuota: true };
-		return { bytes: uploadBytes, byQuota: false };
+		if (this.quotaBytes > 0 && left < this.uploadBytes)
+			return { bytes: Math.max(1, left), byQuota: true };
+		return { bytes: this.uploadBytes, byQuota: false };
 	}
 
 	private quotaExceeded(): ApiError {
@@ -109,33 +114,28 @@ export class AssetUploads {
 		);
 	}
 
-	private tenantGone(): ApiError {
-		return notFound('The tenant was deleted while the upload was in progress.');
-	}
-
 	/** The upload of a multipart request (its end arms the stall guard), stored for the tenant. */
 	async receive(tenantPk: number, request: FastifyRequest): Promise<AssetRow> {
+		try {
+			return await this.store(tenantPk, request);
+		} catch (error) {
+			// The tenant was deleted meanwhile (its rows and files went with it): that is the answer.
+			if (this.limits.tenantExists(tenantPk)) throw error;
+			throw notFound('The tenant was deleted while the upload was in progress.');
+		}
+	}
+
+	private async store(tenantPk: number, request: FastifyRequest): Promise<AssetRow> {
 		const limit = this.fileSizeLimit(tenantPk);
 		const parts = request.parts({ limits: { fileSize: limit.bytes } }) as AsyncIterable<Multipart>;
-		let result: Awaited<ReturnType<AssetUploads['writeParts']>>;
-		try {
-			result = await this.writeParts(tenantPk, limit, parts, request.raw);
-		} catch (error) {
-			throw this.limits.tenantExists(tenantPk) ? error : this.tenantGone();
-		}
-		const { written, displayName } = result;
+		const { written, displayName } = await this.writeParts(tenantPk, limit, parts, request.raw);
 		const name = displayName ?? cleanDisplayName(written.fileName) ?? 'file';
-		// Checked again now, in the same turn as the insert: uploads running side by side each saw the
-		// quota before the other's row existed.
-		const overQuota =
-			this.limits.quotaMb > 0 &&
-			this.rows.usedBytes(tenantPk) + written.size > Math.floor(this.limits.quotaMb * MB);
-		const gone = !this.limits.tenantExists(tenantPk);
-		if (overQuota || gone) {
-			await this.files.remove(tenantPk, written.id);
-			throw gone ? this.tenantGone() : this.quotaExceeded();
-		}
 		try {
+			// Checked again now, in the same turn as the insert: uploads running side by side each saw the
+			// quota before the other's row existed.
+			if (this.quotaBytes > 0 && this.rows.usedBytes(tenantPk) + written.size > this.quotaBytes)
+				throw this.quotaExceeded();
+			// A tenant deleted meanwhile fails the insert (its key is gone).
 			return this.rows.create({
 				id: written.id,
 				tenant_pk: tenantPk,
@@ -146,7 +146,7 @@ export class AssetUploads {
 			});
 		} catch (error) {
 			await this.files.remove(tenantPk, written.id);
-			throw this.limits.tenantExists(tenantPk) ? error : this.tenantGone();
+			throw error;
 		}
 	}
 
