@@ -116,6 +116,13 @@ export function createPageRepository(db: SqliteDatabase) {
 	const setContent = db.prepare(
 		'UPDATE pages SET templates = ?, banner = ?, updated_at = ? WHERE id = ?',
 	);
+	// Every locale when none (null) is given.
+	const sitemap = db.prepare<{ tenantPk: number; locale: string | null }, SitemapEntry>(
+		`SELECT url, name, locale, updated_at FROM pages
+		  WHERE tenant_pk = @tenantPk AND deleted_at IS NULL AND draft = 0
+		    AND (@locale IS NULL OR locale = @locale)
+		  ORDER BY url`,
+	);
 	/** A page row without its templates (which may be megabytes, and are replaced anyway). */
 	const metaByUrl = db.prepare<[number, string], Omit<PageRow, 'templates'>>(
 		'SELECT id, tenant_pk, url, name, locale, meta_title, meta_description, draft, banner, created_at, updated_at, deleted_at FROM pages WHERE tenant_pk = ? AND url = ?',
@@ -203,12 +210,7 @@ export function createPageRepository(db: SqliteDatabase) {
 			return update.immediate();
 		},
 		/** Published pages (not draft, not deleted) ordered by url. */
-		sitemap(tenantPk: number, locale?: string): SitemapEntry[] {
-			const sql = `SELECT url, name, locale, updated_at FROM pages
-			              WHERE tenant_pk = ? AND deleted_at IS NULL AND draft = 0 ${locale !== undefined ? 'AND locale = ?' : ''}
-			              ORDER BY url`;
-			const params: unknown[] = locale !== undefined ? [tenantPk, locale] : [tenantPk];
-			return db.prepare(sql).all(...params) as SitemapEntry[];
-		},
+		sitemap: (tenantPk: number, locale?: string): SitemapEntry[] =>
+			sitemap.all({ tenantPk, locale: locale ?? null }),
 	};
 }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized, forbidden } from '../errors/api-error';
-import type { Caller } from '../context';
+import type { TenantCaller } from '../context';
 
 export function sha256Hex(value: string): string {
 	return createHash('sha256').update(value, 'utf8').digest('hex');
@@ -32,7 +32,7 @@ export default fp(
 			timingSafeEqual(createHash('sha256').update(token, 'utf8').digest(), adminDigest);
 
 		/** The tenant a token belongs to, if it is a live tenant token. */
-		function tenantFor(token: string): Caller | undefined {
+		function tenantFor(token: string): TenantCaller | undefined {
 			const tokenHash = sha256Hex(token);
 			const found = app.site.store.tokens.findByHash(tokenHash);
 			if (!found || found.revoked_at !== null) return undefined;
@@ -44,7 +44,6 @@ export default fp(
 		}
 
 		app.decorateRequest('caller', null);
-		app.decorateRequest('tenant', null);
 
 		app.decorate('requireAdmin', async function requireAdmin(request: FastifyRequest) {
 			const token = bearerToken(request);
@@ -62,9 +61,8 @@ export default fp(
 			const token = bearerToken(request);
 			if (token === undefined) throw missingToken();
 			const caller = tenantFor(token);
-			if (caller && caller.kind === 'tenant') {
+			if (caller) {
 				request.caller = caller;
-				request.tenant = { pk: caller.pk, id: caller.id };
 				return;
 			}
 			if (isAdminToken(token))

@@ -41,20 +41,14 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const problems: FieldProblem[] = [];
 			const problem = await webhookUrlProblem(targets, url);
 			if (problem) problems.push({ field: 'url', problem });
-			for (const problem of headerProblems({
-				contact_form_webhook_url: url,
-				contact_form_webhook_headers: headers ?? null,
-			}))
-				problems.push({ ...problem, field: problem.field.replace(/^contact_form_webhook_/, '') });
+			problems.push(...headerProblems(url, headers ?? null, 'headers'));
 			if (problems.length > 0) throw validationFailed(problems);
-			const tenantPk = tenantOf(request).pk;
+			const { pk: tenantPk, tokenHash } = tenantOf(request);
 			const { maxTestWebhooks } = app.site.config;
 			if (testWebhooks.countLive(tenantPk, url) >= maxTestWebhooks)
 				throw quotaExceeded(
 					`A tenant may have at most ${maxTestWebhooks} test webhooks at once (server option --max-test-webhooks); remove one or let it expire.`,
 				);
-			const caller = request.caller;
-			const tokenHash = caller?.kind === 'tenant' ? caller.tokenHash : '';
 			return testWebhooks.put(tenantPk, url, headers ?? {}, ttlSeconds * 1000, tokenHash);
 		},
 	);

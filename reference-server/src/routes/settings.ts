@@ -31,26 +31,27 @@ export async function webhookUrlProblem(
  * and password in the webhook URL are sent as an Authorization header: not together with another one.
  */
 export function headerProblems(
-	settings: Pick<Settings, 'contact_form_webhook_url' | 'contact_form_webhook_headers'>,
+	url: string | null,
+	headers: Record<string, string> | null,
+	field: string,
 ): FieldProblem[] {
 	const problems: FieldProblem[] = [];
 	const seen = new Set<string>();
-	for (const name of Object.keys(settings.contact_form_webhook_headers ?? {})) {
+	for (const name of Object.keys(headers ?? {})) {
 		const lower = name.toLowerCase();
 		if (seen.has(lower))
 			problems.push({
-				field: `contact_form_webhook_headers.${name}`,
+				field: `${field}.${name}`,
 				problem: 'is given twice (header names are case-insensitive)',
 			});
 		seen.add(lower);
 	}
-	const url = settings.contact_form_webhook_url;
-	const authorization = Object.keys(settings.contact_form_webhook_headers ?? {}).find(
+	const authorization = Object.keys(headers ?? {}).find(
 		(name) => name.toLowerCase() === 'authorization',
 	);
 	if (url && authorization !== undefined && /^[a-z]+:\/\/[^/?#]*@/i.test(url)) {
 		problems.push({
-			field: `contact_form_webhook_headers.${authorization}`,
+			field: `${field}.${authorization}`,
 			problem:
 				'cannot be set while the webhook URL carries a user and password (two Authorization headers)',
 		});
@@ -85,8 +86,13 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				else changes.contact_form_webhook_url = url;
 			}
 			const tenantPk = tenantOf(request).pk;
-			if (problems.length === 0)
-				problems.push(...headerProblems({ ...store.settings.get(tenantPk), ...changes }));
+			if (problems.length === 0) {
+				const { contact_form_webhook_url: url, contact_form_webhook_headers: headers } = {
+					...store.settings.get(tenantPk),
+					...changes,
+				};
+				problems.push(...headerProblems(url, headers, 'contact_form_webhook_headers'));
+			}
 			if (problems.length > 0) throw validationFailed(problems);
 			const settings = store.settings.save(tenantPk, changes);
 			return { message: 'Settings saved successfully.', settings };
