@@ -1,22 +1,6 @@
 import type { SqliteDatabase } from './open';
 import { nowIso } from '../clock';
 
-interface PageRow {
-	id: number;
-	tenant_pk: number;
-	url: string;
-	name: string;
-	locale: string;
-	meta_title: string | null;
-	meta_description: string | null;
-	draft: number;
-	templates: string;
-	banner: string | null;
-	created_at: string;
-	updated_at: string;
-	deleted_at: string | null;
-}
-
 export interface NewPage {
 	url: string;
 	name: string;
@@ -33,6 +17,16 @@ export interface Page extends NewPage {
 	created_at: string;
 	updated_at: string;
 }
+
+/** As stored: flags as 0/1, JSON as text, and what the API does not show. */
+type PageRow = Omit<Page, 'draft' | 'templates' | 'banner'> & {
+	id: number;
+	tenant_pk: number;
+	draft: number;
+	templates: string;
+	banner: string | null;
+	deleted_at: string | null;
+};
 
 export interface PageFilter {
 	url?: string;

@@ -1,4 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
@@ -199,11 +201,11 @@ export class TargetPolicy {
 	async refusalForUrlResolved(url: URL, timeoutMs = 2000): Promise<string | undefined> {
 		const literal = this.refusalForUrl(url);
 		if (literal !== undefined || isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0) return literal;
-		return this.refusalOfResolved(
-			url.hostname,
-			await resolveAll(url.hostname, timeoutMs),
-			portOf(url),
-		);
+		const addresses = await Promise.race([
+			lookup(url.hostname, { all: true }).catch(() => []),
+			sleep(timeoutMs, [], { ref: false }),
+		]);
+		return this.refusalOfResolved(url.hostname, addresses, portOf(url));
 	}
 
 	/** Why a connection to a name that resolved to these addresses is refused (the first refused one). */
@@ -253,14 +255,4 @@ export class TargetPolicy {
 export function portOf(url: URL): number {
 	if (url.port !== '') return Number(url.port);
 	return url.protocol === 'https:' ? 443 : 80;
-}
-
-function resolveAll(hostname: string, timeoutMs: number): Promise<LookupAddress[]> {
-	return new Promise((resolve) => {
-		const timer = setTimeout(() => resolve([]), timeoutMs);
-		dnsLookup(hostname, { all: true }, (error, addresses) => {
-			clearTimeout(timer);
-			resolve(error ? [] : addresses);
-		});
-	});
 }

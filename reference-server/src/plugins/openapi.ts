@@ -189,14 +189,9 @@ export default fp(
 					...schema,
 				};
 				if (takesIdempotencyKey(route, app.site.config.extensions)) {
-					const headers = (schema.headers ?? { type: 'object', properties: {} }) as {
-						properties?: Record<string, unknown>;
-					};
-					documented.headers = {
-						...headers,
-						type: 'object',
-						properties: { ...headers.properties, 'Idempotency-Key': idempotencyHeader },
-					};
+					const headers = schema.headers as { properties?: object } | undefined;
+					const properties = { ...headers?.properties, 'Idempotency-Key': idempotencyHeader };
+					documented.headers = { ...headers, type: 'object', properties };
 				}
 				if (route.config?.multipart)
 					documented = { ...documented, body: uploadBody, consumes: ['multipart/form-data'] };
