@@ -33,12 +33,10 @@ export interface DueDelivery {
 	webhook_set_at: string | null;
 }
 
-export interface AttemptOutcome {
-	state: DeliveryState;
-	last_status: number | null;
-	last_error: string | null;
-	next_attempt_at: string | null;
-}
+export type AttemptOutcome = Pick<
+	Delivery,
+	'state' | 'last_status' | 'last_error' | 'next_attempt_at'
+>;
 
 export type ContactFormRepository = ReturnType<typeof createContactFormRepository>;
 

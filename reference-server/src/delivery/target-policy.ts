@@ -144,6 +144,7 @@ export function parseCidrList(text: string): AddressList {
 	return new AddressList(ranges);
 }
 
+/** The server itself, which no webhook may reach. */
 export interface SelfAddress {
 	/** The listening port; 0 before the server listens. */
 	port: number;
@@ -153,18 +154,14 @@ export interface SelfAddress {
 	publicOrigin?: string;
 }
 
-export interface TargetPolicyOptions {
-	allow?: AddressList;
-	deny?: AddressList;
-	self: () => SelfAddress;
-}
-
 export class WebhookRefusedError extends Error {
 	readonly code = 'EWEBHOOKREFUSED';
 }
 
 export class TargetPolicy {
-	constructor(private readonly options: TargetPolicyOptions) {}
+	constructor(
+		private readonly options: { allow?: AddressList; deny?: AddressList; self: () => SelfAddress },
+	) {}
 
 	/** Why a connection to this address and port is refused; undefined when it is allowed. */
 	refusalFor(text: string, port: number): string | undefined {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../db/contact-form';
 import { isoIn, nowIso } from '../clock';
@@ -64,16 +65,10 @@ export class DeliveryWorker {
 		this.stopped = true;
 		this.running = false;
 		if (this.timer) clearTimeout(this.timer);
-		const pending = [...this.inFlight.values()];
-		if (pending.length === 0) return;
-		let graceTimer: NodeJS.Timeout | undefined;
-		const grace = new Promise<void>((resolve) => {
-			graceTimer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
-		});
-		await Promise.race([Promise.allSettled(pending), grace]);
-		clearTimeout(graceTimer);
+		const pending = Promise.allSettled(this.inFlight.values());
+		await Promise.race([pending, sleep(SHUTDOWN_GRACE_MS, undefined, { ref: false })]);
 		this.shutdown.abort();
-		await Promise.allSettled(pending);
+		await pending;
 	}
 
 	private schedule(delayMs: number): void {
