@@ -52,83 +52,42 @@ const SECURITY = {
 	public: [],
 };
 
-const retryAfterHeader = {
-	description: 'Seconds to wait before retrying.',
-	schema: { type: 'string' },
+/** Response headers the plugins add, in an answer's schema as @fastify/swagger reads them. */
+const retryAfter = {
+	'Retry-After': { type: 'string', description: 'Seconds to wait before retrying.' },
 };
-
-const replayedHeader = {
-	description:
-		'Extension. `true` when this answer is a replay of the one stored for the Idempotency-Key.',
-	schema: { type: 'string', enum: ['true'] },
-	'x-extension': true,
-};
-
-const rateLimitHeaders = {
-	'x-ratelimit-limit': {
-		description: 'Requests allowed in the current window.',
-		schema: { type: 'integer' },
-	},
-	'x-ratelimit-remaining': {
-		description: 'Requests left in the current window.',
-		schema: { type: 'integer' },
-	},
-	'x-ratelimit-reset': {
-		description: 'Seconds until the window resets.',
-		schema: { type: 'integer' },
+const replayed = {
+	'Idempotent-Replayed': {
+		type: 'string',
+		enum: ['true'],
+		description:
+			'Extension. `true` when this answer is a replay of the one stored for the Idempotency-Key.',
+		'x-extension': true,
 	},
 };
-
-interface OpenApiOperation {
-	parameters?: { in: string; name: string; schema?: unknown }[];
-	responses?: Record<
-		string,
-		{ description?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }
-	>;
-}
+const rateLimits = {
+	'x-ratelimit-limit': { type: 'integer', description: 'Requests allowed in the current window.' },
+	'x-ratelimit-remaining': { type: 'integer', description: 'Requests left in the current window.' },
+	'x-ratelimit-reset': { type: 'integer', description: 'Seconds until the window resets.' },
+};
 
 /**
- * Fills in what the route schemas cannot say: the document's own answer, and the response headers
- * the plugins add (Retry-After, Idempotent-Replayed, the rate-limit headers).
+ * A route's answers as the document shows them: with the header the idempotency plugin adds to what
+ * may be a replay, the public form's 429 (the rate limiter's), and the document's own answer.
  */
-function completeDocument(document: Record<string, unknown>): Record<string, unknown> {
-	const paths = (document.paths ?? {}) as Record<string, Record<string, OpenApiOperation>>;
-	for (const item of Object.values(paths)) {
-		for (const operation of Object.values(item)) {
-			if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
-			const responses = (operation.responses ??= {});
-			const idempotent = operation.parameters?.some(
-				(p) => p.in === 'header' && p.name === 'Idempotency-Key',
-			);
-			if (idempotent) {
-				for (const [status, response] of Object.entries(responses)) {
-					if (status.startsWith('2') || status.startsWith('4'))
-						response.headers = { ...response.headers, 'Idempotent-Replayed': replayedHeader };
-				}
-			}
-			// 503: the fault injection (and an overloaded server) answers with Retry-After.
-			if (responses['5xx'])
-				responses['5xx'].headers = { ...responses['5xx'].headers, 'Retry-After': retryAfterHeader };
-		}
+function documentedAnswers(url: string, response: unknown, idempotent: boolean) {
+	const answers: Record<string, object> = {};
+	for (const [status, answer] of Object.entries(response ?? {})) {
+		answers[status] =
+			idempotent && /^[24]/.test(status) ? { ...answer, headers: replayed } : answer;
 	}
-
-	const form = paths['/forms/{tenantId}/contact']?.post;
-	if (form?.responses) {
-		form.responses['429'] = {
-			description: 'Too many submissions from this address or for this tenant.',
-			headers: { 'Retry-After': retryAfterHeader, ...rateLimitHeaders },
-			content: form.responses['4xx']?.content,
-		};
+	if (url === '/forms/:tenantId/contact') {
+		const description = 'Too many submissions from this address or for this tenant.';
+		answers['429'] = { ...answers['4xx'], description, headers: { ...retryAfter, ...rateLimits } };
 	}
-
-	const openapi = paths['/openapi.json']?.get;
-	if (openapi?.responses) {
-		openapi.responses['200'] = {
-			description: 'This document (OpenAPI 3.1)',
-			content: { 'application/json': { schema: { type: 'object' } } },
-		};
-	}
-	return document;
+	if (url === '/openapi.json')
+		answers['200'] = { description: 'This document (OpenAPI 3.1)', type: 'object' };
+	return answers;
 }
 
 /**
@@ -193,14 +152,12 @@ export default fp(
 					const properties = { ...headers?.properties, 'Idempotency-Key': idempotencyHeader };
 					documented.headers = { ...headers, type: 'object', properties };
 				}
+				const idempotent = takesIdempotencyKey(route, app.site.config.extensions);
+				documented.response = documentedAnswers(url, schema.response, idempotent);
 				if (route.config?.multipart)
 					documented = { ...documented, body: uploadBody, consumes: ['multipart/form-data'] };
 				return { schema: documented as typeof schema, url };
 			},
-			transformObject: (documentObject) =>
-				completeDocument(
-					(documentObject as { openapiObject: Record<string, unknown> }).openapiObject,
-				),
 		});
 
 		app.get(

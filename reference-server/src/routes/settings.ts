@@ -37,24 +37,16 @@ export function headerProblems(
 ): FieldProblem[] {
 	const problems: FieldProblem[] = [];
 	const seen = new Set<string>();
+	const urlHasUser = url !== null && /^[a-z]+:\/\/[^/?#]*@/i.test(url);
 	for (const name of Object.keys(headers ?? {})) {
 		const lower = name.toLowerCase();
-		if (seen.has(lower))
-			problems.push({
-				field: `${field}.${name}`,
-				problem: 'is given twice (header names are case-insensitive)',
-			});
+		const problem = seen.has(lower)
+			? 'is given twice (header names are case-insensitive)'
+			: lower === 'authorization' && urlHasUser
+				? 'cannot be set while the webhook URL carries a user and password (two Authorization headers)'
+				: undefined;
+		if (problem) problems.push({ field: `${field}.${name}`, problem });
 		seen.add(lower);
-	}
-	const authorization = Object.keys(headers ?? {}).find(
-		(name) => name.toLowerCase() === 'authorization',
-	);
-	if (url && authorization !== undefined && /^[a-z]+:\/\/[^/?#]*@/i.test(url)) {
-		problems.push({
-			field: `${field}.${authorization}`,
-			problem:
-				'cannot be set while the webhook URL carries a user and password (two Authorization headers)',
-		});
 	}
 	return problems;
 }
