@@ -27,12 +27,9 @@ import extensionsPlugin from './plugins/extensions';
 import retentionPlugin from './plugins/retention';
 import healthRoutes from './routes/health';
 import tenantRoutes from './routes/tenants';
-import tokenRoutes from './routes/tokens';
 import pageRoutes from './routes/pages';
-import contentRoutes from './routes/content';
 import assetRoutes from './routes/assets';
 import settingsRoutes from './routes/settings';
-import sitemapRoutes from './routes/sitemap';
 import notificationRoutes from './routes/notifications';
 import variableRoutes from './routes/variables';
 import contactFormRoutes from './routes/contact-form';
@@ -247,12 +244,9 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	//    extension routes with --no-extensions (plugins/extensions.ts).
 	app.register(healthRoutes);
 	app.register(tenantRoutes);
-	app.register(tokenRoutes);
 	app.register(pageRoutes);
-	app.register(contentRoutes);
 	app.register(assetRoutes);
 	app.register(settingsRoutes);
-	app.register(sitemapRoutes);
 	app.register(notificationRoutes);
 	app.register(variableRoutes);
 	app.register(contactFormRoutes);

@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isoIn } from '../clock';
+import { sha256Hex } from '../plugins/auth';
 import { conflict } from '../errors/api-error';
-import { pagination, paginationMetaFor } from '../schemas/common';
+import { asBoolean, pagination, paginationMetaFor } from '../schemas/common';
 import {
 	createTenantBody,
+	issueTokenBody,
+	issueTokenResponses,
 	deleteTenantBody,
 	listTenantsQuery,
 	listTenantsResponses,
@@ -11,7 +16,13 @@ import {
 } from '../schemas/tenants';
 import { existingTenant } from './central';
 
-/** Central surface: tenant lifecycle. A rename keeps the data (tables reference the internal pk), not the tokens. */
+/** Recognisable in secret scanners and logs; the 32 random bytes after it are the secret. */
+const TENANT_TOKEN_PREFIX = 'stt_';
+
+/**
+ * Central surface: tenant lifecycle and tenant tokens. A rename keeps the data (tables reference the
+ * internal pk), not the tokens.
+ */
 const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, assets } = app.site;
 
@@ -100,6 +111,35 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				.removeTenant(tenant.pk)
 				.catch((err: unknown) => request.log.warn({ err }, 'could not remove tenant asset files'));
 			return { message: 'Tenant deleted successfully.' };
+		},
+	);
+
+	app.post(
+		'/api/tenant/token',
+		{
+			onRequest: app.requireAdmin,
+			// A replay would need the token stored in plain text; retries issue a fresh token instead.
+			config: { idempotency: false },
+			schema: {
+				operationId: 'createTenantToken',
+				summary: 'Issue a tenant token (shown once; stored only as a SHA-256 hash)',
+				description: 'Rotation: issue a new token with revoke_previous: true.',
+				body: issueTokenBody,
+				response: issueTokenResponses,
+			},
+		},
+		async (request) => {
+			const { id, expires_in: expiresIn } = request.body;
+			const tenant = existingTenant(store.tenants, id);
+			const token = TENANT_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+			const expiresAt = expiresIn === undefined ? null : isoIn(expiresIn * 1000);
+			store.tokens.issue(
+				tenant.pk,
+				sha256Hex(token),
+				expiresAt,
+				asBoolean(request.body.revoke_previous, false),
+			);
+			return { token, token_type: 'Bearer', tenant_id: tenant.id, expires_at: expiresAt };
 		},
 	);
 };
