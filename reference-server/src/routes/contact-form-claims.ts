@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { unauthorized } from '../errors/api-error';
-import { existingTenant } from './central';
+import { existingTenant } from './tenants';
 import { tenantOf } from '../context';
 import { formParams } from '../schemas/contact-form';
 import { formBudgets, publicRateLimits } from './public-rate-limits';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { forbidden } from '../errors/api-error';
-import { existingTenant } from './central';
+import { existingTenant } from './tenants';
 import { DELIVERY_MARK_HEADER } from '../delivery/post';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
 import { tenantOf } from '../context';

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isoIn } from '../clock';
 import { sha256Hex } from '../plugins/auth';
-import { conflict } from '../errors/api-error';
+import { conflict, notFound } from '../errors/api-error';
+import type { TenantRepository, TenantRow } from '../db/tenants';
 import { asBoolean, pagination, paginationMetaFor } from '../schemas/common';
 import {
 	createTenantBody,
@@ -14,7 +15,13 @@ import {
 	tenantOkResponses as okResponses,
 	updateTenantBody,
 } from '../schemas/tenants';
-import { existingTenant } from './central';
+
+/** The tenant with this id; 404 not_found when there is none. */
+export function existingTenant(tenants: TenantRepository, id: string): TenantRow {
+	const tenant = tenants.findById(id);
+	if (!tenant) throw notFound(`Tenant "${id}" not found.`);
+	return tenant;
+}
 
 /** Recognisable in secret scanners and logs; the 32 random bytes after it are the secret. */
 const TENANT_TOKEN_PREFIX = 'stt_';

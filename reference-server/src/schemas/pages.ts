@@ -1,18 +1,76 @@
 import { Type } from '@sinclair/typebox';
+import { PAGE_URL_MAX_LENGTH, PAGE_URL_PATTERN } from '../lib/page-url';
 import {
-	bannerSchema,
 	flagSchema,
-	localeSchema,
 	messageBody,
-	pageSchema,
-	pageUrlQuerySchema,
-	pageUrlSchema,
 	paginatedList,
 	paginationQueryProperties,
+	patternWithinLength,
 	responseObject,
 	strictObject,
-	templatesSchema,
 } from './common';
+
+/**
+ * A site path, the page key. The pattern is lib/page-url.ts's own (PAGE_URL_PATTERN): `//host` and
+ * `/\host` (an open redirect where a site renders the url as a link), control, invisible and
+ * bidirectional-control characters, a query or fragment, `.`/`..` segments. What a pattern cannot say
+ * (the same characters percent-encoded, escapes encoded twice, compatibility forms such as fullwidth
+ * letters) lib/page-url.ts refuses at run time, as the description says.
+ */
+const pageUrlRule = patternWithinLength({
+	maxLength: PAGE_URL_MAX_LENGTH,
+	pattern: PAGE_URL_PATTERN,
+	problem:
+		'must be a site path: a string starting with a single / (not // or /\\), without whitespace, control, invisible or bidirectional-control characters, ? or #, or . and .. segments, at most 2048 characters',
+});
+
+const PAGE_URL_RULE_TEXT =
+	'starts with a single / (not // or /\\), no whitespace, control, invisible or bidirectional-control characters, no query (?) or fragment (#), no . or .. segments (\\ counts as /), at most 2048 characters. Also refused (400 naming the field) though the pattern allows them: those characters percent-encoded (%3F, %20, %5C, %E2%80%AE, %2e%2e segments…), escapes that are not UTF-8 or encode another escape (%2541, %252e), and compatibility characters such as fullwidth letters (the address must read as what it is).';
+
+const pageUrlSchema = Type.String({
+	minLength: 1,
+	...pageUrlRule,
+	description: `site path, the page key: ${PAGE_URL_RULE_TEXT} Stored in one form, which names the page again as it is: percent-escapes decoded, Unicode NFC, lower case, no trailing slash.`,
+});
+
+/** A page url to look up, as typed: the same rule, compared in the stored form (lib/page-url.ts). */
+const pageUrlQuerySchema = Type.String({
+	...pageUrlRule,
+	description: `exact url, compared in the stored form (percent-escapes decoded, NFC, lower case, no trailing slash); the same rule as a page's url: ${PAGE_URL_RULE_TEXT}`,
+});
+
+const localeSchema = Type.String({
+	...patternWithinLength({
+		maxLength: 35,
+		pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+		problem: 'must be a language tag such as en or en-US',
+	}),
+	description: 'language tag such as en or en-US',
+});
+
+const templatesSchema = Type.Unsafe<Record<string, unknown>[]>({
+	type: 'array',
+	items: { type: 'object', additionalProperties: true },
+	description: 'content blocks, in order',
+});
+
+const bannerSchema = Type.Unsafe<Record<string, unknown> | null>({
+	type: ['object', 'null'],
+	additionalProperties: true,
+});
+
+const pageSchema = responseObject({
+	url: { type: 'string' },
+	name: { type: 'string' },
+	locale: { type: 'string' },
+	meta_title: { type: ['string', 'null'] },
+	meta_description: { type: ['string', 'null'] },
+	draft: { type: 'boolean' },
+	templates: templatesSchema,
+	banner: bannerSchema,
+	created_at: { type: 'string', format: 'date-time' },
+	updated_at: { type: 'string', format: 'date-time' },
+});
 
 // Unknown query parameters are ignored (bodies, in contrast, reject unknown fields).
 export const listPagesQuery = Type.Object({

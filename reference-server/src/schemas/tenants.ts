@@ -1,14 +1,35 @@
 import { Type } from '@sinclair/typebox';
 import {
 	flagSchema,
-	fqdnSchema,
 	messageBody,
 	paginatedList,
 	paginationQueryProperties,
+	patternWithinLength,
 	responseObject,
 	strictObject,
-	tenantIdSchema,
 } from './common';
+
+const tenantIdSchema = Type.String({
+	minLength: 1,
+	...patternWithinLength({
+		maxLength: 63,
+		pattern: '^[a-z0-9][a-z0-9_-]{0,62}$',
+		problem: 'must be 1 to 63 characters of a-z, 0-9, - and _, starting with a letter or digit',
+	}),
+	description: '1 to 63 characters of a-z, 0-9, -, _, starting with a letter or digit',
+});
+
+/** Labels of 1-63 letters/digits/hyphens, not starting or ending with a hyphen; at least two labels; at most 253 characters. */
+const fqdnSchema = Type.Unsafe<string | null>({
+	type: ['string', 'null'],
+	...patternWithinLength({
+		maxLength: 253,
+		pattern:
+			'^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
+		problem: 'must be a domain name such as www.example.com (or null)',
+	}),
+	description: 'a fully qualified domain name such as www.example.com; null for none',
+});
 
 export const createTenantBody = strictObject({
 	id: tenantIdSchema,
