@@ -38,6 +38,7 @@ export const DEFAULT_OPTIONS = {
 	deliverySetupGraceMs: 30_000,
 	faultRate: 0,
 	faultDropRate: 0,
+	/** false, true (info) or a pino level. */
 	logger: false as boolean | string,
 	headersTimeoutMs: 20_000,
 	requestTimeoutMs: 120_000,

@@ -29,8 +29,8 @@ type AddressClass =
 
 /** Ranges nothing opens, by ipaddr.js's range names. */
 const NEVER_RANGES = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal']);
-/** Cloud metadata services outside the link-local range (Alibaba's, AWS's IPv6 one). */
-const METADATA_ADDRESSES = ['100.100.100.200', 'fd00:ec2::254'].map((text) => ipaddr.parse(text));
+/** Cloud metadata services outside the link-local range (Alibaba's, AWS's IPv6 one), as ipaddr.js writes them. */
+const METADATA_ADDRESSES = new Set(['100.100.100.200', 'fd00:ec2::254']);
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 const RANGE_WORDS: Record<string, string> = {
@@ -69,12 +69,7 @@ export function canonicalAddress(text: string): string {
 }
 
 function classify(address: Address): AddressClass {
-	if (
-		METADATA_ADDRESSES.some(
-			(m) => m.kind() === address.kind() && m.toString() === address.toString(),
-		)
-	)
-		return { kind: 'never', range: 'metadata' };
+	if (METADATA_ADDRESSES.has(address.toString())) return { kind: 'never', range: 'metadata' };
 	const range = address.range();
 	if (NEVER_RANGES.has(range)) return { kind: 'never', range };
 	if (range === 'loopback') return { kind: 'openable', name: 'loopback', range };

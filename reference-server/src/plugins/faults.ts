@@ -13,9 +13,7 @@ declare module 'fastify' {
 
 /** Faults apply to the API only: health, the OpenAPI document, public forms and asset downloads stay reliable. */
 function isApiRequest(request: FastifyRequest): boolean {
-	return (
-		request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?')
-	);
+	return /^\/api(?:[/?]|$)/.test(request.url);
 }
 
 /**
