@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -12,7 +10,6 @@ import {
 } from '../errors/api-error';
 import type { AssetRepository, AssetRow } from '../db/assets';
 import type { AssetStore } from './asset-store';
-import { malformedMultipart, STALL_MS, stallGuard } from './multipart-stall';
 
 const MIME_TYPE = /^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*$/;
 
@@ -114,7 +111,7 @@ export class AssetUploads {
 		);
 	}
 
-	/** The upload of a multipart request (its end arms the stall guard), stored for the tenant. */
+	/** The upload of a multipart request, stored for the tenant. */
 	async receive(tenantPk: number, request: FastifyRequest): Promise<AssetRow> {
 		try {
 			return await this.store(tenantPk, request);
@@ -128,7 +125,7 @@ export class AssetUploads {
 	private async store(tenantPk: number, request: FastifyRequest): Promise<AssetRow> {
 		const limit = this.fileSizeLimit(tenantPk);
 		const parts = request.parts({ limits: { fileSize: limit.bytes } }) as AsyncIterable<Multipart>;
-		const { written, displayName } = await this.writeParts(tenantPk, limit, parts, request.raw);
+		const { written, displayName } = await this.writeParts(tenantPk, limit, parts);
 		const name = displayName ?? cleanDisplayName(written.fileName) ?? 'file';
 		try {
 			// Checked again now, in the same turn as the insert: uploads running side by side each saw the
@@ -155,23 +152,14 @@ export class AssetUploads {
 		tenantPk: number,
 		limit: FileSizeLimit,
 		parts: AsyncIterable<Multipart>,
-		raw: IncomingMessage,
 	) {
 		const { files } = this;
 		let written: WrittenFile | undefined;
 		let displayName: string | undefined;
 		let tooLarge = false;
-		let currentFile: Readable | undefined;
-		let lastProgress = Date.now();
-		let busy = false;
-		const progress = () => {
-			lastProgress = Date.now();
-		};
-
-		const readParts = async () => {
+		try {
 			// Parts arrive in any order; every part is consumed so the client gets its answer cleanly.
 			for await (const part of parts) {
-				progress();
 				if (part.type === 'field') {
 					if (part.fieldname === 'name' && typeof part.value === 'string')
 						displayName = cleanDisplayName(part.value) ?? displayName;
@@ -182,16 +170,11 @@ export class AssetUploads {
 					continue;
 				}
 				const id = randomBytes(16).toString('hex');
-				currentFile = part.file;
-				const size = await files.write(tenantPk, id, part.file, progress);
-				currentFile = undefined;
-				progress();
+				const size = await files.write(tenantPk, id, part.file);
 				if (part.file.truncated) {
 					// The stream stopped at the limit; what was written is incomplete.
 					tooLarge = true;
-					busy = true;
 					await files.remove(tenantPk, id);
-					busy = false;
 					continue;
 				}
 				const mimeType = MIME_TYPE.test(part.mimetype ?? '')
@@ -199,30 +182,10 @@ export class AssetUploads {
 					: 'application/octet-stream';
 				written = { id, size, fileName: part.filename || 'file', mimeType };
 			}
-		};
-
-		const reading = readParts();
-		const guard = stallGuard(
-			raw,
-			(quietMs) => {
-				if (busy || Math.min(quietMs, Date.now() - lastProgress) < STALL_MS) return false;
-				// A file whose end the parser has seen is only being flushed to disk.
-				const fileEnded = (
-					currentFile as unknown as { _readableState?: { ended?: boolean } } | undefined
-				)?._readableState?.ended;
-				return fileEnded !== true;
-			},
-			() => currentFile?.destroy(malformedMultipart()),
-		);
-		try {
-			await Promise.race([reading, guard.promise]);
 		} catch (error) {
-			// Whatever the parser still does in the background, nothing of this upload is kept.
-			const discard = () => (written ? files.remove(tenantPk, written.id) : undefined);
-			reading.then(discard, discard);
+			// Nothing of a failed upload is kept.
+			if (written) await files.remove(tenantPk, written.id);
 			throw uploadError(error);
-		} finally {
-			guard.cancel();
 		}
 
 		if (tooLarge) {
