@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { openStore } from './db';
-import type { PageUrlChange } from './db/page-url-migration';
+import { PAGE_URL_CHANGE_WORDS, type PageUrlChange } from './db/page-url-migration';
 import { parseCidrList, TargetPolicy } from './delivery/target-policy';
 import { TestCopySender } from './delivery/test-copies';
 import { DeliveryWorker } from './delivery/worker';
@@ -16,7 +16,7 @@ import type { SiteContext } from './context';
 import type { ServerConfig } from './types';
 import { ApiError } from './errors/api-error';
 import { loggerOptions } from './logging';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { sendError } from './plugins/errors';
 import authPlugin from './plugins/auth';
 import requestShapePlugin from './plugins/request-shape';
 import jsonBodyPlugin from './plugins/json-body';
@@ -27,12 +27,9 @@ import extensionsPlugin from './plugins/extensions';
 import retentionPlugin from './plugins/retention';
 import healthRoutes from './routes/health';
 import tenantRoutes from './routes/tenants';
-import tokenRoutes from './routes/tokens';
 import pageRoutes from './routes/pages';
-import contentRoutes from './routes/content';
 import assetRoutes from './routes/assets';
 import settingsRoutes from './routes/settings';
-import sitemapRoutes from './routes/sitemap';
 import notificationRoutes from './routes/notifications';
 import variableRoutes from './routes/variables';
 import contactFormRoutes from './routes/contact-form';
@@ -41,6 +38,16 @@ import contactFormTestWebhookRoutes from './routes/contact-form-test-webhooks';
 import earlyAnswersPlugin from './plugins/early-answers';
 
 const MB = 1024 * 1024;
+
+/** Errors of Node's HTTP parser, by code; any other is "not valid HTTP". */
+const CLIENT_ERRORS: Record<string, ApiError> = {
+	ERR_HTTP_REQUEST_TIMEOUT: new ApiError(
+		408,
+		'request_timeout',
+		'The request did not arrive in time; the connection is closed.',
+	),
+	HPE_HEADER_OVERFLOW: new ApiError(431, 'headers_too_large', 'The request headers are too large.'),
+};
 
 /**
  * Errors Node's HTTP parser raises before a request reaches Fastify's routes (a client too slow with
@@ -53,21 +60,12 @@ function clientErrorHandler(
 	socket: Socket,
 ): void {
 	if (error.code === 'ECONNRESET' || socket.destroyed) return;
-	let status = 400;
-	let body = { error: 'bad_request', message: 'The request is not valid HTTP.' };
-	if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-		status = 408;
-		body = {
-			error: 'request_timeout',
-			message: 'The request did not arrive in time; the connection is closed.',
-		};
-	} else if (error.code === 'HPE_HEADER_OVERFLOW') {
-		status = 431;
-		body = { error: 'headers_too_large', message: 'The request headers are too large.' };
-	}
+	const { status, code, message } =
+		CLIENT_ERRORS[error.code ?? ''] ??
+		new ApiError(400, 'bad_request', 'The request is not valid HTTP.');
 	this.log.debug({ code: error.code, status }, 'client error');
 	if (socket.writable) {
-		const text = JSON.stringify(body);
+		const text = JSON.stringify({ error: code, message });
 		socket.write(
 			`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
 		);
@@ -102,7 +100,7 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	const storage = openStorage(config);
 	// What migrations changed is logged once the logger exists (below).
 	const migrated: PageUrlChange[] = [];
-	const store = openStore(storage.dbFile, { onMigration: (change) => migrated.push(change) });
+	const store = openStore(storage.dbFile, (change) => migrated.push(change));
 
 	const app = Fastify({
 		logger: loggerOptions(config),
@@ -125,16 +123,13 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 		clientErrorHandler,
 		// Errors Fastify raises before routing (a URL with broken percent-encoding) bypass the error
 		// handler; they get the contract's error body too.
-		frameworkErrors(error, _request, rawReply) {
-			const badUrl = error.code === 'FST_ERR_BAD_URL';
-			const reply = rawReply as unknown as FastifyReply;
-			reply
-				.code(400)
-				.type('application/json; charset=utf-8')
-				.send({
-					error: badUrl ? 'bad_request' : 'validation_failed',
-					message: badUrl ? 'The request URL is not valid.' : 'The request is not valid.',
-				});
+		frameworkErrors(error, _request, reply) {
+			sendError(
+				reply as unknown as FastifyReply,
+				error.code === 'FST_ERR_BAD_URL'
+					? new ApiError(400, 'bad_request', 'The request URL is not valid.')
+					: new ApiError(400, 'validation_failed', 'The request is not valid.'),
+			);
 		},
 		bodyLimit: Math.max(1, Math.floor(config.maxBodyMb * MB)),
 		// Off by default: X-Forwarded-For is believed only from the proxies --trust-proxy names.
@@ -153,20 +148,13 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 				useDefaults: true,
 				// Nullable fields and 0/1 flags are written as type arrays.
 				allowUnionTypes: true,
+				// Each error carries the subschema that failed: its x-problem words the answer (plugins/errors.ts).
+				verbose: true,
 				keywords: ['x-extension', 'x-contract-decided', 'x-problem'],
 			},
 		},
 	});
-	for (const change of migrated) {
-		app.log.warn(
-			change,
-			change.reason === 'canonical'
-				? 'Page url migrated to its canonical form'
-				: change.reason === 'duplicate'
-					? 'Page url migrated: another page kept its canonical url, this one is kept under a new url'
-					: "Page url migrated: today's rule refuses the old url, the page is kept under a new url",
-		);
-	}
+	for (const change of migrated) app.log.warn(change, PAGE_URL_CHANGE_WORDS[change.reason]);
 
 	const targets = new TargetPolicy({
 		allow: config.webhookAllow === undefined ? undefined : parseCidrList(config.webhookAllow),
@@ -203,15 +191,10 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	};
 	app.decorate('site', context);
 
-	app.addHook('onRequest', (request, reply, done) => {
-		if (request.raw.httpVersion === '1.1' && !request.headers.host) {
-			reply
-				.code(400)
-				.type('application/json; charset=utf-8')
-				.send({ error: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.' });
-			return;
-		}
-		done();
+	app.addHook('onRequest', (request, _reply, done) => {
+		if (request.raw.httpVersion === '1.1' && !request.headers.host)
+			done(new ApiError(400, 'bad_request', 'An HTTP/1.1 request must carry a Host header.'));
+		else done();
 	});
 	// Plugin order matters: hooks of one kind run in the order they were added, and @fastify/swagger
 	// sees only the routes registered after it.
@@ -261,12 +244,9 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 	//    extension routes with --no-extensions (plugins/extensions.ts).
 	app.register(healthRoutes);
 	app.register(tenantRoutes);
-	app.register(tokenRoutes);
 	app.register(pageRoutes);
-	app.register(contentRoutes);
 	app.register(assetRoutes);
 	app.register(settingsRoutes);
-	app.register(sitemapRoutes);
 	app.register(notificationRoutes);
 	app.register(variableRoutes);
 	app.register(contactFormRoutes);

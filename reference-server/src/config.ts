@@ -38,6 +38,7 @@ export const DEFAULT_OPTIONS = {
 	deliverySetupGraceMs: 30_000,
 	faultRate: 0,
 	faultDropRate: 0,
+	/** false, true (info) or a pino level. */
 	logger: false as boolean | string,
 	headersTimeoutMs: 20_000,
 	requestTimeoutMs: 120_000,
@@ -46,18 +47,19 @@ export const DEFAULT_OPTIONS = {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-type Kind =
-	| 'string'
-	| 'url'
-	| 'cidrList'
-	| 'boolean'
-	| 'port'
-	| 'positive'
-	| 'nonNegative'
-	| 'positiveInt'
-	| 'nonNegativeInt'
-	| 'rate'
-	| 'logLevel';
+const isInteger = Number.isInteger;
+
+/** The kinds of number an option takes: the test a value passes, and what it must be in words. */
+const NUMBER_KINDS = {
+	port: [(n) => isInteger(n) && n >= 0 && n <= 65535, 'an integer 0..65535'],
+	positive: [(n) => n > 0, 'a positive number'],
+	nonNegative: [(n) => n >= 0, '0 or more'],
+	positiveInt: [(n) => isInteger(n) && n >= 1, 'an integer >= 1'],
+	nonNegativeInt: [(n) => isInteger(n) && n >= 0, 'an integer >= 0'],
+	rate: [(n) => n >= 0 && n <= 1, 'between 0 and 1'],
+} satisfies Record<string, [(n: number) => boolean, string]>;
+
+type Kind = 'string' | 'url' | 'cidrList' | 'boolean' | 'logLevel' | keyof typeof NUMBER_KINDS;
 
 /**
  * One row per option: flag, kind, help. The field it fills is the flag in camelCase (`no-extensions`
@@ -138,7 +140,6 @@ export function usage(): string {
 
 /** What is wrong with a value of this kind (" must be ...", or ": ..." for a list), or undefined. */
 function problemOf(kind: Kind, value: unknown): string | undefined {
-	const number = typeof value === 'number' ? value : NaN;
 	switch (kind) {
 		case 'boolean':
 			return typeof value === 'boolean'
@@ -165,26 +166,12 @@ function problemOf(kind: Kind, value: unknown): string | undefined {
 			return typeof value === 'boolean' || LOG_LEVELS.includes(String(value))
 				? undefined
 				: ` must be one of ${LOG_LEVELS.join(', ')}, got "${String(value)}"`;
-		case 'port':
-			return Number.isInteger(number) && number >= 0 && number <= 65535
+		default: {
+			const [passes, words] = NUMBER_KINDS[kind];
+			return typeof value === 'number' && passes(value)
 				? undefined
-				: ` must be an integer 0..65535, got ${String(value)}`;
-		case 'positive':
-			return number > 0 ? undefined : ` must be a positive number, got ${String(value)}`;
-		case 'nonNegative':
-			return number >= 0 ? undefined : ` must be 0 or more, got ${String(value)}`;
-		case 'positiveInt':
-			return Number.isInteger(number) && number >= 1
-				? undefined
-				: ` must be an integer >= 1, got ${String(value)}`;
-		case 'nonNegativeInt':
-			return Number.isInteger(number) && number >= 0
-				? undefined
-				: ` must be an integer >= 0, got ${String(value)}`;
-		case 'rate':
-			return number >= 0 && number <= 1
-				? undefined
-				: ` must be between 0 and 1, got ${String(value)}`;
+				: ` must be ${words}, got ${String(value)}`;
+		}
 	}
 }
 
@@ -196,7 +183,7 @@ function parseValue(kind: Kind, raw: string | boolean, source: string): unknown 
 		if (['1', 'true', 'yes', 'on'].includes(text)) value = true;
 		else if (['0', 'false', 'no', 'off', ''].includes(text)) value = false;
 		else throw new ConfigError(`Invalid ${source}: expected true or false, got "${raw}".`);
-	} else if (!['boolean', 'string', 'url', 'cidrList', 'logLevel'].includes(kind)) {
+	} else if (kind in NUMBER_KINDS) {
 		if (value === '' || !Number.isFinite(Number(value)))
 			throw new ConfigError(`Invalid ${source}: expected a number, got "${String(value)}".`);
 		value = Number(value);

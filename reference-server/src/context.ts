@@ -22,17 +22,17 @@ export interface SiteContext {
 	targets: TargetPolicy;
 }
 
-/** Who is calling, set by the auth hooks; the idempotency scope derives from it. */
-export type Caller =
-	| { kind: 'admin' }
-	/** tokenHash: the SHA-256 of the token the request carried (what it registers is tied to it). */
-	| { kind: 'tenant'; pk: number; id: string; tokenHash: string };
-
-export interface TenantRef {
-	/** Internal key: stable across renames. */
+/** A tenant token's caller: its tenant (pk: the internal key, stable across renames) and token. */
+export interface TenantCaller {
+	kind: 'tenant';
 	pk: number;
 	id: string;
+	/** The SHA-256 of the token the request carried (what it registers is tied to it). */
+	tokenHash: string;
 }
+
+/** Who is calling, set by the auth hooks; the idempotency scope derives from it. */
+export type Caller = { kind: 'admin' } | TenantCaller;
 
 declare module 'fastify' {
 	interface FastifyInstance {
@@ -42,24 +42,20 @@ declare module 'fastify' {
 	}
 	interface FastifyRequest {
 		caller: Caller | null;
-		/** Set by requireTenant; routes behind it can rely on it. */
-		tenant: TenantRef | null;
 	}
 	interface FastifyContextConfig {
 		/** The route reads a multipart body itself; every other route is JSON-only. */
 		multipart?: boolean;
 		/**
-		 * false: the Idempotency-Key header is ignored. For responses that carry a secret shown once
-		 * (a new token), which must not be stored in plain text for replay.
+		 * false: the Idempotency-Key header is ignored. For answers that carry a secret shown once (a
+		 * new token), and for a POST that only reads (the sitemap: a repeat reads again).
 		 */
 		idempotency?: boolean;
-		/** The POST only reads (POST /api/sitemap): its answer is never stored for replay. */
-		readOnly?: boolean;
 	}
 }
 
-/** For handlers behind requireTenant. */
-export function tenantOf(request: { tenant: TenantRef | null }): TenantRef {
-	if (!request.tenant) throw new Error('route is missing the requireTenant hook');
-	return request.tenant;
+/** The caller of a handler behind requireTenant. */
+export function tenantOf(request: { caller: Caller | null }): TenantCaller {
+	if (request.caller?.kind !== 'tenant') throw new Error('route is missing the requireTenant hook');
+	return request.caller;
 }

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './types';
 
 /**
@@ -28,15 +28,8 @@ export function loggerOptions(config: ServerConfig): FastifyServerOptions['logge
  * A request as logged: method, path, the names (not the values) of its query parameters, host and
  * peer. Query values are left out because a client may put a token there by mistake.
  */
-function serializeRequest(request: {
-	method?: string;
-	url?: string;
-	host?: string;
-	hostname?: string;
-	ip?: string;
-	socket?: { remotePort?: number };
-}) {
-	const [pathPart, queryPart] = (request.url ?? '').split('?', 2);
+function serializeRequest(request: FastifyRequest) {
+	const [pathPart, queryPart] = request.url.split('?', 2);
 	const names = queryPart === undefined ? [] : [...new URLSearchParams(queryPart).keys()];
 	return {
 		method: request.method,

@@ -12,8 +12,6 @@ export type ServerOptions = typeof DEFAULT_OPTIONS & {
 	webhookDeny?: string;
 	/** Defaults to a generated token. */
 	adminToken?: string;
-	/** false, true (info) or a pino level. */
-	logger: boolean | string;
 	/** Where log lines go (one JSON object per line) instead of stdout, when `logger` is on (tests). */
 	logStream?: { write(line: string): unknown };
 };

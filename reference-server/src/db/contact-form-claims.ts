@@ -3,8 +3,6 @@ import { isoIn, nowIso } from '../clock';
 
 /** How long a claim is kept: far longer than any delivery keeps being retried. */
 export const CLAIM_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
-/** Expired claims are purged once every this many new claims (and on open, and hourly). */
-const PURGE_EVERY = 1000;
 /**
  * Claims one tenant may hold: the public claims endpoint must not let one tenant's secret (or a
  * flood with it) fill the disk. Past it the tenant's expired claims go, then its oldest: a claim
@@ -49,9 +47,6 @@ export function createContactFormClaimRepository(
 	const count = db
 		.prepare<[number], number>('SELECT COUNT(*) FROM contact_form_claims WHERE tenant_pk = ?')
 		.pluck();
-	const purgeTenant = db.prepare(
-		'DELETE FROM contact_form_claims WHERE tenant_pk = ? AND claimed_at < ?',
-	);
 	// The oldest of the tenant's claims but the one just made.
 	const dropOldest = db.prepare(
 		`DELETE FROM contact_form_claims WHERE rowid IN (
@@ -64,16 +59,14 @@ export function createContactFormClaimRepository(
 	const insertWithinCap = db.transaction(
 		(tenantPk: number, consumer: string, key: string, now: string): boolean => {
 			if (insert.run(tenantPk, consumer, key, now).changes !== 1) return false;
-			if (count.get(tenantPk)! > maxPerTenant) {
-				purgeTenant.run(tenantPk, isoIn(-CLAIM_RETENTION_MS));
-				const over = count.get(tenantPk)! - maxPerTenant;
-				if (over > 0) dropOldest.run(tenantPk, consumer, key, over);
-			}
+			// Past the cap the oldest claims give way, expired ones (the oldest of all) first.
+			const over = count.get(tenantPk)! - maxPerTenant;
+			if (over > 0) dropOldest.run(tenantPk, consumer, key, over);
 			return true;
 		},
 	);
+	// Expired claims go on open and with the hourly retention purge (plugins/retention.ts).
 	purgeExpired();
-	let sincePurge = 0;
 
 	return {
 		/** Claims the key; `claimed` is false when an earlier claim holds it (its time is returned). */
@@ -82,10 +75,6 @@ export function createContactFormClaimRepository(
 			consumer: string,
 			key: string,
 		): { claimed: boolean; claimed_at: string } {
-			if (++sincePurge >= PURGE_EVERY) {
-				sincePurge = 0;
-				purgeExpired();
-			}
 			const now = nowIso();
 			// One transaction: atomic however many requests race for the same key.
 			const claimed = insertWithinCap(tenantPk, consumer, key, now);

@@ -33,17 +33,12 @@ export interface DueDelivery {
 	webhook_set_at: string | null;
 }
 
-export interface AttemptOutcome {
-	state: DeliveryState;
-	last_status: number | null;
-	last_error: string | null;
-	next_attempt_at: string | null;
-}
+export type AttemptOutcome = Pick<
+	Delivery,
+	'state' | 'last_status' | 'last_error' | 'next_attempt_at'
+>;
 
 export type ContactFormRepository = ReturnType<typeof createContactFormRepository>;
-
-const DELIVERY_COLUMNS =
-	'id, submission_id, state, attempts, last_status, last_error, next_attempt_at, delivered_at, created_at, updated_at';
 
 export function createContactFormRepository(db: SqliteDatabase) {
 	const webhookUrl = db.prepare<[number], { url: string | null }>(
@@ -73,6 +68,14 @@ export function createContactFormRepository(db: SqliteDatabase) {
 		`DELETE FROM submissions
 		  WHERE submitted_at < ?
 		    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.submission_id = submissions.id AND d.state = 'pending')`,
+	);
+	// A listing filtered by state, or (state null) of every delivery.
+	const matching =
+		'FROM deliveries WHERE tenant_pk = @tenantPk AND (@state IS NULL OR state = @state)';
+	const countDeliveries = db.prepare(`SELECT COUNT(*) ${matching}`).pluck();
+	const listDeliveries = db.prepare(
+		`SELECT id, submission_id, state, attempts, last_status, last_error, next_attempt_at, delivered_at, created_at, updated_at
+		   ${matching} ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
 	);
 	const recordAttempt = db.prepare(
 		`UPDATE deliveries
@@ -110,19 +113,11 @@ export function createContactFormRepository(db: SqliteDatabase) {
 			limit: number,
 			offset: number,
 		): { deliveries: Delivery[]; total: number } {
-			const filter = state === undefined ? '' : 'AND state = ?';
-			const params: unknown[] = state === undefined ? [tenantPk] : [tenantPk, state];
-			const total = (
-				db
-					.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE tenant_pk = ? ${filter}`)
-					.get(...params) as { n: number }
-			).n;
-			const deliveries = db
-				.prepare(
-					`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE tenant_pk = ? ${filter} ORDER BY seq DESC LIMIT ? OFFSET ?`,
-				)
-				.all(...params, limit, offset) as Delivery[];
-			return { deliveries, total };
+			const filter = { tenantPk, state: state ?? null };
+			return {
+				deliveries: listDeliveries.all({ ...filter, limit, offset }) as Delivery[],
+				total: countDeliveries.get(filter) as number,
+			};
 		},
 		/**
 		 * Deletes submissions older than `before` (an ISO time) with their deliveries, except those whose

@@ -12,8 +12,6 @@ import { createContactFormTestWebhookRepository } from './contact-form-test-webh
 import { createContactFormClaimRepository } from './contact-form-claims';
 import { createIdempotencyRepository } from './idempotency';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-
 function repositories(db: SqliteDatabase) {
 	return {
 		tenants: createTenantRepository(db),
@@ -26,23 +24,18 @@ function repositories(db: SqliteDatabase) {
 		contactForm: createContactFormRepository(db),
 		contactFormTestWebhooks: createContactFormTestWebhookRepository(db),
 		contactFormClaims: createContactFormClaimRepository(db),
-		idempotency: createIdempotencyRepository(db, IDEMPOTENCY_TTL_MS),
+		idempotency: createIdempotencyRepository(db),
 	};
 }
 
 /** The database and one repository per table group. */
 export type Store = ReturnType<typeof repositories> & { db: SqliteDatabase };
 
-export interface StoreOptions {
-	/** Told what a migration changed in the data (page urls moved), to be logged. */
-	onMigration?: MigrationReport;
-}
-
-/** Opens the store at `file` (or ':memory:') with its schema up to date and stale idempotency rows gone. */
-export function openStore(file: string, options: StoreOptions = {}): Store & { close(): void } {
-	const db = openDatabase(file, options.onMigration);
-	const store = { ...repositories(db), db, close: () => db.close() };
-	store.idempotency.purgeInFlight();
-	store.idempotency.purgeExpired();
-	return store;
+/**
+ * Opens the store at `file` (or ':memory:') with its schema up to date; `onMigration` is told what a
+ * migration changed in the data (page urls moved), to be logged.
+ */
+export function openStore(file: string, onMigration?: MigrationReport): Store & { close(): void } {
+	const db = openDatabase(file, onMigration);
+	return { ...repositories(db), db, close: () => db.close() };
 }

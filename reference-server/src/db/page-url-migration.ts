@@ -21,6 +21,14 @@ export interface PageUrlChange {
 	kept_by?: string;
 }
 
+/** How the log says why a page url moved. */
+export const PAGE_URL_CHANGE_WORDS: Record<PageUrlChange['reason'], string> = {
+	canonical: 'Page url migrated to its canonical form',
+	duplicate:
+		'Page url migrated: another page kept its canonical url, this one is kept under a new url',
+	refused: "Page url migrated: today's rule refuses the old url, the page is kept under a new url",
+};
+
 interface Row {
 	id: number;
 	tenant_pk: number;

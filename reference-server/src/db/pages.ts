@@ -1,22 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './open';
 import { nowIso } from '../clock';
-
-interface PageRow {
-	id: number;
-	tenant_pk: number;
-	url: string;
-	name: string;
-	locale: string;
-	meta_title: string | null;
-	meta_description: string | null;
-	draft: number;
-	templates: string;
-	banner: string | null;
-	created_at: string;
-	updated_at: string;
-	deleted_at: string | null;
-}
 
 export interface NewPage {
 	url: string;
@@ -35,10 +18,21 @@ export interface Page extends NewPage {
 	updated_at: string;
 }
 
+/** As stored: flags as 0/1, JSON as text, and what the API does not show. */
+type PageRow = Omit<Page, 'draft' | 'templates' | 'banner'> & {
+	id: number;
+	tenant_pk: number;
+	draft: number;
+	templates: string;
+	banner: string | null;
+	deleted_at: string | null;
+};
+
 export interface PageFilter {
 	url?: string;
 	locale?: string;
-	draft?: boolean;
+	/** 0/1 as service-api.md writes flags. */
+	draft?: boolean | 0 | 1;
 	/** A text fragment of the name or url, case-insensitive (the editor's page picker). */
 	search?: string;
 }
@@ -67,9 +61,7 @@ function toPage(row: PageRow): Page {
 }
 
 /** What a content update gives: the page written, or (a precondition that did not hold) its current version. */
-export type ContentUpdate =
-	| { page: Omit<Page, 'templates'>; templatesJson: string; stale?: undefined }
-	| { stale: { updated_at: string } };
+export type ContentUpdate = { page: Page; stale?: undefined } | { stale: { updated_at: string } };
 
 /**
  * Now, or a millisecond past the version before when the clock has not moved on since: each content
@@ -81,7 +73,24 @@ function laterThan(previous: string): string {
 	return new Date(Date.parse(previous) + 1).toISOString();
 }
 
-export type PageRepository = ReturnType<typeof createPageRepository>;
+/** The conditions of a page listing, as SQL and its parameters. */
+function whereClause(tenantPk: number, filter: PageFilter): { sql: string; params: unknown[] } {
+	const parts = ['tenant_pk = ?', 'deleted_at IS NULL'];
+	const params: unknown[] = [tenantPk];
+	const add = (sql: string, ...values: unknown[]) => {
+		parts.push(sql);
+		params.push(...values);
+	};
+	if (filter.url !== undefined) add('url = ?', filter.url);
+	if (filter.locale !== undefined) add('locale = ?', filter.locale);
+	if (filter.draft !== undefined) add('draft = ?', filter.draft ? 1 : 0);
+	if (filter.search) {
+		// instr, not LIKE: a fragment's % and _ are plain characters.
+		const fragment = filter.search.toLowerCase();
+		add('(instr(lower(name), ?) > 0 OR instr(lower(url), ?) > 0)', fragment, fragment);
+	}
+	return { sql: parts.join(' AND '), params };
+}
 
 /**
  * A default delete sets deleted_at: the row stays (its data is kept on the server) but it is out of
@@ -93,53 +102,25 @@ export function createPageRepository(db: SqliteDatabase) {
 		'SELECT * FROM pages WHERE tenant_pk = ? AND url = ?',
 	);
 	const removeRow = db.prepare('DELETE FROM pages WHERE id = ?');
-	const insertNew = db.prepare(
-		`INSERT OR IGNORE INTO pages (tenant_pk, url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at)
+	const insert = db.prepare(
+		`INSERT INTO pages (tenant_pk, url, name, locale, meta_title, meta_description, draft, templates, banner, created_at, updated_at)
 		 VALUES (@tenant_pk, @url, @name, @locale, @meta_title, @meta_description, @draft, '[]', NULL, @now, @now)`,
 	);
 	const softDelete = db.prepare('UPDATE pages SET deleted_at = ? WHERE id = ?');
 	const setContent = db.prepare(
 		'UPDATE pages SET templates = ?, banner = ?, updated_at = ? WHERE id = ?',
 	);
-	/** A page row without its templates (which may be megabytes). */
+	// Every locale when none (null) is given.
+	const sitemap = db.prepare<{ tenantPk: number; locale: string | null }, SitemapEntry>(
+		`SELECT url, name, locale, updated_at FROM pages
+		  WHERE tenant_pk = @tenantPk AND deleted_at IS NULL AND draft = 0
+		    AND (@locale IS NULL OR locale = @locale)
+		  ORDER BY url`,
+	);
+	/** A page row without its templates (which may be megabytes, and are replaced anyway). */
 	const metaByUrl = db.prepare<[number, string], Omit<PageRow, 'templates'>>(
 		'SELECT id, tenant_pk, url, name, locale, meta_title, meta_description, draft, banner, created_at, updated_at, deleted_at FROM pages WHERE tenant_pk = ? AND url = ?',
 	);
-
-	// The list and sitemap queries vary with the filters; each variant is prepared once.
-	const statements = new Map<string, Statement<unknown[]>>();
-	function prepared(sql: string): Statement<unknown[]> {
-		let statement = statements.get(sql);
-		if (!statement) {
-			statement = db.prepare<unknown[]>(sql);
-			statements.set(sql, statement);
-		}
-		return statement;
-	}
-
-	function whereClause(filter: PageFilter): { sql: string; params: unknown[] } {
-		const parts = ['tenant_pk = ?', 'deleted_at IS NULL'];
-		const params: unknown[] = [];
-		if (filter.url !== undefined) {
-			parts.push('url = ?');
-			params.push(filter.url);
-		}
-		if (filter.locale !== undefined) {
-			parts.push('locale = ?');
-			params.push(filter.locale);
-		}
-		if (filter.draft !== undefined) {
-			parts.push('draft = ?');
-			params.push(filter.draft ? 1 : 0);
-		}
-		if (filter.search !== undefined && filter.search !== '') {
-			// instr, not LIKE: a fragment's % and _ are plain characters.
-			const fragment = filter.search.toLowerCase();
-			parts.push('(instr(lower(name), ?) > 0 OR instr(lower(url), ?) > 0)');
-			params.push(fragment, fragment);
-		}
-		return { sql: parts.join(' AND '), params };
-	}
 
 	return {
 		findLive(tenantPk: number, url: string): Page | undefined {
@@ -153,41 +134,27 @@ export function createPageRepository(db: SqliteDatabase) {
 			limit: number,
 			offset: number,
 		): { pages: Page[]; total: number } {
-			const where = whereClause(filter);
-			const { n: total } = prepared(`SELECT COUNT(*) AS n FROM pages WHERE ${where.sql}`).get(
-				tenantPk,
-				...where.params,
-			) as { n: number };
-			const rows = prepared(
-				`SELECT * FROM pages WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?`,
-			).all(tenantPk, ...where.params, limit, offset) as PageRow[];
+			const where = whereClause(tenantPk, filter);
+			const total = db
+				.prepare(`SELECT COUNT(*) FROM pages WHERE ${where.sql}`)
+				.pluck()
+				.get(...where.params) as number;
+			const rows = db
+				.prepare(`SELECT * FROM pages WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?`)
+				.all(...where.params, limit, offset) as PageRow[];
 			return { pages: rows.map(toPage), total };
 		},
 		/** Returns undefined when a live page already has this url. */
 		create(tenantPk: number, page: NewPage): Page | undefined {
 			const now = nowIso();
-			const row = { ...page, tenant_pk: tenantPk, draft: page.draft ? 1 : 0, now };
-			// One statement for a new url (UNIQUE (tenant_pk, url) turns a taken one into no change); a
-			// taken url is then either a live page (a conflict) or an archived one, replaced atomically.
-			if (insertNew.run(row).changes === 0) {
+			return db.transaction(() => {
 				const existing = anyByUrl.get(tenantPk, page.url);
-				// OR IGNORE also skips a NOT NULL violation; the route's schema rules that out.
-				if (!existing) throw new Error('The page was not stored and no page holds its url.');
-				if (existing.deleted_at === null) return undefined;
-				db.transaction(() => {
-					removeRow.run(existing.id);
-					insertNew.run(row);
-				})();
-			}
-			// The new row holds exactly these values (the insert's defaults: no templates, no banner).
-			return {
-				...page,
-				draft: page.draft,
-				templates: [],
-				banner: null,
-				created_at: now,
-				updated_at: now,
-			};
+				if (existing?.deleted_at === null) return undefined;
+				if (existing) removeRow.run(existing.id);
+				insert.run({ ...page, tenant_pk: tenantPk, draft: page.draft ? 1 : 0, now });
+				// The new row holds exactly these values (the insert's defaults: no templates, no banner).
+				return { ...page, templates: [], banner: null, created_at: now, updated_at: now };
+			})();
 		},
 		/**
 		 * Default delete of a live page, or permanent erase of a live or soft-deleted one.
@@ -206,20 +173,14 @@ export function createPageRepository(db: SqliteDatabase) {
 				return true;
 			})();
 		},
-		/**
-		 * banner undefined keeps the current banner. Returns undefined for an unknown or deleted page,
-		 * else the page without its templates and the templates as the JSON text stored. The caller
-		 * passes the templates as JSON text, and neither the old nor the new templates are read back
-		 * and parsed (they may be megabytes).
-		 */
+		/** banner undefined keeps the current banner. Returns undefined for an unknown or deleted page. */
 		updateContent(
 			tenantPk: number,
 			url: string,
-			templatesJson: string,
-			banner: unknown,
+			templates: Record<string, unknown>[],
+			banner: Record<string, unknown> | null | undefined,
 			ifUpdatedAt?: string,
 		): ContentUpdate | undefined {
-			const bannerJson = banner === undefined || banner === null ? null : JSON.stringify(banner);
 			// IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the read, so a checkpoint
 			// between the read and the write cannot fail the transaction with SQLITE_BUSY.
 			const update = db.transaction(() => {
@@ -229,25 +190,21 @@ export function createPageRepository(db: SqliteDatabase) {
 				if (ifUpdatedAt !== undefined && existing.updated_at !== ifUpdatedAt)
 					return { stale: { updated_at: existing.updated_at } };
 				const now = laterThan(existing.updated_at);
-				const storedBanner = banner === undefined ? existing.banner : bannerJson;
-				setContent.run(templatesJson, storedBanner, now, existing.id);
-				const { templates: _, ...page } = toPage({
+				const storedBanner =
+					banner === undefined ? existing.banner : banner === null ? null : JSON.stringify(banner);
+				setContent.run(JSON.stringify(templates), storedBanner, now, existing.id);
+				const page = toPage({
 					...existing,
 					templates: '[]',
 					banner: storedBanner,
 					updated_at: now,
 				});
-				return { page, templatesJson };
+				return { page: { ...page, templates } };
 			});
 			return update.immediate();
 		},
 		/** Published pages (not draft, not deleted) ordered by url. */
-		sitemap(tenantPk: number, locale?: string): SitemapEntry[] {
-			const sql = `SELECT url, name, locale, updated_at FROM pages
-			              WHERE tenant_pk = ? AND deleted_at IS NULL AND draft = 0 ${locale !== undefined ? 'AND locale = ?' : ''}
-			              ORDER BY url`;
-			const params: unknown[] = locale !== undefined ? [tenantPk, locale] : [tenantPk];
-			return prepared(sql).all(...params) as SitemapEntry[];
-		},
+		sitemap: (tenantPk: number, locale?: string): SitemapEntry[] =>
+			sitemap.all({ tenantPk, locale: locale ?? null }),
 	};
 }

@@ -9,13 +9,10 @@ export interface Settings {
 	contact_form_webhook_headers: Record<string, string> | null;
 }
 
-interface SettingsRow {
-	google_code: string | null;
-	noindex: number;
-	statistics_iframe: string | null;
-	contact_form_webhook_url: string | null;
+/** As stored: the headers as JSON text. */
+type SettingsRow = Omit<Settings, 'contact_form_webhook_headers'> & {
 	contact_form_webhook_headers: string | null;
-}
+};
 
 const DEFAULT_SETTINGS: Settings = {
 	google_code: null,
@@ -27,23 +24,18 @@ const DEFAULT_SETTINGS: Settings = {
 
 function toSettings(row: SettingsRow | undefined): Settings {
 	if (!row) return { ...DEFAULT_SETTINGS };
-	return {
-		google_code: row.google_code,
-		noindex: row.noindex === 1 ? 1 : 0,
-		statistics_iframe: row.statistics_iframe,
-		contact_form_webhook_url: row.contact_form_webhook_url,
-		contact_form_webhook_headers:
-			row.contact_form_webhook_headers === null
-				? null
-				: (JSON.parse(row.contact_form_webhook_headers) as Record<string, string>),
-	};
+	const headers = row.contact_form_webhook_headers;
+	return { ...row, contact_form_webhook_headers: headers === null ? null : JSON.parse(headers) };
 }
 
 export type SettingsRepository = ReturnType<typeof createSettingsRepository>;
 
 /** One row per tenant, created on first save; a tenant that never saved reads the defaults. */
 export function createSettingsRepository(db: SqliteDatabase) {
-	const get = db.prepare<[number], SettingsRow>('SELECT * FROM settings WHERE tenant_pk = ?');
+	const get = db.prepare<[number], SettingsRow>(
+		`SELECT google_code, noindex, statistics_iframe, contact_form_webhook_url, contact_form_webhook_headers
+		   FROM settings WHERE tenant_pk = ?`,
+	);
 	const upsert = db.prepare(
 		`INSERT INTO settings (tenant_pk, google_code, noindex, statistics_iframe, contact_form_webhook_url, contact_form_webhook_headers, updated_at)
 		 VALUES (@tenant_pk, @google_code, @noindex, @statistics_iframe, @contact_form_webhook_url, @contact_form_webhook_headers, @updated_at)

@@ -19,29 +19,24 @@ export function createTenantRepository(db: SqliteDatabase) {
 	);
 	const update = db.prepare('UPDATE tenants SET id = ?, fqdn = ?, updated_at = ? WHERE pk = ?');
 	const remove = db.prepare('DELETE FROM tenants WHERE pk = ?');
-	// `search`: a fragment of the id, matched literally (LIKE's wildcards escaped).
+	// `search`: a fragment of the id, case-insensitive (ids are lower case); instr, not LIKE: a
+	// fragment's % and _ are plain characters.
 	const listPage = db.prepare<
 		[string, number, number],
 		Pick<TenantRow, 'id' | 'fqdn' | 'created_at'>
 	>(
-		"SELECT id, fqdn, created_at FROM tenants WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT ? OFFSET ?",
+		'SELECT id, fqdn, created_at FROM tenants WHERE instr(id, lower(?)) > 0 ORDER BY id LIMIT ? OFFSET ?',
 	);
-	const countMatching = db.prepare<[string], { total: number }>(
-		"SELECT COUNT(*) AS total FROM tenants WHERE id LIKE ? ESCAPE '\\'",
-	);
-	const likeFragment = (search: string | undefined) =>
-		`%${(search ?? '').replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+	const countMatching = db
+		.prepare<[string], number>('SELECT COUNT(*) FROM tenants WHERE instr(id, lower(?)) > 0')
+		.pluck();
 
 	return {
 		findById: (id: string): TenantRow | undefined => byId.get(id),
 		findByPk: (pk: number): TenantRow | undefined => byPk.get(pk),
 		/** One page of the tenants whose id contains `search`, ordered by id, and how many match. */
-		list(search: string | undefined, limit: number, offset: number) {
-			const pattern = likeFragment(search);
-			return {
-				tenants: listPage.all(pattern, limit, offset),
-				total: countMatching.get(pattern)?.total ?? 0,
-			};
+		list(search = '', limit: number, offset: number) {
+			return { tenants: listPage.all(search, limit, offset), total: countMatching.get(search)! };
 		},
 		/** Returns false when the id is taken. */
 		create(id: string, fqdn: string | null): boolean {

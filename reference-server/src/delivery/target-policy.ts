@@ -1,4 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
@@ -27,8 +29,8 @@ type AddressClass =
 
 /** Ranges nothing opens, by ipaddr.js's range names. */
 const NEVER_RANGES = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal']);
-/** Cloud metadata services outside the link-local range (Alibaba's, AWS's IPv6 one). */
-const METADATA_ADDRESSES = ['100.100.100.200', 'fd00:ec2::254'].map((text) => ipaddr.parse(text));
+/** Cloud metadata services outside the link-local range (Alibaba's, AWS's IPv6 one), as ipaddr.js writes them. */
+const METADATA_ADDRESSES = new Set(['100.100.100.200', 'fd00:ec2::254']);
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 const RANGE_WORDS: Record<string, string> = {
@@ -67,12 +69,7 @@ export function canonicalAddress(text: string): string {
 }
 
 function classify(address: Address): AddressClass {
-	if (
-		METADATA_ADDRESSES.some(
-			(m) => m.kind() === address.kind() && m.toString() === address.toString(),
-		)
-	)
-		return { kind: 'never', range: 'metadata' };
+	if (METADATA_ADDRESSES.has(address.toString())) return { kind: 'never', range: 'metadata' };
 	const range = address.range();
 	if (NEVER_RANGES.has(range)) return { kind: 'never', range };
 	if (range === 'loopback') return { kind: 'openable', name: 'loopback', range };
@@ -83,40 +80,29 @@ function classify(address: Address): AddressClass {
 	return { kind: 'openable', name: 'special', range };
 }
 
-/** The named classes as CIDRs, for uses that need ranges (the trusted proxies). */
+/** The named classes as the ranges classify() gives those names. */
 const NAMED_CIDRS: Record<'loopback' | 'private', string[]> = {
 	loopback: ['127.0.0.0/8', '::1/128'],
 	private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7'],
 };
 
-/** `--webhook-allow` / `--webhook-deny` / `--trust-proxy`: named classes and CIDRs (a single address is a /32 or /128). */
+/**
+ * `--webhook-allow` / `--webhook-deny` / `--trust-proxy`: CIDR ranges (a single address is a /32 or
+ * /128, `loopback` and `private` their ranges).
+ */
 export class AddressList {
-	constructor(
-		readonly names: ReadonlySet<'loopback' | 'private'>,
-		readonly ranges: readonly [Address, number][],
-	) {}
+	constructor(readonly ranges: readonly [Address, number][]) {}
 
-	hasName(name: string): boolean {
-		return (this.names as ReadonlySet<string>).has(name);
+	/** The list as CIDR strings, as Fastify's trustProxy takes it. */
+	toCidrs(): string[] {
+		return this.ranges.map(([base, bits]) => `${base.toString()}/${bits}`);
 	}
 
-	/** True when a CIDR of the list holds the address. */
-	holds(address: Address): boolean {
+	/** True when a range of the list holds the address. */
+	covers(address: Address): boolean {
 		return this.ranges.some(
 			([base, bits]) => base.kind() === address.kind() && address.match(base, bits),
 		);
-	}
-
-	/** The list as CIDR strings (the named classes spelled out), as Fastify's trustProxy takes it. */
-	toCidrs(): string[] {
-		const named = [...this.names].flatMap((name) => NAMED_CIDRS[name]);
-		return [...named, ...this.ranges.map(([base, bits]) => `${base.toString()}/${bits}`)];
-	}
-
-	/** True when the list names the address's class or holds the address. */
-	covers(address: Address): boolean {
-		const found = classify(address);
-		return (found.kind === 'openable' && this.hasName(found.name)) || this.holds(address);
 	}
 }
 
@@ -124,14 +110,13 @@ export class CidrListError extends Error {}
 
 /** `10.0.0.0/8, ::1, loopback` as an AddressList; throws CidrListError naming the bad entry. */
 export function parseCidrList(text: string): AddressList {
-	const names = new Set<'loopback' | 'private'>();
 	const ranges: [Address, number][] = [];
 	const entries = text.split(/[\s,]+/).filter((entry) => entry !== '');
 	if (entries.length === 0) throw new CidrListError('the list is empty');
 	for (const entry of entries) {
 		const lower = entry.toLowerCase();
 		if (lower === 'loopback' || lower === 'private') {
-			names.add(lower);
+			ranges.push(...NAMED_CIDRS[lower].map((cidr) => ipaddr.parseCIDR(cidr)));
 			continue;
 		}
 		const [addressText, prefixText, extra] = entry.split('/');
@@ -151,9 +136,10 @@ export function parseCidrList(text: string): AddressList {
 		}
 		ranges.push([address, prefix]);
 	}
-	return new AddressList(names, ranges);
+	return new AddressList(ranges);
 }
 
+/** The server itself, which no webhook may reach. */
 export interface SelfAddress {
 	/** The listening port; 0 before the server listens. */
 	port: number;
@@ -163,18 +149,14 @@ export interface SelfAddress {
 	publicOrigin?: string;
 }
 
-export interface TargetPolicyOptions {
-	allow?: AddressList;
-	deny?: AddressList;
-	self: () => SelfAddress;
-}
-
 export class WebhookRefusedError extends Error {
 	readonly code = 'EWEBHOOKREFUSED';
 }
 
 export class TargetPolicy {
-	constructor(private readonly options: TargetPolicyOptions) {}
+	constructor(
+		private readonly options: { allow?: AddressList; deny?: AddressList; self: () => SelfAddress },
+	) {}
 
 	/** Why a connection to this address and port is refused; undefined when it is allowed. */
 	refusalFor(text: string, port: number): string | undefined {
@@ -187,9 +169,7 @@ export class TargetPolicy {
 		if (this.isSelf(address, port)) return `${ip} port ${port} (this server itself)`;
 		if (this.options.deny?.covers(address))
 			return `${ip} (in the ranges refused by --webhook-deny)`;
-		if (found.kind === 'public') return undefined;
-		const allow = this.options.allow;
-		if (allow && (allow.hasName(found.name) || allow.holds(address))) return undefined;
+		if (found.kind === 'public' || this.options.allow?.covers(address)) return undefined;
 		const opener =
 			found.name === 'special'
 				? `--webhook-allow with a CIDR holding it`
@@ -213,10 +193,18 @@ export class TargetPolicy {
 	async refusalForUrlResolved(url: URL, timeoutMs = 2000): Promise<string | undefined> {
 		const literal = this.refusalForUrl(url);
 		if (literal !== undefined || isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0) return literal;
-		const addresses = await resolveAll(url.hostname, timeoutMs);
+		const addresses = await Promise.race([
+			lookup(url.hostname, { all: true }).catch(() => []),
+			sleep(timeoutMs, [], { ref: false }),
+		]);
+		return this.refusalOfResolved(url.hostname, addresses, portOf(url));
+	}
+
+	/** Why a connection to a name that resolved to these addresses is refused (the first refused one). */
+	private refusalOfResolved(hostname: string, addresses: LookupAddress[], port: number) {
 		for (const { address } of addresses) {
-			const refusal = this.refusalFor(address, portOf(url));
-			if (refusal !== undefined) return `${url.hostname} resolves to ${refusal}`;
+			const refusal = this.refusalFor(address, port);
+			if (refusal !== undefined) return `${hostname} resolves to ${refusal}`;
 		}
 		return undefined;
 	}
@@ -234,11 +222,8 @@ export class TargetPolicy {
 		) => {
 			dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
 				if (error) return callback(error);
-				for (const { address } of addresses) {
-					const refusal = this.refusalFor(address, port);
-					if (refusal !== undefined)
-						return callback(new WebhookRefusedError(`${hostname} resolves to ${refusal}`));
-				}
+				const refusal = this.refusalOfResolved(hostname, addresses, port);
+				if (refusal !== undefined) return callback(new WebhookRefusedError(refusal));
 				if (options.all) return callback(null, addresses);
 				return callback(null, addresses[0].address, addresses[0].family);
 			});
@@ -262,14 +247,4 @@ export class TargetPolicy {
 export function portOf(url: URL): number {
 	if (url.port !== '') return Number(url.port);
 	return url.protocol === 'https:' ? 443 : 80;
-}
-
-function resolveAll(hostname: string, timeoutMs: number): Promise<LookupAddress[]> {
-	return new Promise((resolve) => {
-		const timer = setTimeout(() => resolve([]), timeoutMs);
-		dnsLookup(hostname, { all: true }, (error, addresses) => {
-			clearTimeout(timer);
-			resolve(error ? [] : addresses);
-		});
-	});
 }

@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TestWebhookTarget } from '../db/contact-form-test-webhooks';
-import { postWebhook } from './post';
-import { type TargetPolicy, portOf } from './target-policy';
-import { DELIVERY_MARK_HEADER } from './worker';
+import { postSubmission } from './post';
+import type { TargetPolicy } from './target-policy';
 
 export interface TestCopySenderOptions {
 	targets: TargetPolicy;
@@ -15,8 +14,7 @@ export interface TestCopySenderOptions {
 /**
  * Sends a copy of a new submission to each test webhook: one attempt, nothing stored, nothing
  * retried (the live delivery is the one that counts; a test listener that is gone answers 404 and
- * loses nothing). Same body, headers, target policy and reply cap as a live delivery; logs carry no
- * URL and no header value.
+ * loses nothing). The same POST as a live delivery (post.ts); logs carry no URL and no header value.
  */
 export class TestCopySender {
 	private inFlight = 0;
@@ -53,19 +51,11 @@ export class TestCopySender {
 	}
 
 	private async sendOne(target: TestWebhookTarget, body: string): Promise<void> {
-		const url = new URL(target.url);
-		const refused = this.options.targets.refusalForUrl(url);
-		if (refused !== undefined) throw Object.assign(new Error('refused'), { code: 'REFUSED' });
-		const reply = await postWebhook(url, {
-			headers: {
-				...target.headers,
-				'content-type': 'application/json',
-				'user-agent': 'site-reference-server',
-				[DELIVERY_MARK_HEADER]: 'test-copy',
-			},
+		const reply = await postSubmission(this.options.targets, new URL(target.url), {
+			headers: target.headers,
 			body,
+			mark: 'test-copy',
 			signal: AbortSignal.timeout(this.options.timeoutMs),
-			lookup: this.options.targets.lookupFor(portOf(url)),
 		});
 		this.options.logger.debug(
 			{ status: reply.status },

@@ -1,9 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AttemptOutcome, ContactFormRepository, DueDelivery } from '../db/contact-form';
 import { isoIn, nowIso } from '../clock';
 import { backoffDelayMs, retryAfterMs, verdictFor } from './backoff';
-import { postWebhook } from './post';
-import { type TargetPolicy, portOf, WebhookRefusedError } from './target-policy';
+import { postSubmission } from './post';
+import { type TargetPolicy, WebhookRefusedError } from './target-policy';
 
 export interface DeliveryWorkerOptions {
 	repository: ContactFormRepository;
@@ -18,9 +19,6 @@ export interface DeliveryWorkerOptions {
 	/** How often to look for due deliveries when nothing wakes the worker. */
 	pollIntervalMs?: number;
 }
-
-/** Header on every webhook POST; a contact-form submission carrying it is refused (a delivery loop). */
-export const DELIVERY_MARK_HEADER = 'x-site-delivery-id';
 
 /** Deliveries attempted at the same time. */
 const CONCURRENCY = 8;
@@ -67,16 +65,10 @@ export class DeliveryWorker {
 		this.stopped = true;
 		this.running = false;
 		if (this.timer) clearTimeout(this.timer);
-		const pending = [...this.inFlight.values()];
-		if (pending.length === 0) return;
-		let graceTimer: NodeJS.Timeout | undefined;
-		const grace = new Promise<void>((resolve) => {
-			graceTimer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
-		});
-		await Promise.race([Promise.allSettled(pending), grace]);
-		clearTimeout(graceTimer);
+		const pending = Promise.allSettled(this.inFlight.values());
+		await Promise.race([pending, sleep(SHUTDOWN_GRACE_MS, undefined, { ref: false })]);
 		this.shutdown.abort();
-		await Promise.allSettled(pending);
+		await pending;
 	}
 
 	private schedule(delayMs: number): void {
@@ -118,41 +110,22 @@ export class DeliveryWorker {
 			this.finish(delivery.id, 'failed', null, 'The webhook URL is no longer configured.');
 			return;
 		}
-		const body = JSON.stringify({
-			submission_id: delivery.submission_id,
-			tenant_id: delivery.tenant_id,
-			form: delivery.form,
-			submitted_at: delivery.submitted_at,
-			fields: JSON.parse(delivery.fields) as unknown,
-		});
-		const headers: Record<string, string> = {
-			...(delivery.webhook_headers
-				? (JSON.parse(delivery.webhook_headers) as Record<string, string>)
-				: {}),
-			'content-type': 'application/json',
-			'user-agent': 'site-reference-server',
-			// Marks the request as a delivery: the public form refuses it, so no relay can make a loop.
-			[DELIVERY_MARK_HEADER]: delivery.id,
-		};
-
-		const url = new URL(delivery.webhook_url);
-		const refused = this.options.targets.refusalForUrl(url);
-		if (refused !== undefined) {
-			log.warn('delivery stopped: the webhook address is refused');
-			this.finish(delivery.id, 'failed', null, `The webhook address is refused: ${refused}.`);
-			return;
-		}
-
 		let status: number | null = null;
 		let retryAfter: number | undefined;
 		let error: string | null = null;
 		const timeout = AbortSignal.timeout(this.options.timeoutMs);
 		try {
-			const reply = await postWebhook(url, {
-				headers,
-				body,
+			const reply = await postSubmission(this.options.targets, new URL(delivery.webhook_url), {
+				headers: JSON.parse(delivery.webhook_headers ?? '{}') as Record<string, string>,
+				body: JSON.stringify({
+					submission_id: delivery.submission_id,
+					tenant_id: delivery.tenant_id,
+					form: delivery.form,
+					submitted_at: delivery.submitted_at,
+					fields: JSON.parse(delivery.fields) as unknown,
+				}),
+				mark: delivery.id,
 				signal: AbortSignal.any([timeout, this.shutdown.signal]),
-				lookup: this.options.targets.lookupFor(portOf(url)),
 			});
 			status = reply.status;
 			retryAfter =
@@ -184,13 +157,13 @@ export class DeliveryWorker {
 		}
 		// Shown to the tenant and kept: fixed wording, never the URL (its password) or the reply.
 		const lastError = error ?? `The webhook answered HTTP ${status}.`;
-		if (verdict === 'stop') {
-			log.warn({ status }, 'delivery stopped: the receiver rejected it');
-			this.finish(delivery.id, 'failed', status, lastError);
-			return;
-		}
-		if (attemptNumber >= this.options.maxAttempts) {
-			log.warn({ status }, 'delivery failed: no attempts left');
+		if (verdict === 'stop' || attemptNumber >= this.options.maxAttempts) {
+			log.warn(
+				{ status },
+				verdict === 'stop'
+					? 'delivery stopped: the receiver rejected it'
+					: 'delivery failed: no attempts left',
+			);
 			this.finish(delivery.id, 'failed', status, lastError);
 			return;
 		}

@@ -20,15 +20,22 @@ export interface FieldProblem {
 	problem: string;
 }
 
+export const invalidJson = (message: string) => new ApiError(400, 'invalid_json', message);
+export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
+export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const validationFailed = (details: FieldProblem[]) =>
-	new ApiError(400, 'validation_failed', describeProblems(details), details);
+export const payloadTooLarge = (message: string) => new ApiError(413, 'payload_too_large', message);
+export const quotaExceeded = (message: string) => new ApiError(413, 'quota_exceeded', message);
+export const unsupportedMediaType = (message: string) =>
+	new ApiError(415, 'unsupported_media_type', message);
 
-/** The message of a validation_failed answer: the bad fields by name. */
-export function describeProblems(details: FieldProblem[]): string {
+/** 400 validation_failed: the bad fields by name in the message, each with its problem in details. */
+export function validationFailed(details: FieldProblem[]): ApiError {
 	const fields = details.map((d) => d.field);
-	return fields.length === 1
-		? `The field ${fields[0]} is invalid.`
-		: `These fields are invalid: ${fields.join(', ')}.`;
+	const message =
+		fields.length === 1
+			? `The field ${fields[0]} is invalid.`
+			: `These fields are invalid: ${fields.join(', ')}.`;
+	return new ApiError(400, 'validation_failed', message, details);
 }

@@ -13,8 +13,3 @@ export function addRouteHook(route: RouteOptions, name: RouteHookName, hook: unk
 	const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
 	(route as unknown as Record<RouteHookName, unknown[]>)[name] = [...list, hook];
 }
-
-/** Methods of a route (a string or a list). */
-export function routeMethods(route: RouteOptions): string[] {
-	return Array.isArray(route.method) ? route.method : [route.method];
-}

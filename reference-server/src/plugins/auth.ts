@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../errors/api-error';
-import type { Caller } from '../context';
+import { unauthorized, forbidden } from '../errors/api-error';
+import type { TenantCaller } from '../context';
 
 export function sha256Hex(value: string): string {
 	return createHash('sha256').update(value, 'utf8').digest('hex');
@@ -17,9 +17,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 const missingToken = () =>
-	new ApiError(401, 'unauthorized', 'A bearer token is required (Authorization: Bearer <token>).');
-const invalidToken = () =>
-	new ApiError(401, 'unauthorized', 'The bearer token is unknown, revoked or expired.');
+	unauthorized('A bearer token is required (Authorization: Bearer <token>).');
+const invalidToken = () => unauthorized('The bearer token is unknown, revoked or expired.');
 
 /**
  * `requireAdmin` and `requireTenant` are onRequest hooks for routes. The two token kinds are separate:
@@ -33,7 +32,7 @@ export default fp(
 			timingSafeEqual(createHash('sha256').update(token, 'utf8').digest(), adminDigest);
 
 		/** The tenant a token belongs to, if it is a live tenant token. */
-		function tenantFor(token: string): Caller | undefined {
+		function tenantFor(token: string): TenantCaller | undefined {
 			const tokenHash = sha256Hex(token);
 			const found = app.site.store.tokens.findByHash(tokenHash);
 			if (!found || found.revoked_at !== null) return undefined;
@@ -45,7 +44,6 @@ export default fp(
 		}
 
 		app.decorateRequest('caller', null);
-		app.decorateRequest('tenant', null);
 
 		app.decorate('requireAdmin', async function requireAdmin(request: FastifyRequest) {
 			const token = bearerToken(request);
@@ -55,11 +53,7 @@ export default fp(
 				return;
 			}
 			if (tenantFor(token))
-				throw new ApiError(
-					403,
-					'forbidden',
-					'This endpoint needs the admin token; a tenant token was given.',
-				);
+				throw forbidden('This endpoint needs the admin token; a tenant token was given.');
 			throw invalidToken();
 		});
 
@@ -67,17 +61,12 @@ export default fp(
 			const token = bearerToken(request);
 			if (token === undefined) throw missingToken();
 			const caller = tenantFor(token);
-			if (caller && caller.kind === 'tenant') {
+			if (caller) {
 				request.caller = caller;
-				request.tenant = { pk: caller.pk, id: caller.id };
 				return;
 			}
 			if (isAdminToken(token))
-				throw new ApiError(
-					403,
-					'forbidden',
-					'This endpoint needs a tenant token; the admin token was given.',
-				);
+				throw forbidden('This endpoint needs a tenant token; the admin token was given.');
 			throw invalidToken();
 		});
 	},

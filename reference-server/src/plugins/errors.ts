@@ -1,16 +1,24 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, describeProblems, type FieldProblem } from '../errors/api-error';
-import { drainBody } from '../lib/drain';
+import {
+	ApiError,
+	type FieldProblem,
+	invalidJson,
+	notFound,
+	payloadTooLarge,
+	unsupportedMediaType,
+	validationFailed,
+} from '../errors/api-error';
 import { errorResponses } from '../schemas/common';
 
 interface AjvError {
 	keyword: string;
 	instancePath: string;
-	schemaPath?: string;
 	message?: string;
 	params: Record<string, unknown>;
 	propertyName?: string;
+	/** The subschema whose keyword failed (ajv's `verbose` option, app.ts). */
+	parentSchema?: Record<string, unknown>;
 }
 
 /** `/templates/0/x` with a missing `y` becomes `templates.0.x.y`; the request part names an empty path. */
@@ -44,45 +52,24 @@ function problemOf(error: AjvError, context: string): string {
 
 /**
  * A schema may say in words what its constraint means: `'x-problem': 'must be an http(s) URL'` next to
- * the constraint replaces ajv's wording (which would quote the regular expression). The error's
- * schemaPath leads to the subschema that failed; its last segment is the keyword.
+ * the constraint replaces ajv's wording (which would quote the regular expression). Not for a missing
+ * or unknown field, whose subschema is the object's.
  */
-function problemFromSchema(error: AjvError, rootSchema: unknown): string | undefined {
-	if (
-		!rootSchema ||
-		!error.schemaPath ||
-		error.keyword === 'required' ||
-		error.keyword === 'additionalProperties'
-	)
-		return undefined;
-	const segments = error.schemaPath
-		.replace(/^#\/?/, '')
-		.split('/')
-		.slice(0, -1)
-		.map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
-	let node: unknown = rootSchema;
-	for (const segment of segments) {
-		if (node === null || typeof node !== 'object') return undefined;
-		node = (node as Record<string, unknown>)[segment];
-	}
-	const problem =
-		node && typeof node === 'object' ? (node as Record<string, unknown>)['x-problem'] : undefined;
+function problemFromSchema(error: AjvError): string | undefined {
+	if (error.keyword === 'required' || error.keyword === 'additionalProperties') return undefined;
+	const problem = error.parentSchema?.['x-problem'];
 	return typeof problem === 'string' ? problem : undefined;
 }
 
 /** Every bad field once (the first problem found for it), in the order ajv reported them. */
-export function problemsFromValidation(
-	errors: AjvError[],
-	context: string,
-	rootSchema?: unknown,
-): FieldProblem[] {
+function problemsFromValidation(errors: AjvError[], context: string): FieldProblem[] {
 	const byField = new Map<string, string>();
 	for (const error of errors) {
 		// propertyNames reports each failed sub-keyword (tagged with propertyName) and then a summary; the former say more.
 		if (error.keyword === 'propertyNames') continue;
 		const field = fieldOf(error, context);
 		if (!byField.has(field))
-			byField.set(field, problemFromSchema(error, rootSchema) ?? problemOf(error, context));
+			byField.set(field, problemFromSchema(error) ?? problemOf(error, context));
 	}
 	if (byField.size === 0 && errors.length > 0) byField.set(context, problemOf(errors[0], context));
 	return [...byField].map(([field, problem]) => ({ field, problem }));
@@ -100,63 +87,44 @@ const STATUS_CODES: Record<number, string> = {
 };
 
 /** Fastify's and @fastify/multipart's own errors, by code. */
-const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
-	FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'The request body is not valid JSON.'],
-	FST_ERR_CTP_EMPTY_JSON_BODY: [
-		400,
-		'invalid_json',
+const FRAMEWORK_ERRORS: Record<string, ApiError> = {
+	FST_ERR_CTP_INVALID_JSON_BODY: invalidJson('The request body is not valid JSON.'),
+	FST_ERR_CTP_EMPTY_JSON_BODY: invalidJson(
 		'The request body is empty but its content type is application/json.',
-	],
-	FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
-		400,
-		'invalid_json',
+	),
+	FST_ERR_CTP_INVALID_CONTENT_LENGTH: invalidJson(
 		'The request body does not match its Content-Length.',
-	],
-	FST_ERR_CTP_BODY_TOO_LARGE: [
-		413,
-		'payload_too_large',
+	),
+	FST_ERR_CTP_BODY_TOO_LARGE: payloadTooLarge(
 		'The request body is larger than the configured limit.',
-	],
-	FST_REQ_FILE_TOO_LARGE: [
-		413,
-		'payload_too_large',
-		'The upload is larger than the configured limit.',
-	],
-	FST_PARTS_LIMIT: [413, 'payload_too_large', 'The multipart body has too many parts.'],
-	FST_FILES_LIMIT: [413, 'payload_too_large', 'The multipart body has too many files.'],
-	FST_FIELDS_LIMIT: [413, 'payload_too_large', 'The multipart body has too many fields.'],
-	FST_ERR_CTP_INVALID_MEDIA_TYPE: [
-		415,
-		'unsupported_media_type',
+	),
+	FST_REQ_FILE_TOO_LARGE: payloadTooLarge('The upload is larger than the configured limit.'),
+	FST_PARTS_LIMIT: payloadTooLarge('The multipart body has too many parts.'),
+	FST_FILES_LIMIT: payloadTooLarge('The multipart body has too many files.'),
+	FST_FIELDS_LIMIT: payloadTooLarge('The multipart body has too many fields.'),
+	FST_ERR_CTP_INVALID_MEDIA_TYPE: unsupportedMediaType(
 		'The request content type is not supported by this endpoint.',
-	],
-	FST_INVALID_MULTIPART_CONTENT_TYPE: [
-		415,
-		'unsupported_media_type',
+	),
+	FST_INVALID_MULTIPART_CONTENT_TYPE: unsupportedMediaType(
 		'This endpoint expects multipart/form-data.',
-	],
-	FST_PROTO_VIOLATION: [400, 'validation_failed', 'A multipart field name is not allowed.'],
+	),
+	FST_PROTO_VIOLATION: new ApiError(
+		400,
+		'validation_failed',
+		'A multipart field name is not allowed.',
+	),
 };
 
-function sendError(
-	reply: FastifyReply,
-	status: number,
-	code: string,
-	message: string,
-	details?: unknown,
-): FastifyReply {
-	const body: Record<string, unknown> = { error: code, message };
-	if (details !== undefined) body.details = details;
-	return reply.code(status).type('application/json; charset=utf-8').send(body);
-}
-
 /**
- * Bytes of an over-limit body read and discarded before the 413 is sent. Answering while the client
- * still sends makes the server close a socket with unread data: the client sees a reset (EPIPE,
- * "fetch failed") instead of the 413, and retries a request that can never succeed. A body declared
- * larger than limit + this is answered at once (the connection is closed).
+ * The contract's error body `{error, message, details?}` (undefined details are left out); every
+ * error answer goes out through here.
  */
-export const OVERSIZE_DRAIN_BYTES = 64 * 1024 * 1024;
+export function sendError(reply: FastifyReply, { status, code, message, details }: ApiError) {
+	return reply
+		.code(status)
+		.type('application/json; charset=utf-8')
+		.send({ error: code, message, details });
+}
 
 function handleError(
 	this: FastifyInstance,
@@ -164,41 +132,30 @@ function handleError(
 	request: FastifyRequest,
 	reply: FastifyReply,
 ) {
-	if (error instanceof ApiError)
-		return sendError(reply, error.status, error.code, error.message, error.details);
+	// An over-limit body's 413, like every answer, waits for the rest of the body (early-answers.ts).
+	const known = error instanceof ApiError ? error : FRAMEWORK_ERRORS[(error as FastifyError).code];
+	if (known) return sendError(reply, known);
 
 	const fastifyError = error as FastifyError;
 	if (Array.isArray(fastifyError.validation)) {
-		const context = fastifyError.validationContext ?? 'body';
-		const rootSchema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[
-			context
-		];
-		const details = problemsFromValidation(
-			fastifyError.validation as unknown as AjvError[],
-			context,
-			rootSchema,
-		);
-		return sendError(reply, 400, 'validation_failed', describeProblems(details), details);
+		const errors = fastifyError.validation as unknown as AjvError[];
+		const details = problemsFromValidation(errors, fastifyError.validationContext ?? 'body');
+		return sendError(reply, validationFailed(details));
 	}
-	const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
-	if (known && fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-		const declared = Number(request.headers['content-length']);
-		const limit = request.routeOptions.bodyLimit ?? 0;
-		if (!(declared > limit + OVERSIZE_DRAIN_BYTES)) {
-			return drainBody(request.raw, OVERSIZE_DRAIN_BYTES).then(() =>
-				sendError(reply, known[0], known[1], known[2]),
-			);
-		}
-	}
-	if (known) return sendError(reply, known[0], known[1], known[2]);
 	// A body that JSON.parse rejected in a custom parser, or any other framework 4xx: the input's fault.
 	const status = fastifyError.statusCode;
 	if (typeof status === 'number' && status >= 400 && status < 500) {
-		return sendError(reply, status, STATUS_CODES[status] ?? 'bad_request', fastifyError.message);
+		return sendError(
+			reply,
+			new ApiError(status, STATUS_CODES[status] ?? 'bad_request', fastifyError.message),
+		);
 	}
 	// Everything else is ours: log it whole, answer without internals.
 	request.log.error({ err: error }, 'request failed');
-	return sendError(reply, 500, 'internal', 'An internal error occurred; please retry later.');
+	return sendError(
+		reply,
+		new ApiError(500, 'internal', 'An internal error occurred; please retry later.'),
+	);
 }
 
 export default fp(
@@ -226,14 +183,10 @@ export default fp(
 			];
 			if (allowed.length > 0) {
 				reply.header('allow', allowed.join(', '));
-				return sendError(
-					reply,
-					405,
-					'method_not_allowed',
-					`${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`,
-				);
+				const message = `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`;
+				return sendError(reply, new ApiError(405, 'method_not_allowed', message));
 			}
-			return sendError(reply, 404, 'not_found', `There is no route ${request.method} ${path}.`);
+			return sendError(reply, notFound(`There is no route ${request.method} ${path}.`));
 		});
 	},
 	{ name: 'site-errors' },

@@ -23,19 +23,7 @@ export default fp(
 	async function extensionsPlugin(app: FastifyInstance) {
 		if (app.site.config.extensions) return;
 		app.addHook('onRoute', (route: RouteOptions) => {
-			const schema = route.schema as Record<string, unknown> | undefined;
-			if (!schema) return;
-			const described: Record<string, unknown> = { ...schema };
-			for (const part of ['body', 'querystring'] as const)
-				if (schema[part] !== undefined) described[part] = withoutExtensionFields(schema[part]);
-			if (isObject(schema.response))
-				described.response = Object.fromEntries(
-					Object.entries(schema.response).map(([status, answer]) => [
-						status,
-						withoutExtensionFields(answer),
-					]),
-				);
-			route.schema = described;
+			if (route.schema) route.schema = withoutExtensionFields(route.schema) as typeof route.schema;
 		});
 	},
 	{ name: 'site-extensions' },
@@ -50,21 +38,23 @@ function isExtensionOnly(schema: unknown): boolean {
 }
 
 /**
- * A copy of a JSON Schema without the properties marked as extensions, at any depth (object
- * properties, array items); the schemas shared between routes are not changed.
+ * A copy of a route's schemas (body, query, answers by status) without the properties marked as
+ * extensions, at any depth; the schemas shared between routes are not changed.
  */
 export function withoutExtensionFields(schema: unknown): unknown {
 	if (Array.isArray(schema)) return schema.map(withoutExtensionFields);
 	if (!isObject(schema)) return schema;
-	const copy: Record<string, unknown> = { ...schema };
+	const copy = Object.fromEntries(
+		Object.entries(schema).map(([key, value]) => [key, withoutExtensionFields(value)]),
+	);
 	if (isObject(schema.properties)) {
-		const kept = Object.entries(schema.properties).filter(([, field]) => !isExtensionOnly(field));
+		const properties = schema.properties;
+		const kept = Object.keys(properties).filter((name) => !isExtensionOnly(properties[name]));
 		copy.properties = Object.fromEntries(
-			kept.map(([name, field]) => [name, withoutExtensionFields(field)]),
+			kept.map((name) => [name, (copy.properties as Record<string, unknown>)[name]]),
 		);
 		if (Array.isArray(schema.required))
-			copy.required = schema.required.filter((name) => kept.some(([field]) => field === name));
+			copy.required = schema.required.filter((name) => kept.includes(name));
 	}
-	if (schema.items !== undefined) copy.items = withoutExtensionFields(schema.items);
 	return copy;
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { ApiError } from '../errors/api-error';
 import { addRouteHook } from '../lib/route-hooks';
+import { sendError } from './errors';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -11,9 +13,7 @@ declare module 'fastify' {
 
 /** Faults apply to the API only: health, the OpenAPI document, public forms and asset downloads stay reliable. */
 function isApiRequest(request: FastifyRequest): boolean {
-	return (
-		request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?')
-	);
+	return /^\/api(?:[/?]|$)/.test(request.url);
 }
 
 /**
@@ -30,10 +30,11 @@ export default fp(
 		app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
 			if (!isApiRequest(request)) return;
 			if (faultRate > 0 && Math.random() < faultRate) {
-				return reply.code(503).header('retry-after', '0').send({
-					error: 'unavailable',
-					message: 'The service is temporarily unavailable (injected fault); retry.',
-				});
+				const message = 'The service is temporarily unavailable (injected fault); retry.';
+				return sendError(
+					reply.header('retry-after', '0'),
+					new ApiError(503, 'unavailable', message),
+				);
 			}
 			if (faultDropRate > 0 && Math.random() < faultDropRate) request.dropConnection = true;
 		});

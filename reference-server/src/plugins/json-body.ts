@@ -2,7 +2,7 @@ import { errorCodes, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUtf8 } from 'node:buffer';
 import { parse as secureJsonParse } from 'secure-json-parse';
-import { ApiError } from '../errors/api-error';
+import { invalidJson } from '../errors/api-error';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth';
 
 /** As Fastify's `getDefaultJsonParser('error', 'ignore')`: `__proto__` refused, `constructor` kept. */
@@ -10,11 +10,10 @@ const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'ignore' } as c
 
 /** Parses the body, or gives the error to answer with. */
 function parseJson(body: Buffer): { error: Error } | { value: unknown } {
-	if (!isUtf8(body))
-		return { error: new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.') };
+	if (!isUtf8(body)) return { error: invalidJson('The request body is not valid UTF-8.') };
 	if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
 		const message = `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`;
-		return { error: new ApiError(400, 'invalid_json', message) };
+		return { error: invalidJson(message) };
 	}
 	if (body.length === 0) return { error: new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY() };
 	try {
@@ -23,9 +22,7 @@ function parseJson(body: Buffer): { error: Error } | { value: unknown } {
 		// Valid JSON with a `__proto__` key is refused saying why (it is not "not valid JSON").
 		if (/forbidden prototype property/i.test(String((error as Error)?.message ?? '')))
 			return {
-				error: new ApiError(
-					400,
-					'invalid_json',
+				error: invalidJson(
 					'The request body has a "__proto__" key, which is not accepted (it could change the objects it is merged into).',
 				),
 			};

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { takesIdempotencyKey } from './idempotency';
 
 declare module 'fastify' {
 	interface FastifySchema {
@@ -11,24 +12,11 @@ declare module 'fastify' {
 	}
 }
 
-const EXTENSIONS = [
-	'GET /health',
-	'GET /openapi.json',
-	'the Idempotency-Key request header on POST, PUT and DELETE under /api (not on POST /api/tenant/token: a token is shown once and never stored in plain text, so it cannot be replayed)',
-	'POST /api/tenant/token fields expires_in and revoke_previous',
-	'GET /api/settings and GET /api/notifications',
-	'settings fields contact_form_webhook_url and contact_form_webhook_headers',
-	'POST /forms/{tenantId}/contact (public contact-form submission)',
-	'GET /api/contact-form/deliveries',
-	'GET /assets/{assetId}/{fileName} (token-free asset download)',
-];
-
 const DESCRIPTION = [
 	'Reference implementation of the Site Management API (central and tenant surfaces).',
 	'The contract is docs/api-contract.md in the repository; this document is its machine-readable form.',
 	'',
-	'Everything beyond service-api.md carries `x-extension: true` (operations, fields, headers):',
-	...EXTENSIONS.map((e) => `- ${e}`),
+	'Everything beyond service-api.md carries `x-extension: true` (operations, fields, headers); docs/api-contract.md lists them under "Extensions of the reference server".',
 	'',
 	'What service-api.md leaves open and the contract decides (the variables operations, the token fields expires_in and revoke_previous, the contact-form webhook settings) carries both `x-extension: true` and `x-contract-decided: true`: it stays when the server runs with --no-extensions, the rest goes.',
 	'',
@@ -57,39 +45,6 @@ const uploadBody = {
 	},
 };
 
-/** A stable operationId per operation (camelCase), for generated clients' method names. */
-const OPERATION_IDS: Record<string, string> = {
-	'GET /openapi.json': 'getOpenApiDocument',
-	'GET /health': 'getHealth',
-	'GET /api/tenants': 'listTenants',
-	'POST /api/tenant': 'createTenant',
-	'PUT /api/tenant': 'renameTenant',
-	'DELETE /api/tenant': 'deleteTenant',
-	'POST /api/tenant/token': 'createTenantToken',
-	'GET /api/pages': 'listPages',
-	'POST /api/page': 'createPage',
-	'DELETE /api/page': 'deletePage',
-	'PUT /api/content': 'putPageContent',
-	'POST /api/asset': 'uploadAsset',
-	'GET /assets/{assetId}/{fileName}': 'downloadAsset',
-	'GET /api/settings': 'getSettings',
-	'POST /api/settings': 'updateSettings',
-	'POST /api/sitemap': 'getSitemap',
-	'GET /api/notifications': 'listNotifications',
-	'POST /api/notifications': 'createNotification',
-	'GET /api/variables': 'listVariables',
-	'PUT /api/variables': 'putVariables',
-	'DELETE /api/variables': 'deleteVariables',
-	'POST /forms/{tenantId}/contact': 'submitContactForm',
-	'GET /api/contact-form/deliveries': 'listContactFormDeliveries',
-	'POST /api/contact-form/claims': 'createContactFormClaim',
-	'DELETE /api/contact-form/claims': 'deleteContactFormClaim',
-	'POST /forms/{tenantId}/claims': 'submitContactFormClaim',
-	'POST /api/contact-form/test-webhooks': 'createContactFormTestWebhook',
-	'GET /api/contact-form/test-webhooks': 'listContactFormTestWebhooks',
-	'DELETE /api/contact-form/test-webhooks': 'deleteContactFormTestWebhook',
-};
-
 /** Who may call an operation, by the tag of its surface. */
 const SECURITY = {
 	central: [{ adminToken: [] }],
@@ -97,110 +52,42 @@ const SECURITY = {
 	public: [],
 };
 
-const retryAfterHeader = {
-	description: 'Seconds to wait before retrying.',
-	schema: { type: 'string' },
+/** Response headers the plugins add, in an answer's schema as @fastify/swagger reads them. */
+const retryAfter = {
+	'Retry-After': { type: 'string', description: 'Seconds to wait before retrying.' },
 };
-
-const replayedHeader = {
-	description:
-		'Extension. `true` when this answer is a replay of the one stored for the Idempotency-Key.',
-	schema: { type: 'string', enum: ['true'] },
-	'x-extension': true,
-};
-
-const rateLimitHeaders = {
-	'x-ratelimit-limit': {
-		description: 'Requests allowed in the current window.',
-		schema: { type: 'integer' },
-	},
-	'x-ratelimit-remaining': {
-		description: 'Requests left in the current window.',
-		schema: { type: 'integer' },
-	},
-	'x-ratelimit-reset': {
-		description: 'Seconds until the window resets.',
-		schema: { type: 'integer' },
+const replayed = {
+	'Idempotent-Replayed': {
+		type: 'string',
+		enum: ['true'],
+		description:
+			'Extension. `true` when this answer is a replay of the one stored for the Idempotency-Key.',
+		'x-extension': true,
 	},
 };
-
-interface OpenApiOperation {
-	operationId?: string;
-	security?: unknown[];
-	parameters?: { in: string; name: string; schema?: unknown }[];
-	requestBody?: unknown;
-	responses?: Record<
-		string,
-		{ description?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }
-	>;
-}
+const rateLimits = {
+	'x-ratelimit-limit': { type: 'integer', description: 'Requests allowed in the current window.' },
+	'x-ratelimit-remaining': { type: 'integer', description: 'Requests left in the current window.' },
+	'x-ratelimit-reset': { type: 'integer', description: 'Seconds until the window resets.' },
+};
 
 /**
- * Fills in what the route schemas cannot say: operationIds, `security: []` on public operations,
- * response content that is not JSON, query values the server coerces, and the response headers the
- * plugins add (Retry-After, Idempotent-Replayed, the rate-limit headers).
+ * A route's answers as the document shows them: with the header the idempotency plugin adds to what
+ * may be a replay, the public form's 429 (the rate limiter's), and the document's own answer.
  */
-function completeDocument(document: Record<string, unknown>): Record<string, unknown> {
-	const paths = (document.paths ?? {}) as Record<string, Record<string, OpenApiOperation>>;
-	for (const [path, item] of Object.entries(paths)) {
-		for (const [method, operation] of Object.entries(item)) {
-			if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
-			const key = `${method.toUpperCase()} ${path}`;
-			// A route missing from OPERATION_IDS has none, which lint:openapi refuses.
-			operation.operationId ??= OPERATION_IDS[key];
-			// An operation without a security requirement is public: say so explicitly.
-			operation.security ??= [];
-			const responses = (operation.responses ??= {});
-			const idempotent = operation.parameters?.some(
-				(p) => p.in === 'header' && p.name === 'Idempotency-Key',
-			);
-			if (idempotent) {
-				for (const [status, response] of Object.entries(responses)) {
-					if (status.startsWith('2') || status.startsWith('4'))
-						response.headers = { ...response.headers, 'Idempotent-Replayed': replayedHeader };
-				}
-			}
-			// 503: the fault injection (and an overloaded server) answers with Retry-After.
-			if (responses['5xx'])
-				responses['5xx'].headers = { ...responses['5xx'].headers, 'Retry-After': retryAfterHeader };
-		}
+function documentedAnswers(url: string, response: unknown, idempotent: boolean) {
+	const answers: Record<string, object> = {};
+	for (const [status, answer] of Object.entries(response ?? {})) {
+		answers[status] =
+			idempotent && /^[24]/.test(status) ? { ...answer, headers: replayed } : answer;
 	}
-
-	const form = paths['/forms/{tenantId}/contact']?.post;
-	if (form?.responses) {
-		form.responses['429'] = {
-			description: 'Too many submissions from this address or for this tenant.',
-			headers: { 'Retry-After': retryAfterHeader, ...rateLimitHeaders },
-			content: form.responses['4xx']?.content,
-		};
+	if (url === '/forms/:tenantId/contact') {
+		const description = 'Too many submissions from this address or for this tenant.';
+		answers['429'] = { ...answers['4xx'], description, headers: { ...retryAfter, ...rateLimits } };
 	}
-
-	const openapi = paths['/openapi.json']?.get;
-	if (openapi?.responses) {
-		openapi.responses['200'] = {
-			description: 'This document (OpenAPI 3.1)',
-			content: { 'application/json': { schema: { type: 'object' } } },
-		};
-	}
-
-	const download = paths['/assets/{assetId}/{fileName}']?.get;
-	if (download?.responses?.['200']) {
-		download.responses['200'] = {
-			description: 'The file, with its stored content type',
-			content: { '*/*': { schema: { type: 'string', contentEncoding: 'binary' } } },
-		};
-	}
-
-	// The query coercion (request-shape) also takes 1 and 0 for a boolean.
-	for (const parameter of paths['/api/pages']?.get?.parameters ?? []) {
-		if (parameter.in === 'query' && parameter.name === 'draft')
-			parameter.schema = {
-				type: ['boolean', 'integer'],
-				enum: [true, false, 0, 1],
-				description: 'true/false (1/0 accepted)',
-			};
-	}
-	return document;
+	if (url === '/openapi.json')
+		answers['200'] = { description: 'This document (OpenAPI 3.1)', type: 'object' };
+	return answers;
 }
 
 /**
@@ -248,7 +135,6 @@ export default fp(
 			},
 			transform({ schema, url, route }) {
 				if (!schema) return { schema, url };
-				const methods = Array.isArray(route.method) ? route.method : [route.method];
 				// Tag and security follow the route's own auth hook, so the document cannot drift from it.
 				const hooks = [route.onRequest ?? []].flat();
 				const surface = hooks.includes(app.requireAdmin)
@@ -261,37 +147,24 @@ export default fp(
 					security: SECURITY[surface],
 					...schema,
 				};
-				if (
-					app.site.config.extensions &&
-					url.startsWith('/api/') &&
-					route.config?.idempotency !== false &&
-					// Read-only POSTs (the sitemap) ignore the header.
-					!route.config?.readOnly &&
-					methods.some((m) => ['POST', 'PUT', 'DELETE'].includes(m))
-				) {
-					const headers = (schema.headers ?? { type: 'object', properties: {} }) as {
-						properties?: Record<string, unknown>;
-					};
-					documented.headers = {
-						...headers,
-						type: 'object',
-						properties: { ...headers.properties, 'Idempotency-Key': idempotencyHeader },
-					};
+				if (takesIdempotencyKey(route, app.site.config.extensions)) {
+					const headers = schema.headers as { properties?: object } | undefined;
+					const properties = { ...headers?.properties, 'Idempotency-Key': idempotencyHeader };
+					documented.headers = { ...headers, type: 'object', properties };
 				}
+				const idempotent = takesIdempotencyKey(route, app.site.config.extensions);
+				documented.response = documentedAnswers(url, schema.response, idempotent);
 				if (route.config?.multipart)
 					documented = { ...documented, body: uploadBody, consumes: ['multipart/form-data'] };
 				return { schema: documented as typeof schema, url };
 			},
-			transformObject: (documentObject) =>
-				completeDocument(
-					(documentObject as { openapiObject: Record<string, unknown> }).openapiObject,
-				),
 		});
 
 		app.get(
 			'/openapi.json',
 			{
 				schema: {
+					operationId: 'getOpenApiDocument',
 					summary: 'This OpenAPI document',
 					'x-extension': true,
 				} as Record<string, unknown>,

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../errors/api-error';
+import { unsupportedMediaType } from '../errors/api-error';
 import { addRouteHook } from '../lib/route-hooks';
 
 interface PropertySchema {
@@ -31,42 +31,24 @@ export default fp(
 		// Fastify parses text/plain by default; a JSON endpoint sent text must be a 415, not a 400.
 		app.removeContentTypeParser('text/plain');
 
-		const refuseMultipart = (
-			request: FastifyRequest,
-			_reply: FastifyReply,
-			done: (error?: Error) => void,
-		) => {
+		const refuseMultipart = async (request: FastifyRequest) => {
 			if (request.isMultipart())
-				return done(
-					new ApiError(
-						415,
-						'unsupported_media_type',
-						'This endpoint accepts application/json only.',
-					),
-				);
-			done();
+				throw unsupportedMediaType('This endpoint accepts application/json only.');
 		};
 
 		// Each route gets only the hooks it needs, with its query coercion worked out once (route-hooks.ts).
 		app.addHook('onRoute', (route) => {
-			if (!(route.config as { multipart?: boolean } | undefined)?.multipart)
-				addRouteHook(route, 'preValidation', refuseMultipart);
+			if (!route.config?.multipart) addRouteHook(route, 'preValidation', refuseMultipart);
 			const properties = (
 				route.schema?.querystring as { properties?: Record<string, PropertySchema> } | undefined
 			)?.properties;
 			if (!properties) return;
 			const fields = Object.entries(properties);
-			addRouteHook(
-				route,
-				'preValidation',
-				(request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-					const query = request.query as Record<string, unknown> | undefined;
-					if (query)
-						for (const [name, schema] of fields)
-							if (name in query) query[name] = coerceQueryValue(query[name], schema);
-					done();
-				},
-			);
+			addRouteHook(route, 'preValidation', async (request: FastifyRequest) => {
+				const query = request.query as Record<string, unknown>;
+				for (const [name, schema] of fields)
+					if (name in query) query[name] = coerceQueryValue(query[name], schema);
+			});
 		});
 	},
 	{ name: 'site-request-shape', dependencies: ['site-errors'] },

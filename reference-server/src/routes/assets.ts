@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Multipart } from '@fastify/multipart';
-import { ApiError, notFound } from '../errors/api-error';
+import { notFound, unsupportedMediaType } from '../errors/api-error';
 import { AssetUploads } from '../storage/asset-upload';
 import { tenantOf } from '../context';
 import { downloadParams, downloadResponses, uploadResponses } from '../schemas/assets';
@@ -19,29 +18,18 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			onRequest: app.requireTenant,
 			config: { multipart: true },
 			schema: {
+				operationId: 'uploadAsset',
 				summary: 'Upload a media asset (multipart: part file, optional text part name)',
 				response: uploadResponses,
 			},
 		},
 		async (request, reply) => {
 			if (!request.isMultipart()) {
-				throw new ApiError(
-					415,
-					'unsupported_media_type',
+				throw unsupportedMediaType(
 					'Upload the file as multipart/form-data with a part named file.',
 				);
 			}
-			const tenantPk = tenantOf(request).pk;
-			const limit = uploads.fileSizeLimit(tenantPk);
-			const parts = request.parts({
-				limits: { fileSize: limit.bytes },
-			}) as AsyncIterable<Multipart>;
-			const asset = await uploads.receive({
-				tenantPk,
-				limit,
-				parts,
-				raw: request.raw,
-			});
+			const asset = await uploads.receive(tenantOf(request).pk, request);
 			const url = `${app.site.publicUrl}/assets/${asset.id}/${asset.file_name}`;
 			return reply
 				.code(201)
@@ -53,6 +41,7 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/assets/:assetId/:fileName',
 		{
 			schema: {
+				operationId: 'downloadAsset',
 				summary: 'Download an asset (no token; the unguessable id is the capability)',
 				description:
 					'The id decides; the file name segment is cosmetic. Asset URLs survive a tenant rename.',

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../errors/api-error';
+import { unauthorized } from '../errors/api-error';
+import { existingTenant } from './tenants';
 import { tenantOf } from '../context';
-import { TENANT_ID_PATTERN } from '../schemas/common';
 import { formParams } from '../schemas/contact-form';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
 import {
@@ -20,14 +20,12 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * constant time). Other headers of the setting are not secrets and open nothing.
  */
 function isWebhookSecret(headers: Record<string, string> | null, presented: unknown): boolean {
-	if (typeof presented !== 'string' || presented === '' || !headers) return false;
-	const wanted = digest(presented);
-	let found = false;
-	for (const [name, value] of Object.entries(headers)) {
-		if (name.toLowerCase() !== DELIVERY_SECRET_HEADER.toLowerCase()) continue;
-		if (typeof value === 'string' && timingSafeEqual(digest(value), wanted)) found = true;
-	}
-	return found;
+	// Names are unique whatever their case (the settings refuse one given twice).
+	const secret = Object.entries(headers ?? {}).find(
+		([name]) => name.toLowerCase() === DELIVERY_SECRET_HEADER.toLowerCase(),
+	)?.[1];
+	if (typeof presented !== 'string' || presented === '' || secret === undefined) return false;
+	return timingSafeEqual(digest(secret), digest(presented));
 }
 
 /**
@@ -51,6 +49,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'createContactFormClaim',
 				summary:
 					'Claim a submission for a consumer: 201 for the first claim, 200 with claimed false for any later one',
 				'x-extension': true,
@@ -59,8 +58,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request, reply) => {
-			const { consumer, key } = request.body;
-			const result = claims.claim(tenantOf(request).pk, consumer, key);
+			const result = claims.claim(tenantOf(request).pk, request.body.consumer, request.body.key);
 			return reply.code(result.claimed ? 201 : 200).send(result);
 		},
 	);
@@ -73,6 +71,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			// Public: a wrong secret counts against the budgets too (429 past them).
 			onRequest: publicRateLimits(app, claimBudgets),
 			schema: {
+				operationId: 'submitContactFormClaim',
 				summary:
 					"Claim a submission with the webhook's secret: 201 for the first claim, 200 with claimed false for any later one",
 				description: `Authenticated by the ${DELIVERY_SECRET_HEADER} header: the value the tenant's contact_form_webhook_headers give that header, which each delivery carries. Same claims as POST /api/contact-form/claims. Rate-limited like the public form (per client address and per tenant, 429 rate_limited with Retry-After), with budgets of its own: per tenant the form's, per address the larger of the form's two.`,
@@ -84,11 +83,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			},
 		},
 		async (request, reply) => {
-			const { tenantId } = request.params;
-			const tenant = new RegExp(TENANT_ID_PATTERN).test(tenantId)
-				? app.site.store.tenants.findById(tenantId)
-				: undefined;
-			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
+			const tenant = existingTenant(app.site.store.tenants, request.params.tenantId);
 			const settings = app.site.store.settings.get(tenant.pk);
 			if (
 				!isWebhookSecret(
@@ -96,10 +91,9 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 					request.headers[DELIVERY_SECRET_HEADER.toLowerCase()],
 				)
 			) {
-				throw new ApiError(401, 'unauthorized', 'The webhook secret is missing or wrong.');
+				throw unauthorized('The webhook secret is missing or wrong.');
 			}
-			const { consumer, key } = request.body;
-			const result = claims.claim(tenant.pk, consumer, key);
+			const result = claims.claim(tenant.pk, request.body.consumer, request.body.key);
 			return reply.code(result.claimed ? 201 : 200).send(result);
 		},
 	);
@@ -109,6 +103,7 @@ const contactFormClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'deleteContactFormClaim',
 				summary: 'Give a claim up, so the next delivery of the submission is claimed afresh',
 				'x-extension': true,
 				body: claimBody,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tenantOf } from '../context';
-import { ApiError, type FieldProblem, validationFailed } from '../errors/api-error';
+import { quotaExceeded, validationFailed, type FieldProblem } from '../errors/api-error';
 import {
 	testWebhookBody,
 	testWebhookListResponses,
@@ -8,7 +8,7 @@ import {
 	testWebhookRemoveResponses,
 	testWebhookResponses,
 } from '../schemas/contact-form-test-webhooks';
-import { headerProblems, isHttpUrl } from './settings';
+import { headerProblems, webhookUrlProblem } from './settings';
 
 /**
  * Extension: a test webhook gets a copy of each new contact-form submission for a while, beside the
@@ -26,6 +26,7 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			// The headers carry a secret: not stored for replay.
 			config: { idempotency: false },
 			schema: {
+				operationId: 'createContactFormTestWebhook',
 				summary:
 					'Set (or renew) a test webhook: it gets a copy of each new submission until it expires, is removed, or the token that set it is revoked or expires',
 				description:
@@ -38,28 +39,16 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		async (request) => {
 			const { url, headers, ttl_seconds: ttlSeconds = 600 } = request.body;
 			const problems: FieldProblem[] = [];
-			if (!isHttpUrl(url)) problems.push({ field: 'url', problem: 'must be an http(s) URL' });
-			else {
-				const refused = await targets.refusalForUrlResolved(new URL(url));
-				if (refused !== undefined)
-					problems.push({ field: 'url', problem: `must not point to ${refused}` });
-			}
-			for (const problem of headerProblems({
-				contact_form_webhook_url: url,
-				contact_form_webhook_headers: headers ?? null,
-			}))
-				problems.push({ ...problem, field: problem.field.replace(/^contact_form_webhook_/, '') });
+			const problem = await webhookUrlProblem(targets, url);
+			if (problem) problems.push({ field: 'url', problem });
+			problems.push(...headerProblems(url, headers ?? null, 'headers'));
 			if (problems.length > 0) throw validationFailed(problems);
-			const tenantPk = tenantOf(request).pk;
+			const { pk: tenantPk, tokenHash } = tenantOf(request);
 			const { maxTestWebhooks } = app.site.config;
 			if (testWebhooks.countLive(tenantPk, url) >= maxTestWebhooks)
-				throw new ApiError(
-					413,
-					'quota_exceeded',
+				throw quotaExceeded(
 					`A tenant may have at most ${maxTestWebhooks} test webhooks at once (server option --max-test-webhooks); remove one or let it expire.`,
 				);
-			const caller = request.caller;
-			const tokenHash = caller?.kind === 'tenant' ? caller.tokenHash : '';
 			return testWebhooks.put(tenantPk, url, headers ?? {}, ttlSeconds * 1000, tokenHash);
 		},
 	);
@@ -69,6 +58,7 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'listContactFormTestWebhooks',
 				summary: 'The test webhooks that have not expired (without their headers)',
 				'x-extension': true,
 				response: testWebhookListResponses,
@@ -82,6 +72,7 @@ const contactFormTestWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'deleteContactFormTestWebhook',
 				summary: 'Remove a test webhook; copies stop at once',
 				'x-extension': true,
 				body: testWebhookRemoveBody,

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../errors/api-error';
-import { DELIVERY_MARK_HEADER } from '../delivery/worker';
+import { forbidden } from '../errors/api-error';
+import { existingTenant } from './tenants';
+import { DELIVERY_MARK_HEADER } from '../delivery/post';
 import { formBudgets, publicRateLimits } from './public-rate-limits';
 import { tenantOf } from '../context';
-import { pagination, paginationMetaFor, TENANT_ID_PATTERN } from '../schemas/common';
+import { pagination, paginationMetaFor } from '../schemas/common';
 import {
 	deliveriesQuery,
 	deliveriesResponses,
@@ -22,6 +23,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			bodyLimit: Math.max(1, Math.floor(config.formMaxBodyKb * 1024)),
 			onRequest: publicRateLimits(app, formBudgets(app)),
 			schema: {
+				operationId: 'submitContactForm',
 				summary: 'Submit a contact form (public, no token)',
 				description:
 					'Stored first, then delivered at least once to the tenant\'s contact_form_webhook_url as {submission_id, tenant_id, form: "contact", submitted_at, fields} with the configured headers and X-Site-Delivery-Id. Without a webhook URL the submission is answered 202 and not stored (nothing could ever deliver or list it). Each test webhook (POST /api/contact-form/test-webhooks) gets a copy, once, beside the delivery. Submissions and their finished deliveries are deleted after --retention-days (default 30). A request carrying X-Site-Delivery-Id (a delivery relayed back) is refused with 403.',
@@ -35,16 +37,11 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const { tenantId } = request.params;
 			// A delivery (of any tenant) relayed back into a form would deliver again, forever.
 			if (request.headers[DELIVERY_MARK_HEADER] !== undefined) {
-				throw new ApiError(
-					403,
-					'forbidden',
+				throw forbidden(
 					'A contact-form delivery cannot be submitted as a new submission (a delivery loop).',
 				);
 			}
-			const tenant = new RegExp(TENANT_ID_PATTERN).test(tenantId)
-				? store.tenants.findById(tenantId)
-				: undefined;
-			if (!tenant) throw notFound(`Tenant "${tenantId}" not found.`);
+			const tenant = existingTenant(store.tenants, tenantId);
 			const { submissionId, submittedAt, deliveryId } = store.contactForm.submit(
 				tenant.pk,
 				'contact',
@@ -73,6 +70,7 @@ const contactFormRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'listContactFormDeliveries',
 				summary: 'Contact-form webhook deliveries, newest first',
 				'x-extension': true,
 				querystring: deliveriesQuery,

@@ -5,6 +5,7 @@ export default async function healthRoutes(app: FastifyInstance) {
 		'/health',
 		{
 			schema: {
+				operationId: 'getHealth',
 				summary: 'Liveness check',
 				'x-extension': true,
 				response: {

@@ -1,5 +1,5 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { clientAddressKey } from './client-address';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import ipaddr from 'ipaddr.js';
 
 /** Requests a minute per client address and per tenant; 0 turns one off. */
 export interface PublicBudgets {
@@ -14,6 +14,19 @@ export function formBudgets(app: FastifyInstance): PublicBudgets {
 }
 
 /**
+ * The rate-limit key of a client address. One IPv6 host is usually given a whole /64, so counting
+ * each of its addresses apart would give it 2^64 budgets: IPv6 addresses are grouped by their /64.
+ * IPv4 (also IPv4-mapped IPv6) counts per address.
+ */
+function clientAddressKey(ip: string): string {
+	if (!ipaddr.isValid(ip)) return ip;
+	const address = ipaddr.process(ip);
+	if (address.kind() === 'ipv4') return address.toString();
+	const groups = (address as ipaddr.IPv6).parts.slice(0, 4);
+	return `${new ipaddr.IPv6([...groups, 0, 0, 0, 0]).toString()}/64`;
+}
+
+/**
  * Rate limits of a public route under /forms/:tenantId (no token: the form, the claims), per client
  * address, then per tenant: 429 rate_limited with Retry-After past them. Each call counts apart: a
  * route's budget is its own, so claims never eat into the form's.
@@ -22,25 +35,12 @@ export function publicRateLimits(
 	app: FastifyInstance,
 	{ perAddress, perTenant }: PublicBudgets,
 ): onRequestHookHandler[] {
-	const limits: onRequestHookHandler[] = [];
-	if (perAddress > 0) {
-		limits.push(
-			app.rateLimit({
-				max: perAddress,
-				timeWindow: 60_000,
-				// request.ip is the peer, or with --trust-proxy the client a trusted proxy names.
-				keyGenerator: (request) => `address:${clientAddressKey(request.ip)}`,
-			}),
-		);
-	}
-	if (perTenant > 0) {
-		limits.push(
-			app.rateLimit({
-				max: perTenant,
-				timeWindow: 60_000,
-				keyGenerator: (request) => `tenant:${(request.params as { tenantId: string }).tenantId}`,
-			}),
-		);
-	}
-	return limits;
+	const limits: Array<[number, (request: FastifyRequest) => string]> = [
+		// request.ip is the peer, or with --trust-proxy the client a trusted proxy names.
+		[perAddress, (request) => `address:${clientAddressKey(request.ip)}`],
+		[perTenant, (request) => `tenant:${(request.params as { tenantId: string }).tenantId}`],
+	];
+	return limits
+		.filter(([max]) => max > 0)
+		.map(([max, keyGenerator]) => app.rateLimit({ max, timeWindow: 60_000, keyGenerator }));
 }

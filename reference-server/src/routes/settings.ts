@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type FieldProblem, validationFailed } from '../errors/api-error';
+import { validationFailed, type FieldProblem } from '../errors/api-error';
 import type { Settings } from '../db/settings';
 import { tenantOf } from '../context';
+import type { TargetPolicy } from '../delivery/target-policy';
+import { asBoolean } from '../schemas/common';
 import { settingsBody, readSettingsResponses, settingsResponses } from '../schemas/settings';
 
 export function isHttpUrl(value: string): boolean {
@@ -13,34 +15,38 @@ export function isHttpUrl(value: string): boolean {
 	}
 }
 
+/** What is wrong with a webhook URL: not an http(s) URL, or pointing where webhooks may not go. */
+export async function webhookUrlProblem(
+	targets: TargetPolicy,
+	url: string,
+): Promise<string | undefined> {
+	// The schemas' pattern admits only what URL parsing takes; the parse stays as a second check.
+	if (!isHttpUrl(url)) return 'must be an http(s) URL';
+	const refused = await targets.refusalForUrlResolved(new URL(url));
+	return refused === undefined ? undefined : `must not point to ${refused}`;
+}
+
 /**
  * Header names differ only in case in JSON but are one header on the wire: each at most once. A user
  * and password in the webhook URL are sent as an Authorization header: not together with another one.
  */
 export function headerProblems(
-	settings: Pick<Settings, 'contact_form_webhook_url' | 'contact_form_webhook_headers'>,
+	url: string | null,
+	headers: Record<string, string> | null,
+	field: string,
 ): FieldProblem[] {
 	const problems: FieldProblem[] = [];
 	const seen = new Set<string>();
-	for (const name of Object.keys(settings.contact_form_webhook_headers ?? {})) {
+	const urlHasUser = url !== null && /^[a-z]+:\/\/[^/?#]*@/i.test(url);
+	for (const name of Object.keys(headers ?? {})) {
 		const lower = name.toLowerCase();
-		if (seen.has(lower))
-			problems.push({
-				field: `contact_form_webhook_headers.${name}`,
-				problem: 'is given twice (header names are case-insensitive)',
-			});
+		const problem = seen.has(lower)
+			? 'is given twice (header names are case-insensitive)'
+			: lower === 'authorization' && urlHasUser
+				? 'cannot be set while the webhook URL carries a user and password (two Authorization headers)'
+				: undefined;
+		if (problem) problems.push({ field: `${field}.${name}`, problem });
 		seen.add(lower);
-	}
-	const url = settings.contact_form_webhook_url;
-	const authorization = Object.keys(settings.contact_form_webhook_headers ?? {}).find(
-		(name) => name.toLowerCase() === 'authorization',
-	);
-	if (url && authorization !== undefined && /^[a-z]+:\/\/[^/?#]*@/i.test(url)) {
-		problems.push({
-			field: `contact_form_webhook_headers.${authorization}`,
-			problem:
-				'cannot be set while the webhook URL carries a user and password (two Authorization headers)',
-		});
 	}
 	return problems;
 }
@@ -53,43 +59,32 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'updateSettings',
 				summary: 'Save site settings (partial: fields not sent keep their value)',
 				body: settingsBody,
 				response: settingsResponses,
 			},
 		},
 		async (request) => {
-			const body = request.body;
-			const changes: Partial<Settings> = {};
-			const problems: { field: string; problem: string }[] = [];
-			if (body.google_code !== undefined) changes.google_code = body.google_code;
-			if (body.noindex !== undefined)
-				changes.noindex = body.noindex === true || body.noindex === 1 ? 1 : 0;
-			if (body.statistics_iframe !== undefined) changes.statistics_iframe = body.statistics_iframe;
-			if (body.contact_form_webhook_url !== undefined) {
-				const url = body.contact_form_webhook_url;
-				if (url === null || url === '') changes.contact_form_webhook_url = null;
-				// The schema's pattern admits only what URL parsing takes; the parse stays as a second check.
-				else if (!isHttpUrl(url))
-					problems.push({
-						field: 'contact_form_webhook_url',
-						problem: 'must be an http(s) URL, null or ""',
-					});
-				else {
-					const refused = await targets.refusalForUrlResolved(new URL(url));
-					if (refused === undefined) changes.contact_form_webhook_url = url;
-					else
-						problems.push({
-							field: 'contact_form_webhook_url',
-							problem: `must not point to ${refused}`,
-						});
-				}
+			const { noindex, contact_form_webhook_url: url, ...sent } = request.body;
+			// Only the fields sent change.
+			const changes: Partial<Settings> = sent;
+			const problems: FieldProblem[] = [];
+			if (noindex !== undefined) changes.noindex = asBoolean(noindex, false) ? 1 : 0;
+			if (url === null || url === '') changes.contact_form_webhook_url = null;
+			else if (url !== undefined) {
+				const problem = await webhookUrlProblem(targets, url);
+				if (problem) problems.push({ field: 'contact_form_webhook_url', problem });
+				else changes.contact_form_webhook_url = url;
 			}
-			if (body.contact_form_webhook_headers !== undefined)
-				changes.contact_form_webhook_headers = body.contact_form_webhook_headers;
 			const tenantPk = tenantOf(request).pk;
-			if (problems.length === 0)
-				problems.push(...headerProblems({ ...store.settings.get(tenantPk), ...changes }));
+			if (problems.length === 0) {
+				const { contact_form_webhook_url: url, contact_form_webhook_headers: headers } = {
+					...store.settings.get(tenantPk),
+					...changes,
+				};
+				problems.push(...headerProblems(url, headers, 'contact_form_webhook_headers'));
+			}
 			if (problems.length > 0) throw validationFailed(problems);
 			const settings = store.settings.save(tenantPk, changes);
 			return { message: 'Settings saved successfully.', settings };
@@ -104,6 +99,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			onRequest: app.requireTenant,
 			schema: {
+				operationId: 'getSettings',
 				summary: 'Read the site settings, and the test webhooks that get copies of submissions now',
 				'x-extension': true,
 				response: readSettingsResponses,

@@ -1,18 +1,35 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { conflict } from '../errors/api-error';
-import { centralSchema } from '../schemas/central';
-import { pagination, paginationMetaFor } from '../schemas/common';
+import { isoIn } from '../clock';
+import { sha256Hex } from '../plugins/auth';
+import { conflict, notFound } from '../errors/api-error';
+import type { TenantRepository, TenantRow } from '../db/tenants';
+import { asBoolean, pagination, paginationMetaFor } from '../schemas/common';
 import {
 	createTenantBody,
+	issueTokenBody,
+	issueTokenResponses,
 	deleteTenantBody,
 	listTenantsQuery,
 	listTenantsResponses,
 	tenantOkResponses as okResponses,
 	updateTenantBody,
 } from '../schemas/tenants';
-import { existingTenant } from './central';
 
-/** Central surface: tenant lifecycle. A rename keeps the data (tables reference the internal pk), not the tokens. */
+/** The tenant with this id; 404 not_found when there is none. */
+export function existingTenant(tenants: TenantRepository, id: string): TenantRow {
+	const tenant = tenants.findById(id);
+	if (!tenant) throw notFound(`Tenant "${id}" not found.`);
+	return tenant;
+}
+
+/** Recognisable in secret scanners and logs; the 32 random bytes after it are the secret. */
+const TENANT_TOKEN_PREFIX = 'stt_';
+
+/**
+ * Central surface: tenant lifecycle and tenant tokens. A rename keeps the data (tables reference the
+ * internal pk), not the tokens.
+ */
 const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 	const { store, assets } = app.site;
 
@@ -23,6 +40,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			{
 				onRequest: app.requireAdmin,
 				schema: {
+					operationId: 'listTenants',
 					summary: 'List tenants, ordered by id',
 					description:
 						"An extension of the reference server: the Tenant node's Tenant parameter lists tenants with it (From List); By ID works without it.",
@@ -42,7 +60,12 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: centralSchema({ summary: 'Create a tenant' }, createTenantBody, okResponses),
+			schema: {
+				operationId: 'createTenant',
+				summary: 'Create a tenant',
+				body: createTenantBody,
+				response: okResponses,
+			},
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
@@ -56,15 +79,14 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: centralSchema(
-				{
-					summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
-					description:
-						'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, assets, variables and notifications follow a rename; tokens issued before it stop working (401), so that no client reaches the renamed tenant, or a new tenant of the old name, by a token issued for the old name.',
-				},
-				updateTenantBody,
-				okResponses,
-			),
+			schema: {
+				operationId: 'renameTenant',
+				summary: 'Update a tenant: rename it (old_id → id) and/or change its fqdn',
+				description:
+					'old_id names the tenant to change; without it, id does (and only fqdn changes). fqdn absent keeps the current one, null clears it. Pages, settings, assets, variables and notifications follow a rename; tokens issued before it stop working (401), so that no client reaches the renamed tenant, or a new tenant of the old name, by a token issued for the old name.',
+				body: updateTenantBody,
+				response: okResponses,
+			},
 		},
 		async (request) => {
 			const { id, fqdn } = request.body;
@@ -81,11 +103,12 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		'/api/tenant',
 		{
 			onRequest: app.requireAdmin,
-			schema: centralSchema(
-				{ summary: 'Delete a tenant with all its data; its tokens stop working' },
-				deleteTenantBody,
-				okResponses,
-			),
+			schema: {
+				operationId: 'deleteTenant',
+				summary: 'Delete a tenant with all its data; its tokens stop working',
+				body: deleteTenantBody,
+				response: okResponses,
+			},
 		},
 		async (request) => {
 			const tenant = existingTenant(store.tenants, request.body.id);
@@ -95,6 +118,35 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
 				.removeTenant(tenant.pk)
 				.catch((err: unknown) => request.log.warn({ err }, 'could not remove tenant asset files'));
 			return { message: 'Tenant deleted successfully.' };
+		},
+	);
+
+	app.post(
+		'/api/tenant/token',
+		{
+			onRequest: app.requireAdmin,
+			// A replay would need the token stored in plain text; retries issue a fresh token instead.
+			config: { idempotency: false },
+			schema: {
+				operationId: 'createTenantToken',
+				summary: 'Issue a tenant token (shown once; stored only as a SHA-256 hash)',
+				description: 'Rotation: issue a new token with revoke_previous: true.',
+				body: issueTokenBody,
+				response: issueTokenResponses,
+			},
+		},
+		async (request) => {
+			const { id, expires_in: expiresIn } = request.body;
+			const tenant = existingTenant(store.tenants, id);
+			const token = TENANT_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+			const expiresAt = expiresIn === undefined ? null : isoIn(expiresIn * 1000);
+			store.tokens.issue(
+				tenant.pk,
+				sha256Hex(token),
+				expiresAt,
+				asBoolean(request.body.revoke_previous, false),
+			);
+			return { token, token_type: 'Bearer', tenant_id: tenant.id, expires_at: expiresAt };
 		},
 	);
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../errors/api-error';
+import { notFound, quotaExceeded, ApiError } from '../errors/api-error';
 import { tenantOf } from '../context';
 import {
 	deleteVariableBody,
@@ -36,6 +36,7 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			...common,
 			schema: {
+				operationId: 'listVariables',
 				...docs,
 				summary: 'List variables, sorted by key',
 				description:
@@ -51,6 +52,7 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			...common,
 			schema: {
+				operationId: 'putVariables',
 				...docs,
 				summary: 'Create or replace a variable',
 				body: putVariableBody,
@@ -64,15 +66,11 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 			const others = store.variables.usageExcept(tenantPk, key);
 			const bytes = others.bytes + Buffer.byteLength(key) + Buffer.byteLength(value);
 			if (others.count + 1 > config.maxVariables)
-				throw new ApiError(
-					413,
-					'quota_exceeded',
+				throw quotaExceeded(
 					`A tenant may have at most ${config.maxVariables} variables (server option --max-variables); delete one first.`,
 				);
 			if (bytes > config.maxVariablesKb * 1024)
-				throw new ApiError(
-					413,
-					'quota_exceeded',
+				throw quotaExceeded(
 					`A tenant's variables may take at most ${config.maxVariablesKb} KB together (server option --max-variables-kb); this value would take them to ${Math.ceil(bytes / 1024)} KB.`,
 				);
 			const variable = store.variables.save(tenantPk, key, value);
@@ -85,6 +83,7 @@ const variableRoutes: FastifyPluginAsyncTypebox = async (app) => {
 		{
 			...common,
 			schema: {
+				operationId: 'deleteVariables',
 				...docs,
 				summary: 'Delete a variable',
 				body: deleteVariableBody,

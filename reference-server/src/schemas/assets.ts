@@ -1,16 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import { responseObject } from './common';
 
 export const uploadResponses = {
-	201: {
-		type: 'object',
-		required: ['url', 'name', 'size', 'mime_type'],
-		properties: {
-			url: { type: 'string', description: 'absolute URL; serves the file without a token' },
-			name: { type: 'string' },
-			size: { type: 'integer', description: 'bytes' },
-			mime_type: { type: 'string' },
-		},
-	},
+	201: responseObject({
+		url: { type: 'string', description: 'absolute URL; serves the file without a token' },
+		name: { type: 'string' },
+		size: { type: 'integer', description: 'bytes' },
+		mime_type: { type: 'string' },
+	}),
 } as const;
 
 export const downloadParams = Type.Object({
@@ -20,8 +17,7 @@ export const downloadParams = Type.Object({
 
 export const downloadResponses = {
 	200: {
-		description: 'the file, with its stored content type',
-		type: 'string',
-		contentEncoding: 'binary',
+		description: 'The file, with its stored content type',
+		content: { '*/*': { schema: { type: 'string', contentEncoding: 'binary' } } },
 	},
 } as const;

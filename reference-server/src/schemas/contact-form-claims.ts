@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { responseObject, strictObject } from './common';
 
 /** The header a delivery carries its webhook secret in, and a claim presents it back in. */
 export const DELIVERY_SECRET_HEADER = 'X-Site-Webhook-Secret';
@@ -11,35 +12,28 @@ export const deliverySecretHeaders = Type.Object({
 	}),
 });
 
-export const claimBody = Type.Object(
-	{
-		consumer: Type.String({
-			minLength: 1,
-			maxLength: 200,
-			description: 'who consumes the submissions, e.g. an n8n workflow and node',
-		}),
-		key: Type.String({
-			minLength: 1,
-			maxLength: 300,
-			description: 'what is claimed, e.g. a submission_id as JSON text',
-		}),
-	},
-	{ additionalProperties: false },
-);
+export const claimBody = strictObject({
+	consumer: Type.String({
+		minLength: 1,
+		maxLength: 200,
+		description: 'who consumes the submissions, e.g. an n8n workflow and node',
+	}),
+	key: Type.String({
+		minLength: 1,
+		maxLength: 300,
+		description: 'what is claimed, e.g. a submission_id as JSON text',
+	}),
+});
 
 function claimAnswer(claimed: boolean) {
-	return {
-		type: 'object',
-		required: ['claimed', 'claimed_at'],
-		properties: {
-			claimed: { type: 'boolean', const: claimed },
-			claimed_at: {
-				type: 'string',
-				format: 'date-time',
-				description: 'when the claim that holds the key was made',
-			},
+	return responseObject({
+		claimed: { type: 'boolean', const: claimed },
+		claimed_at: {
+			type: 'string',
+			format: 'date-time',
+			description: 'when the claim that holds the key was made',
 		},
-	};
+	});
 }
 
 export const claimResponses = {
@@ -48,5 +42,5 @@ export const claimResponses = {
 };
 
 export const releaseResponses = {
-	200: { type: 'object', required: ['released'], properties: { released: { type: 'boolean' } } },
+	200: responseObject({ released: { type: 'boolean' } }),
 } as const;

@@ -1,9 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { patternWithinLength } from './common';
-import { WEBHOOK_TARGET_WORDS, WEBHOOK_URL, WEBHOOK_URL_WORDS, settingsBody } from './settings';
+import { dataList, patternWithinLength, responseObject, strictObject } from './common';
+import {
+	WEBHOOK_TARGET_WORDS,
+	WEBHOOK_URL,
+	WEBHOOK_URL_WORDS,
+	settingsBody,
+	testWebhookSchema,
+} from './settings';
 
 /** The longest a test webhook lives: n8n listens for at most 10 minutes. */
-export const TEST_WEBHOOK_MAX_TTL_SECONDS = 3600;
+const TEST_WEBHOOK_MAX_TTL_SECONDS = 3600;
 
 /** The same rule as the settings' contact_form_webhook_url (which also takes "" and null). */
 const url = Type.String({
@@ -23,47 +29,26 @@ const removedUrl = Type.String({
 	description: 'the URL the test webhook was set with',
 });
 
-export const testWebhookBody = Type.Object(
-	{
-		url,
-		// The same rules as the settings' contact_form_webhook_headers.
-		headers: settingsBody.properties.contact_form_webhook_headers,
-		ttl_seconds: Type.Optional(
-			Type.Integer({
-				minimum: 1,
-				maximum: TEST_WEBHOOK_MAX_TTL_SECONDS,
-				default: 600,
-				description: 'how long copies are sent; the test webhook is gone afterwards',
-			}),
-		),
-	},
-	{ additionalProperties: false },
-);
+export const testWebhookBody = strictObject({
+	url,
+	// The same rules as the settings' contact_form_webhook_headers.
+	headers: settingsBody.properties.contact_form_webhook_headers,
+	ttl_seconds: Type.Optional(
+		Type.Integer({
+			minimum: 1,
+			maximum: TEST_WEBHOOK_MAX_TTL_SECONDS,
+			default: 600,
+			description: 'how long copies are sent; the test webhook is gone afterwards',
+		}),
+	),
+});
 
-export const testWebhookRemoveBody = Type.Object(
-	{ url: removedUrl },
-	{ additionalProperties: false },
-);
-
-const testWebhookSchema = {
-	type: 'object',
-	required: ['url', 'expires_at'],
-	properties: {
-		url: { type: 'string' },
-		expires_at: { type: 'string', format: 'date-time' },
-	},
-} as const;
+export const testWebhookRemoveBody = strictObject({ url: removedUrl });
 
 export const testWebhookResponses = { 200: testWebhookSchema } as const;
 
-export const testWebhookListResponses = {
-	200: {
-		type: 'object',
-		required: ['data'],
-		properties: { data: { type: 'array', items: testWebhookSchema } },
-	},
-} as const;
+export const testWebhookListResponses = { 200: dataList(testWebhookSchema) } as const;
 
 export const testWebhookRemoveResponses = {
-	200: { type: 'object', required: ['removed'], properties: { removed: { type: 'boolean' } } },
+	200: responseObject({ removed: { type: 'boolean' } }),
 } as const;

@@ -1,44 +1,29 @@
 import { Type } from '@sinclair/typebox';
 import type { DeliveryState } from '../db/contact-form';
 import type { ServerConfig } from '../types';
-import { paginatedList, paginationQueryProperties } from './common';
+import { paginatedList, paginationQueryProperties, responseObject } from './common';
 
 const DELIVERY_STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 
-const deliverySchema = {
-	type: 'object',
-	required: [
-		'id',
-		'submission_id',
-		'state',
-		'attempts',
-		'last_status',
-		'last_error',
-		'next_attempt_at',
-		'delivered_at',
-		'created_at',
-		'updated_at',
-	],
-	properties: {
-		id: { type: 'string' },
-		submission_id: { type: 'string' },
-		state: { type: 'string', enum: DELIVERY_STATES },
-		attempts: { type: 'integer' },
-		last_status: {
-			type: ['integer', 'null'],
-			description: 'HTTP status of the last attempt; null for a network error or none yet',
-		},
-		last_error: { type: ['string', 'null'] },
-		next_attempt_at: {
-			type: ['string', 'null'],
-			format: 'date-time',
-			description: 'null once delivered or failed',
-		},
-		delivered_at: { type: ['string', 'null'], format: 'date-time' },
-		created_at: { type: 'string', format: 'date-time' },
-		updated_at: { type: 'string', format: 'date-time' },
+const deliverySchema = responseObject({
+	id: { type: 'string' },
+	submission_id: { type: 'string' },
+	state: { type: 'string', enum: DELIVERY_STATES },
+	attempts: { type: 'integer' },
+	last_status: {
+		type: ['integer', 'null'],
+		description: 'HTTP status of the last attempt; null for a network error or none yet',
 	},
-} as const;
+	last_error: { type: ['string', 'null'] },
+	next_attempt_at: {
+		type: ['string', 'null'],
+		format: 'date-time',
+		description: 'null once delivered or failed',
+	},
+	delivered_at: { type: ['string', 'null'], format: 'date-time' },
+	created_at: { type: 'string', format: 'date-time' },
+	updated_at: { type: 'string', format: 'date-time' },
+});
 
 export const formParams = Type.Object({ tenantId: Type.String({ maxLength: 63 }) });
 
@@ -62,11 +47,7 @@ export function formBody(
 }
 
 export const formResponses = {
-	202: {
-		type: 'object',
-		required: ['submission_id'],
-		properties: { submission_id: { type: 'string', format: 'uuid' } },
-	},
+	202: responseObject({ submission_id: { type: 'string', format: 'uuid' } }),
 } as const;
 
 export const deliveriesQuery = Type.Object({

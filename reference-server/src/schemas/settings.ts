@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { flagSchema, patternWithinLength } from './common';
+import { flagSchema, patternWithinLength, responseObject, strictObject } from './common';
 
 /** RFC 9110 token characters; values exclude CR, LF and NUL so no header can be smuggled. */
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
@@ -60,32 +60,28 @@ export const WEBHOOK_URL_WORDS =
 export const WEBHOOK_TARGET_WORDS =
 	"Refused when it is set (400, naming the field), though the pattern allows it: an xn-- label that is not valid punycode (an internationalised name is sent in its valid punycode form); a host that is or resolves to a loopback, private, link-local, multicast or other special-purpose address, a cloud metadata address or this server itself, unless the server's --webhook-allow opens it; the delivery checks the resolved addresses again.";
 
-const settingsSchema = {
-	type: 'object',
-	required: [
-		'google_code',
-		'noindex',
-		'statistics_iframe',
-		'contact_form_webhook_url',
-		'contact_form_webhook_headers',
-	],
-	properties: {
-		google_code: { type: ['string', 'null'] },
-		noindex: { type: 'integer', enum: [0, 1] },
-		statistics_iframe: { type: ['string', 'null'] },
-		contact_form_webhook_url: {
-			type: ['string', 'null'],
-			'x-extension': true,
-			'x-contract-decided': true,
-		},
-		contact_form_webhook_headers: {
-			type: ['object', 'null'],
-			additionalProperties: { type: 'string' },
-			'x-extension': true,
-			'x-contract-decided': true,
-		},
+const settingsSchema = responseObject({
+	google_code: { type: ['string', 'null'] },
+	noindex: { type: 'integer', enum: [0, 1] },
+	statistics_iframe: { type: ['string', 'null'] },
+	contact_form_webhook_url: {
+		type: ['string', 'null'],
+		'x-extension': true,
+		'x-contract-decided': true,
 	},
-} as const;
+	contact_form_webhook_headers: {
+		type: ['object', 'null'],
+		additionalProperties: { type: 'string' },
+		'x-extension': true,
+		'x-contract-decided': true,
+	},
+});
+
+/** A test webhook as shown (never its headers: they carry a secret). */
+export const testWebhookSchema = responseObject({
+	url: { type: 'string' },
+	expires_at: { type: 'string', format: 'date-time' },
+});
 
 export const settingsResponses = {
 	200: {
@@ -106,80 +102,70 @@ export const readSettingsResponses = {
 				type: 'array',
 				description:
 					'the live test webhooks (POST /api/contact-form/test-webhooks): each gets a copy of every new submission',
-				items: {
-					type: 'object',
-					required: ['url', 'expires_at'],
-					properties: {
-						url: { type: 'string' },
-						expires_at: { type: 'string', format: 'date-time' },
-					},
-				},
+				items: testWebhookSchema,
 			},
 		},
 	},
 } as const;
 
 /** Partial: a field not sent keeps its value. */
-export const settingsBody = Type.Object(
-	{
-		google_code: Type.Optional(
-			Type.Unsafe<string | null>({
-				type: ['string', 'null'],
-				maxLength: 65536,
-				description: 'analytics code; null clears',
+export const settingsBody = strictObject({
+	google_code: Type.Optional(
+		Type.Unsafe<string | null>({
+			type: ['string', 'null'],
+			maxLength: 65536,
+			description: 'analytics code; null clears',
+		}),
+	),
+	noindex: Type.Optional(flagSchema('1 turns the flag on (booleans accepted)')),
+	statistics_iframe: Type.Optional(
+		Type.Unsafe<string | null>({
+			type: ['string', 'null'],
+			maxLength: 65536,
+			description: 'statistics iframe (HTML or URL); null clears',
+		}),
+	),
+	contact_form_webhook_url: Type.Optional(
+		Type.Unsafe<string | null>({
+			type: ['string', 'null'],
+			// In the schema (not only in the handler) so it is reported together with every other bad
+			// field; "" clears, like null.
+			...patternWithinLength({
+				maxLength: 2048,
+				pattern: `^(?:${WEBHOOK_URL})?$`,
+				problem: `must be ${WEBHOOK_URL_WORDS}, null or ""`,
 			}),
-		),
-		noindex: Type.Optional(flagSchema('1 turns the flag on (booleans accepted)')),
-		statistics_iframe: Type.Optional(
-			Type.Unsafe<string | null>({
-				type: ['string', 'null'],
-				maxLength: 65536,
-				description: 'statistics iframe (HTML or URL); null clears',
-			}),
-		),
-		contact_form_webhook_url: Type.Optional(
-			Type.Unsafe<string | null>({
-				type: ['string', 'null'],
-				// In the schema (not only in the handler) so it is reported together with every other bad
-				// field; "" clears, like null.
+			description: `where contact-form submissions are POSTed: ${WEBHOOK_URL_WORDS}; null or "" clears. ${WEBHOOK_TARGET_WORDS}`,
+			'x-extension': true,
+			'x-contract-decided': true,
+		}),
+	),
+	contact_form_webhook_headers: Type.Optional(
+		Type.Unsafe<Record<string, string> | null>({
+			type: ['object', 'null'],
+			maxProperties: 50,
+			propertyNames: {
+				allOf: [
+					{ pattern: HEADER_NAME, 'x-problem': 'is not a valid header name' },
+					{
+						not: { pattern: RESERVED_HEADER_PATTERN },
+						'x-problem': 'is set by the server and cannot be configured',
+					},
+				],
+			},
+			additionalProperties: {
+				type: 'string',
+				// What Node's HTTP client sends: tab, printable ASCII and Latin-1; nothing else would ever go out.
 				...patternWithinLength({
-					maxLength: 2048,
-					pattern: `^(?:${WEBHOOK_URL})?$`,
-					problem: `must be ${WEBHOOK_URL_WORDS}, null or ""`,
+					maxLength: 8192,
+					pattern: '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$',
+					problem:
+						'must be a string of printable ASCII or Latin-1 characters (no line breaks or other control characters), at most 8192 characters',
 				}),
-				description: `where contact-form submissions are POSTed: ${WEBHOOK_URL_WORDS}; null or "" clears. ${WEBHOOK_TARGET_WORDS}`,
-				'x-extension': true,
-				'x-contract-decided': true,
-			}),
-		),
-		contact_form_webhook_headers: Type.Optional(
-			Type.Unsafe<Record<string, string> | null>({
-				type: ['object', 'null'],
-				maxProperties: 50,
-				propertyNames: {
-					allOf: [
-						{ pattern: HEADER_NAME, 'x-problem': 'is not a valid header name' },
-						{
-							not: { pattern: RESERVED_HEADER_PATTERN },
-							'x-problem': 'is set by the server and cannot be configured',
-						},
-					],
-				},
-				additionalProperties: {
-					type: 'string',
-					// What Node's HTTP client sends: tab, printable ASCII and Latin-1; nothing else would ever go out.
-					...patternWithinLength({
-						maxLength: 8192,
-						pattern: '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$',
-						problem:
-							'must be a string of printable ASCII or Latin-1 characters (no line breaks or other control characters), at most 8192 characters',
-					}),
-				},
-				description: 'extra headers on each webhook POST (e.g. a shared secret); null clears',
-				'x-extension': true,
-				'x-contract-decided': true,
-			}),
-		),
-	},
-	{ additionalProperties: false },
-);
+			},
+			description: 'extra headers on each webhook POST (e.g. a shared secret); null clears',
+			'x-extension': true,
+			'x-contract-decided': true,
+		}),
+	),
+});

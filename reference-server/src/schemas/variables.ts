@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { messageBody, patternWithinLength } from './common';
+import { dataList, messageBody, patternWithinLength, responseObject, strictObject } from './common';
 
 const keySchema = Type.String({
 	minLength: 1,
@@ -11,33 +11,19 @@ const keySchema = Type.String({
 	}),
 });
 
-const variableSchema = {
-	type: 'object',
-	required: ['key', 'value'],
-	properties: { key: { type: 'string' }, value: { type: 'string' } },
-} as const;
+const variableSchema = responseObject({ key: { type: 'string' }, value: { type: 'string' } });
 
-export const putVariableBody = Type.Object(
-	{ key: keySchema, value: Type.String({ maxLength: 65536 }) },
-	{ additionalProperties: false },
-);
+export const putVariableBody = strictObject({
+	key: keySchema,
+	value: Type.String({ maxLength: 65536 }),
+});
 
-export const deleteVariableBody = Type.Object({ key: keySchema }, { additionalProperties: false });
+export const deleteVariableBody = strictObject({ key: keySchema });
 
-export const listVariablesResponses = {
-	200: {
-		type: 'object',
-		required: ['data'],
-		properties: { data: { type: 'array', items: variableSchema } },
-	},
-} as const;
+export const listVariablesResponses = { 200: dataList(variableSchema) } as const;
 
 export const putVariableResponses = {
-	200: {
-		type: 'object',
-		required: ['message', 'variable'],
-		properties: { message: { type: 'string' }, variable: variableSchema },
-	},
+	200: responseObject({ message: { type: 'string' }, variable: variableSchema }),
 } as const;
 
 export const deleteVariableResponses = { 200: messageBody } as const;

@@ -18,23 +18,14 @@ export class AssetStore {
 		return path.join(this.root, String(tenantPk), assetId);
 	}
 
-	/**
-	 * Streams `source` to disk, counting bytes; the caller decides what a truncated stream means.
-	 * `onChunk` is told of every chunk written (the upload route watches for a stalled parser).
-	 */
-	async write(
-		tenantPk: number,
-		assetId: string,
-		source: Readable,
-		onChunk?: () => void,
-	): Promise<number> {
+	/** Streams `source` to disk, counting bytes; the caller decides what a truncated stream means. */
+	async write(tenantPk: number, assetId: string, source: Readable): Promise<number> {
 		const target = this.filePath(tenantPk, assetId);
 		await mkdir(path.dirname(target), { recursive: true });
 		let size = 0;
 		const counter = new Transform({
 			transform(chunk: Buffer, _encoding, callback) {
 				size += chunk.length;
-				onChunk?.();
 				callback(null, chunk);
 			},
 		});

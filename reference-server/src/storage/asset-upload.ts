@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
-import { ApiError, validationFailed } from '../errors/api-error';
+import type { FastifyRequest } from 'fastify';
+import {
+	notFound,
+	payloadTooLarge,
+	quotaExceeded,
+	validationFailed,
+	ApiError,
+} from '../errors/api-error';
 import type { AssetRepository, AssetRow } from '../db/assets';
 import type { AssetStore } from './asset-store';
-import { malformedMultipart, STALL_MS, stallGuard } from './multipart-stall';
 
 const MIME_TYPE = /^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*$/;
 
@@ -52,16 +56,6 @@ function uploadError(error: unknown): unknown {
 	return validationFailed([{ field: 'body', problem: 'is not a valid multipart/form-data body' }]);
 }
 
-/** The multipart request of one upload, as the route hands it over. */
-export interface UploadRequest {
-	tenantPk: number;
-	/** The file size limit in force for this upload (AssetUploads.fileSizeLimit). */
-	limit: FileSizeLimit;
-	parts: AsyncIterable<Multipart>;
-	/** The raw request: its end arms the stall guard. */
-	raw: IncomingMessage;
-}
-
 interface WrittenFile {
 	id: string;
 	size: number;
@@ -78,7 +72,7 @@ export interface UploadLimits {
 }
 
 /** The byte limit of one upload's file, and whether the tenant's quota (not the upload limit) sets it. */
-export interface FileSizeLimit {
+interface FileSizeLimit {
 	bytes: number;
 	byQuota: boolean;
 }
@@ -90,58 +84,55 @@ const MB = 1024 * 1024;
  * on disk and a row in the database. Nothing is kept of an upload that fails.
  */
 export class AssetUploads {
+	private readonly uploadBytes: number;
+	private readonly quotaBytes: number;
+
 	constructor(
 		private readonly files: AssetStore,
 		private readonly rows: AssetRepository,
 		private readonly limits: UploadLimits,
-	) {}
+	) {
+		this.uploadBytes = Math.max(1, Math.floor(limits.maxUploadMb * MB));
+		this.quotaBytes = Math.floor(limits.quotaMb * MB);
+	}
 
 	/** The upload limit, or what is left of the tenant's quota when that is less. */
-	fileSizeLimit(tenantPk: number): FileSizeLimit {
-		const uploadBytes = Math.max(1, Math.floor(this.limits.maxUploadMb * MB));
-		if (this.limits.quotaMb <= 0) return { bytes: uploadBytes, byQuota: false };
-		const left = Math.floor(this.limits.quotaMb * MB) - this.rows.usedBytes(tenantPk);
+	private fileSizeLimit(tenantPk: number): FileSizeLimit {
+		const left = this.quotaBytes - this.rows.usedBytes(tenantPk);
 		// busboy needs a positive limit: with nothing left, a 1-byte file is still refused after writing.
-		if (left < uploadBytes) return { bytes: Math.max(1, left), byQuota: true };
-		return { bytes: uploadBytes, byQuota: false };
+		if (this.quotaBytes > 0 && left < this.uploadBytes)
+			return { bytes: Math.max(1, left), byQuota: true };
+		return { bytes: this.uploadBytes, byQuota: false };
 	}
 
 	private quotaExceeded(): ApiError {
-		return new ApiError(
-			413,
-			'quota_exceeded',
+		return quotaExceeded(
 			`The tenant's uploads would exceed its quota of ${this.limits.quotaMb} MB (server option --upload-quota-mb).`,
 		);
 	}
 
-	private tenantGone(): ApiError {
-		return new ApiError(
-			404,
-			'not_found',
-			'The tenant was deleted while the upload was in progress.',
-		);
+	/** The upload of a multipart request, stored for the tenant. */
+	async receive(tenantPk: number, request: FastifyRequest): Promise<AssetRow> {
+		try {
+			return await this.store(tenantPk, request);
+		} catch (error) {
+			// The tenant was deleted meanwhile (its rows and files went with it): that is the answer.
+			if (this.limits.tenantExists(tenantPk)) throw error;
+			throw notFound('The tenant was deleted while the upload was in progress.');
+		}
 	}
 
-	async receive({ tenantPk, limit, parts, raw }: UploadRequest): Promise<AssetRow> {
-		let result: Awaited<ReturnType<AssetUploads['writeParts']>>;
-		try {
-			result = await this.writeParts(tenantPk, limit, parts, raw);
-		} catch (error) {
-			throw this.limits.tenantExists(tenantPk) ? error : this.tenantGone();
-		}
-		const { written, displayName } = result;
+	private async store(tenantPk: number, request: FastifyRequest): Promise<AssetRow> {
+		const limit = this.fileSizeLimit(tenantPk);
+		const parts = request.parts({ limits: { fileSize: limit.bytes } }) as AsyncIterable<Multipart>;
+		const { written, displayName } = await this.writeParts(tenantPk, limit, parts);
 		const name = displayName ?? cleanDisplayName(written.fileName) ?? 'file';
-		// Checked again now, in the same turn as the insert: uploads running side by side each saw the
-		// quota before the other's row existed.
-		const overQuota =
-			this.limits.quotaMb > 0 &&
-			this.rows.usedBytes(tenantPk) + written.size > Math.floor(this.limits.quotaMb * MB);
-		const gone = !this.limits.tenantExists(tenantPk);
-		if (overQuota || gone) {
-			await this.files.remove(tenantPk, written.id);
-			throw gone ? this.tenantGone() : this.quotaExceeded();
-		}
 		try {
+			// Checked again now, in the same turn as the insert: uploads running side by side each saw the
+			// quota before the other's row existed.
+			if (this.quotaBytes > 0 && this.rows.usedBytes(tenantPk) + written.size > this.quotaBytes)
+				throw this.quotaExceeded();
+			// A tenant deleted meanwhile fails the insert (its key is gone).
 			return this.rows.create({
 				id: written.id,
 				tenant_pk: tenantPk,
@@ -152,7 +143,7 @@ export class AssetUploads {
 			});
 		} catch (error) {
 			await this.files.remove(tenantPk, written.id);
-			throw this.limits.tenantExists(tenantPk) ? error : this.tenantGone();
+			throw error;
 		}
 	}
 
@@ -161,23 +152,14 @@ export class AssetUploads {
 		tenantPk: number,
 		limit: FileSizeLimit,
 		parts: AsyncIterable<Multipart>,
-		raw: IncomingMessage,
 	) {
 		const { files } = this;
 		let written: WrittenFile | undefined;
 		let displayName: string | undefined;
 		let tooLarge = false;
-		let currentFile: Readable | undefined;
-		let lastProgress = Date.now();
-		let busy = false;
-		const progress = () => {
-			lastProgress = Date.now();
-		};
-
-		const readParts = async () => {
+		try {
 			// Parts arrive in any order; every part is consumed so the client gets its answer cleanly.
 			for await (const part of parts) {
-				progress();
 				if (part.type === 'field') {
 					if (part.fieldname === 'name' && typeof part.value === 'string')
 						displayName = cleanDisplayName(part.value) ?? displayName;
@@ -188,16 +170,11 @@ export class AssetUploads {
 					continue;
 				}
 				const id = randomBytes(16).toString('hex');
-				currentFile = part.file;
-				const size = await files.write(tenantPk, id, part.file, progress);
-				currentFile = undefined;
-				progress();
+				const size = await files.write(tenantPk, id, part.file);
 				if (part.file.truncated) {
 					// The stream stopped at the limit; what was written is incomplete.
 					tooLarge = true;
-					busy = true;
 					await files.remove(tenantPk, id);
-					busy = false;
 					continue;
 				}
 				const mimeType = MIME_TYPE.test(part.mimetype ?? '')
@@ -205,37 +182,15 @@ export class AssetUploads {
 					: 'application/octet-stream';
 				written = { id, size, fileName: part.filename || 'file', mimeType };
 			}
-		};
-
-		const reading = readParts();
-		const guard = stallGuard(
-			raw,
-			(quietMs) => {
-				if (busy || Math.min(quietMs, Date.now() - lastProgress) < STALL_MS) return false;
-				// A file whose end the parser has seen is only being flushed to disk.
-				const fileEnded = (
-					currentFile as unknown as { _readableState?: { ended?: boolean } } | undefined
-				)?._readableState?.ended;
-				return fileEnded !== true;
-			},
-			() => currentFile?.destroy(malformedMultipart()),
-		);
-		try {
-			await Promise.race([reading, guard.promise]);
 		} catch (error) {
-			// Whatever the parser still does in the background, nothing of this upload is kept.
-			const discard = () => (written ? files.remove(tenantPk, written.id) : undefined);
-			reading.then(discard, discard);
+			// Nothing of a failed upload is kept.
+			if (written) await files.remove(tenantPk, written.id);
 			throw uploadError(error);
-		} finally {
-			guard.cancel();
 		}
 
 		if (tooLarge) {
 			if (limit.byQuota) throw this.quotaExceeded();
-			throw new ApiError(
-				413,
-				'payload_too_large',
+			throw payloadTooLarge(
 				`The upload is larger than the limit of ${this.limits.maxUploadMb} MB.`,
 			);
 		}
