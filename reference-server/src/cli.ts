@@ -19,9 +19,11 @@ async function main(): Promise<void> {
 	}
 
 	const server = await startServer(parsed.options);
-	process.stdout.write(`Site reference server listening on ${server.url}\n`);
-	if (server.config.adminTokenGenerated)
-		process.stdout.write(`Admin token (shown once): ${server.adminToken}\n`);
+	// One write, so a reader that sees the URL also sees the token (a pipe delivers it whole).
+	const tokenLine = server.config.adminTokenGenerated
+		? `Admin token (shown once): ${server.adminToken}\n`
+		: '';
+	process.stdout.write(`Site reference server listening on ${server.url}\n${tokenLine}`);
 
 	let stopping = false;
 	const shutdown = (signal: string) => {
