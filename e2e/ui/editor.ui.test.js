@@ -251,6 +251,9 @@ step(
 				await node.dblclick();
 				const ndv = page.getByTestId('ndv');
 				await ndv.waitFor();
+				// Judged once its option lists have loaded: a list that fails to load shows its issue
+				// only then (a Data table column of a table that does not exist yet, say).
+				await ndv.getByText('Loading options').first().waitFor({ state: 'hidden' });
 				expect(await ndv.getByTestId('parameter-issues').count()).toBe(0);
 				// An optional JSON field left empty (Banner, JSON Body) shows no parse error.
 				expect(await jsonErrors(ndv).count()).toBe(0);
