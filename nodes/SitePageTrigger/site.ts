@@ -7,7 +7,7 @@ import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
 
 import { resolveItemTenant, tenantCredentialType } from '../shared/target';
-import { withoutUserInfo } from '../shared/url';
+import { withoutTrailingSlashes, withoutUserInfo } from '../shared/url';
 
 interface WatchedSite {
 	/** The tenant: the credential's Tenant ID, or what the sitemap says; null when neither tells. */
@@ -24,7 +24,7 @@ export async function watchedSite(
 ): Promise<WatchedSite> {
 	const credentialType = tenantCredentialType(ctx);
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-	const site = withoutUserInfo(String(credentials.baseUrl ?? '').trim()).replace(/\/+$/, '');
+	const site = withoutTrailingSlashes(withoutUserInfo(String(credentials.baseUrl ?? '').trim()));
 	// A Managed Tenant credential: the tenant its requests went to (target.ts), within its scope.
 	const fromCredential = await resolveItemTenant(ctx, 0);
 	const tenantId = fromCredential || sitemapTenant || null;

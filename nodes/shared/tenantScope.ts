@@ -48,14 +48,27 @@ export function credentialScope(credentials: ICredentialDataDecryptedObject): Te
 	return { kind, tenantId: credentialTenant(credentials), patterns };
 }
 
-/** `client-*` → /^client-.*$/; every other character is taken literally. */
+/**
+ * `client-*` matches `client-` followed by anything; every other character is taken literally. Each
+ * part between stars is taken at its first place after the one before (the last part at the end), so
+ * nothing is tried twice; a pattern turned into `^client-.*$` would backtrack through every `.*`,
+ * work that grows with the id's length to the power of the stars.
+ */
 function patternMatches(pattern: string, tenantId: string): boolean {
-	if (!pattern.includes('*')) return pattern === tenantId;
-	const source = pattern
-		.split('*')
-		.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-		.join('.*');
-	return new RegExp(`^${source}$`).test(tenantId);
+	const parts = pattern.split('*');
+	if (parts.length === 1) return pattern === tenantId;
+	const first = parts[0];
+	const last = parts[parts.length - 1];
+	if (tenantId.length < first.length + last.length) return false;
+	if (!tenantId.startsWith(first) || !tenantId.endsWith(last)) return false;
+	let at = first.length;
+	const end = tenantId.length - last.length;
+	for (const part of parts.slice(1, -1)) {
+		const found = tenantId.indexOf(part, at);
+		if (found === -1 || found + part.length > end) return false;
+		at = found + part.length;
+	}
+	return true;
 }
 
 /** Whether the scope lets a request act on `tenantId`. */

@@ -12,6 +12,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
+import { withoutTrailingSlashes } from './url';
 
 /** Error code of a mint that failed transiently (unreachable, 429, 5xx): minting again may work. */
 export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
@@ -102,9 +103,7 @@ export async function mintTenantToken(
 		);
 	}
 	const lifetime = tokenLifetime(credentials);
-	const adminBaseUrl = String(credentials.adminBaseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+	const adminBaseUrl = withoutTrailingSlashes(String(credentials.adminBaseUrl ?? '').trim());
 	const url = `${adminBaseUrl}/api/tenant/token`;
 	const startedAt = Date.now();
 	let response: IN8nHttpFullResponse;

@@ -1,8 +1,16 @@
+/**
+ * `value` without the slashes it ends with. A loop, not `/\/+$/`: that pattern backtracks over every
+ * run of slashes, quadratic in a long one (test/security/linear-patterns.test.ts).
+ */
+export function withoutTrailingSlashes(value: string): string {
+	let end = value.length;
+	while (end > 0 && value.charCodeAt(end - 1) === 0x2f) end--;
+	return value.slice(0, end);
+}
+
 /** Joins a configured base URL and an API path without doubling or losing slashes. */
 export function joinUrl(baseUrl: unknown, path: string): string {
-	const base = String(baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+	const base = withoutTrailingSlashes(String(baseUrl ?? '').trim());
 	const tail = String(path ?? '')
 		.trim()
 		.replace(/^\/+/, '');
@@ -36,6 +44,6 @@ export function onBaseUrl(url: unknown, requestBase: unknown, baseUrl: string): 
 			: undefined;
 	if (!base || !target || !/^https?:$/.test(base.protocol) || target.origin !== base.origin)
 		return false;
-	const basePath = base.pathname.replace(/\/+$/, '');
+	const basePath = withoutTrailingSlashes(base.pathname);
 	return target.pathname === basePath || target.pathname.startsWith(`${basePath}/`);
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CidrListError, parseCidrList } from './delivery/target-policy';
+import { withoutTrailingSlashes } from './lib/slashes';
 import type { ServerConfig, ServerOptions } from './types';
 
 /** A bad option value; the CLI prints the message and exits with status 2. */
@@ -113,7 +114,7 @@ interface OptionSpec {
 const OPTION_SPECS: OptionSpec[] = OPTION_TABLE.trim()
 	.split('\n')
 	.map((row) => {
-		const [, flag, kind, help] = /^(\S+)\s+(\S+)\s+(.*)$/.exec(row)!;
+		const [, flag, kind, help] = /^(\S+)\s+(\S+)\s+(\S.*)$/.exec(row)!;
 		const camel = flag.replace(/^no-/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 		const field = (flag === 'log-level' ? 'logger' : camel) as keyof ServerOptions;
 		const env = `SITE_SERVER_${flag.toUpperCase().replaceAll('-', '_')}`;
@@ -248,7 +249,8 @@ export function resolveConfig(options: Partial<ServerOptions> = {}): ServerConfi
 	const adminTokenGenerated = merged.adminToken === undefined;
 	return {
 		...merged,
-		publicUrl: merged.publicUrl?.replace(/\/+$/, ''),
+		publicUrl:
+			merged.publicUrl === undefined ? undefined : withoutTrailingSlashes(merged.publicUrl),
 		dataDir: path.resolve(merged.dataDir),
 		adminToken: merged.adminToken ?? `sat_${randomBytes(32).toString('base64url')}`,
 		adminTokenGenerated,

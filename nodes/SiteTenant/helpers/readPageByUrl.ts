@@ -12,9 +12,10 @@ import { isPlainObject } from '../../shared/json';
 import { tenantApiRequest } from '../transport';
 import type { SiteRequestContext, SiteRequestOptions } from '../../shared/transport';
 import { unwrapList } from '../../shared/transport';
+import { withoutTrailingSlashes } from '../../shared/url';
 
 const withoutTrailingSlash = (value: string) =>
-	value.length > 1 ? value.replace(/\/+$/, '') : value;
+	value.length > 1 ? withoutTrailingSlashes(value) : value;
 
 /** The pages the service answers for `?url=`: the one named, maybe others the filter let through. */
 export async function pagesAtUrl(

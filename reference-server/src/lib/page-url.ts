@@ -1,4 +1,5 @@
 import { validationFailed } from '../errors/api-error';
+import { withoutTrailingSlashes } from './slashes';
 
 /**
  * One page, one URL: the form a page's url is stored and looked up in. What a person reads as the
@@ -65,7 +66,7 @@ export function canonicalPageUrl(raw: string): PageUrlCheck {
 			`contains compatibility characters (fullwidth letters, ligatures…): write "${plain}"`,
 		);
 	}
-	const stored = url.length > 1 ? url.replace(/\/+$/, '') : url;
+	const stored = url.length > 1 ? withoutTrailingSlashes(url) : url;
 	if (stored.length > PAGE_URL_MAX_LENGTH) {
 		return problem(`must be at most ${PAGE_URL_MAX_LENGTH} characters`);
 	}

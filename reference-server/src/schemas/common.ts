@@ -47,7 +47,7 @@ export const messageBody = responseObject({ message: { type: 'string' } });
  * already refused (a 32,000-character webhook URL held the event loop for seconds). Under
  * `if`, an over-long string gets the maxLength error alone. Every pattern in schemas/ is also linear:
  * no quantified group can match the same text two ways (the fqdn's labels are bounded to 63 characters
- * and end at a dot), checked by test/security/adversarial-strings.test.ts.
+ * and end at a dot), checked by test/reliability/linear-patterns.test.ts at the package's root.
  */
 export function patternWithinLength(options: {
 	maxLength: number;

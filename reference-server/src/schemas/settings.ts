@@ -31,7 +31,7 @@ const RESERVED_HEADER_PATTERN = `^(?:${RESERVED_HEADERS.map((name) => name.repla
  * (the last starting with a letter, as one ending in a number is parsed as an IPv4 address), a dotted IPv4 address or a
  * bracketed IPv6 address (RFC 3986's forms); a port of 1-65535; then a path, query or fragment
  * without whitespace. Every quantified group is bounded or ends at a character it cannot contain, so
- * the pattern is linear (test/security/adversarial-strings.test.ts).
+ * the pattern is linear (test/reliability/linear-patterns.test.ts).
  */
 const USERINFO = "[A-Za-z0-9._~!$&'()*+,;=:%-]*@";
 const LABEL_REST = '(?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';

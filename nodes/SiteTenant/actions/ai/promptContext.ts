@@ -7,9 +7,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 const HEADER_FIELDS = ['name', 'locale', 'meta_title', 'meta_description', 'draft', 'updated_at'];
 
-function inline(value: unknown): string {
+/** A page field on one line of the prompt. */
+export function inline(value: unknown): string {
 	if (value === undefined || value === null || value === '') return '-';
-	if (typeof value === 'string') return value.replace(/\s*[\r\n]+\s*/g, ' ');
+	// Each run of whitespace with a line break in it becomes one space. Not `\s*[\r\n]+\s*`: that
+	// backtracks over every run, quadratic in page content that is mostly blank.
+	if (typeof value === 'string')
+		return value.replace(/\s+/g, (run) => (/[\r\n]/.test(run) ? ' ' : run));
 	if (typeof value === 'object') return JSON.stringify(value);
 	return String(value);
 }

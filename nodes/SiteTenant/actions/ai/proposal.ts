@@ -104,7 +104,29 @@ function tryJson(text: string): { ok: true; value: unknown } | { ok: false; erro
 	}
 }
 
-const FENCE = /```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n([\s\S]*?)```/g;
+/**
+ * The fenced code blocks of model output, in order: a ``` line (its first word the language), the
+ * lines up to the next ```. When none closes, the first open one takes the rest of the text (the
+ * model was cut off or forgot the closing ```). Found with indexOf, not a pattern: a lazy body up to
+ * ``` backtracks from every opening, quadratic in output with many unclosed fences.
+ */
+export function fencedBlocks(text: string): Array<{ lang: string; body: string }> {
+	const blocks: Array<{ lang: string; body: string }> = [];
+	for (let from = 0; ;) {
+		const open = text.indexOf('```', from);
+		const lineEnd = open === -1 ? -1 : text.indexOf('\n', open + 3);
+		if (lineEnd === -1) return blocks;
+		const header = text.slice(open + 3, lineEnd);
+		const lang = (/^[ \t]*([A-Za-z0-9_+-]*)/.exec(header)?.[1] ?? '').toLowerCase();
+		const close = text.indexOf('```', lineEnd + 1);
+		if (close === -1) {
+			if (blocks.length === 0) blocks.push({ lang, body: text.slice(lineEnd + 1).trim() });
+			return blocks;
+		}
+		blocks.push({ lang, body: text.slice(lineEnd + 1, close).trim() });
+		from = close + 3;
+	}
+}
 
 /**
  * Finds the JSON value a piece of model output carries: the whole text when it is JSON, else the
@@ -118,15 +140,7 @@ export function extractJsonFromText(text: string): unknown {
 	const whole = tryJson(trimmed);
 	if (whole.ok) return whole.value;
 
-	const blocks: Array<{ lang: string; body: string }> = [];
-	for (const match of trimmed.matchAll(FENCE)) {
-		blocks.push({ lang: match[1].toLowerCase(), body: match[2].trim() });
-	}
-	// An unterminated fence (the model was cut off or forgot the closing ```): take the rest.
-	if (blocks.length === 0) {
-		const open = /```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n([\s\S]*)$/.exec(trimmed);
-		if (open) blocks.push({ lang: open[1].toLowerCase(), body: open[2].trim() });
-	}
+	const blocks = fencedBlocks(trimmed);
 	blocks.sort((a, b) => Number(b.lang === 'json') - Number(a.lang === 'json'));
 	let blockError: string | undefined;
 	for (const block of blocks) {

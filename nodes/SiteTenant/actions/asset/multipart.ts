@@ -43,9 +43,19 @@ export function escapeQuotedParameter(value: string): string {
 	return value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** `type/subtype` with optional parameters (`text/plain; charset=utf-8`), no CR/LF. */
+/**
+ * `type/subtype` with optional parameters (`text/plain; charset=utf-8`), no CR/LF. Split at `;`
+ * rather than one pattern with a repeated parameter group: spaces that either of two neighbouring
+ * groups may take make such a pattern exponential on a long bad value.
+ */
 export function isValidMimeType(value: string): boolean {
-	return /^[A-Za-z0-9][\w!#$&^.+-]*\/[\w!#$&^.+-]+([ \t]*;[ \t]*[^\r\n;]+)*$/.test(value);
+	const [essence, ...parameters] = value.split(';');
+	return (
+		/^[A-Za-z0-9][\w!#$&^.+-]*\/[\w!#$&^.+-]+[ \t]*$/.test(essence) &&
+		// Spaces may only come before a `;`.
+		(parameters.length > 0 || !/[ \t]$/.test(essence)) &&
+		parameters.every((parameter) => parameter !== '' && !/[\r\n]/.test(parameter))
+	);
 }
 
 /** A header value must not carry CR/LF (header injection); MIME types never legitimately do. */
