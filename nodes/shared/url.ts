@@ -1,6 +1,6 @@
 /**
- * `value` without the slashes it ends with. A loop, not `/\/+$/`: that pattern backtracks over every
- * run of slashes, quadratic in a long one (test/security/linear-patterns.test.ts).
+ * `value` without the slashes it ends with. A loop, not `/\/+$/`: that pattern backtracks over
+ * every run of slashes, quadratic in a long one (test/reliability/linear-patterns.test.ts).
  */
 export function withoutTrailingSlashes(value: string): string {
 	let end = value.length;
