@@ -13,7 +13,6 @@
  * Its own stack: a reference server (in memory, loopback) and `n8n start`, driven through n8n's REST
  * API as the editor drives it.
  */
-const fs = require('node:fs');
 const path = require('node:path');
 
 const runtime = require('../../scripts/lib/runtime');
@@ -227,10 +226,5 @@ describe(`one Contact Form Trigger for two sites in n8n ${N8N_1 ? '1.x' : '2.x'}
 		// "Failed publish"; it tried the trigger five times, then stopped): unpublish it, as its user would.
 		if (!N8N_1) await ctx.rest.call('POST', `/workflows/${WORKFLOWS.missing}/deactivate`, {});
 		expect((await settingsOf(SITE_A)).contact_form_webhook_url).toBeNull();
-		// n8n takes the trigger off after each failed attempt: the missing tenant holds nothing to
-		// take off, so n8n logs no error for it ("Could not remove webhook…").
-		const log = fs.readFileSync(path.join(ctx.userFolder, 'n8n.log'), 'utf8');
-		expect(log).toContain('Editor is now accessible'); // the running n8n's log
-		expect(log).not.toMatch(new RegExp(`Could not remove webhooks?\\b.*"${WORKFLOWS.missing}"`));
 	});
 });

@@ -23,7 +23,6 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { tenantCredentialType } from '../shared/authentication';
-import { isNotFoundError } from '../shared/errors';
 import { headerValue } from '../shared/json';
 import { runWindow } from '../shared/window';
 import { AUTOMATIC_SECRET_HEADER, generateSecret, hashSecret, secretMatchesHash } from './secret';
@@ -127,8 +126,6 @@ export function webhookUrlOf(ctx: IHookFunctions): string {
 interface TenantFailure {
 	tenantId: string;
 	reason: string;
-	/** The tenant does not exist (a 404, from its surface or its token mint). */
-	notFound: boolean;
 }
 
 /**
@@ -146,11 +143,7 @@ async function forEachTenant<T, R>(
 		try {
 			done.push(await work(entries[index]));
 		} catch (error) {
-			failed.set(index, {
-				tenantId: tenantOf(entries[index]),
-				reason: (error as Error).message,
-				notFound: isNotFoundError(error),
-			});
+			failed.set(index, { tenantId: tenantOf(entries[index]), reason: (error as Error).message });
 		}
 	});
 	const failures = [...failed.entries()].sort(([a], [b]) => a - b).map(([, failure]) => failure);
@@ -370,10 +363,9 @@ async function unregisterTenant(ctx: IHookFunctions, registration: Registration)
 
 /**
  * Takes this node's URL off every tenant registered for it. Without a stored registration (static
- * data lost, or an activation that failed) the tenants served are asked, and each setting that still
- * points here is cleared; one of those that does not exist holds nothing to clear. The registrations
- * leave the static data, except those whose tenant could not be reached: the error names them, and
- * the next deactivation tries again.
+ * data lost) the tenants served are asked, and each setting that still points here is cleared. The
+ * registrations leave the static data, except those whose tenant could not be reached: the error
+ * names them, and the next deactivation tries again.
  */
 export async function unregister(ctx: IHookFunctions): Promise<void> {
 	const url = webhookUrlOf(ctx);
@@ -381,16 +373,12 @@ export async function unregister(ctx: IHookFunctions): Promise<void> {
 		(registration): registration is Registration & { tenantId: string } =>
 			typeof registration.tenantId === 'string' && registration.tenantId !== '',
 	);
-	const recorded = here.length > 0;
-	const targets = recorded ? here : await unrecordedTargets(ctx, url);
-	const attempt = await forEachTenant(
+	const targets = here.length > 0 ? here : await unrecordedTargets(ctx, url);
+	const { failures } = await forEachTenant(
 		targets,
 		(registration) => registration.tenantId as string,
 		async (registration) => await unregisterTenant(ctx, registration),
 	);
-	// n8n 2.x takes a failed publication's trigger off after each attempt: a served tenant that does
-	// not exist (why the activation failed) would fail every one, logged each time.
-	const failures = attempt.failures.filter((failure) => recorded || !failure.notFound);
 	const failed = new Set(failures.map((failure) => failure.tenantId));
 	storeRegistrationsAt(
 		ctx,

@@ -188,26 +188,9 @@ export function networkError(
 	return error;
 }
 
-/**
- * The error for a failure before or around the request that is neither an answer nor a network error.
- * `httpCode`: the status of an answer behind it, such as the Admin API's 404 to a token mint.
- */
-export function requestFailedError(
-	node: INode,
-	message: string,
-	itemIndex: number,
-	httpCode?: string,
-): NodeApiError {
-	return new NodeApiError(
-		node,
-		{ message, ...(httpCode ? { httpCode } : {}) },
-		{ message, itemIndex, ...(httpCode ? { httpCode } : {}) },
-	);
-}
-
-/** Whether `error` is a 404: the service's answer, or the Admin API's to a token mint (no such tenant). */
-export function isNotFoundError(error: unknown): boolean {
-	return isRecord(error) && error.httpCode === '404';
+/** The error for a failure before or around the request that is neither an answer nor a network error. */
+export function requestFailedError(node: INode, message: string, itemIndex: number): NodeApiError {
+	return new NodeApiError(node, { message }, { message, itemIndex });
 }
 
 /** An answer longer than the request's size cap (SiteRequestOptions.maxResponseBytes), left unread. */
@@ -236,8 +219,6 @@ interface ThrownRequestFailure {
 	body?: unknown;
 	headers?: IDataObject;
 	code?: string;
-	/** A failed mint of a managed tenant token: why (tokenMint.ts's MintFailure). */
-	mintFailure?: string;
 	message: string;
 }
 
@@ -264,8 +245,6 @@ export function readThrownRequestError(error: unknown): ThrownRequestFailure {
 		}
 		if (failure.code === undefined && typeof candidate.code === 'string')
 			failure.code = candidate.code;
-		if (failure.mintFailure === undefined && typeof candidate.mintFailure === 'string')
-			failure.mintFailure = candidate.mintFailure;
 	}
 	if (failure.status === undefined) {
 		// The wrapper keeps the status and (when it was an object) the response body in its context.

@@ -4,6 +4,8 @@
  * The contract says: retry 429 and 5xx (transient) and network failures with exponential backoff and
  * jitter, honour `Retry-After`, never retry any other 4xx as it is.
  */
+import { TOKEN_MINT_UNAVAILABLE } from './tokenMint';
+
 export const RETRY_BASE_DELAY_MS = 250;
 export const RETRY_MAX_DELAY_MS = 10_000;
 /** Retries by default (Options > Max Retries changes it, up to MAX_CONFIGURABLE_RETRIES). */
@@ -24,6 +26,9 @@ const RETRYABLE_NETWORK_CODES = new Set([
 	'EHOSTUNREACH',
 	'ENETUNREACH',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	// A mint of a tenant token that failed transiently (central surface unreachable, 429 or 5xx):
+	// sending the request again mints again.
+	TOKEN_MINT_UNAVAILABLE,
 ]);
 
 const RETRYABLE_NETWORK_MESSAGES = ['socket hang up', 'network error', 'timeout of'];

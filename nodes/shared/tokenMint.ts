@@ -14,12 +14,8 @@ import type {
 import { UserError } from 'n8n-workflow';
 import { withoutTrailingSlashes } from './url';
 
-/**
- * Why a mint failed, where that decides what comes next, as the error's `mintFailure`: `unavailable`
- * (unreachable, 429, 5xx: minting again may work) or `tenant_not_found` (the Admin API's 404). Not
- * as its `code`: n8n's credential test shows a code in place of the message.
- */
-export type MintFailure = 'unavailable' | 'tenant_not_found';
+/** Error code of a mint that failed transiently (unreachable, 429, 5xx): minting again may work. */
+export const TOKEN_MINT_UNAVAILABLE = 'SITE_TOKEN_MINT_UNAVAILABLE';
 
 const DEFAULT_TOKEN_LIFETIME_S = 900;
 const MIN_TOKEN_LIFETIME_S = 60;
@@ -69,9 +65,9 @@ export function tokenScope(credentials: ICredentialDataDecryptedObject, tenantId
 	);
 }
 
-function mintError(message: string, mintFailure?: MintFailure): UserError {
+function mintError(message: string, transient: boolean): UserError {
 	const error = new UserError(message, { level: 'warning' });
-	if (mintFailure) Object.assign(error, { mintFailure });
+	if (transient) Object.assign(error, { code: TOKEN_MINT_UNAVAILABLE });
 	return error;
 }
 
@@ -103,6 +99,7 @@ export async function mintTenantToken(
 	if (!tenantId) {
 		throw mintError(
 			"No tenant to get a token for: fill in the Managed Tenant credential's Tenant ID.",
+			false,
 		);
 	}
 	const lifetime = tokenLifetime(credentials);
@@ -125,11 +122,11 @@ export async function mintTenantToken(
 			...(abortSignal ? { abortSignal } : {}),
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
-		if (abortSignal?.aborted) throw mintError('The execution was cancelled');
+		if (abortSignal?.aborted) throw mintError('The execution was cancelled', false);
 		const code = (error as { code?: string }).code;
 		throw mintError(
 			`Could not reach the Admin API to get a tenant token${code ? ` (${code})` : ''}`,
-			'unavailable',
+			true,
 		);
 	}
 
@@ -137,28 +134,26 @@ export async function mintTenantToken(
 	if (status >= 300 && status < 400) {
 		throw mintError(
 			`Could not get a tenant token: ${redirectMessage(url, status, response.headers ?? {})}`,
+			false,
 		);
 	}
 	if (status < 200 || status > 299) {
 		const reason = serverMessage(response.body) ?? `HTTP ${status}`;
 		throw mintError(
 			`Could not get a token for tenant "${tenantId}" from the Admin API: ${reason} (HTTP ${status})`,
-			status === 429 || status >= 500
-				? 'unavailable'
-				: status === 404
-					? 'tenant_not_found'
-					: undefined,
+			status === 429 || status >= 500,
 		);
 	}
 	const body = response.body as IDataObject | undefined;
 	const token = body?.token;
 	if (typeof token !== 'string' || !token) {
-		throw mintError('The Admin API answered without a token');
+		throw mintError('The Admin API answered without a token', false);
 	}
 	// A token for another tenant than asked is never used.
 	if (body?.tenant_id !== undefined && String(body.tenant_id) !== tenantId) {
 		throw mintError(
 			`The Admin API answered with a token for tenant "${String(body.tenant_id)}" when asked for "${tenantId}"; it was not used`,
+			false,
 		);
 	}
 	const expiresAt = Date.parse(String(body?.expires_at ?? ''));

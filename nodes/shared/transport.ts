@@ -305,10 +305,7 @@ async function sendRequest(
 			const failure = readThrownRequestError(error);
 			if (failure.status === undefined) {
 				// No answer at all: a network failure (or a failed mint of a managed token).
-				// A mint that failed transiently (central surface unreachable, 429 or 5xx) mints again.
-				const transient =
-					failure.mintFailure === 'unavailable' ||
-					isRetryableNetworkError(failure.code, failure.message);
+				const transient = isRetryableNetworkError(failure.code, failure.message);
 				if (canRetry && transient) {
 					await wait(ctx, backoffDelay(attempt), signal, itemIndex);
 					attempt++;
@@ -318,10 +315,9 @@ async function sendRequest(
 				const message = asTool
 					? `The site could not be reached (${failure.code ?? 'no answer'})`
 					: failure.message;
-				const notFound = failure.mintFailure === 'tenant_not_found' ? '404' : undefined;
 				throw transient
 					? networkError(node, failure.code, message, itemIndex, attempt + 1, errorContext)
-					: requestFailedError(node, message, itemIndex, notFound);
+					: requestFailedError(node, message, itemIndex);
 			}
 			status = failure.status;
 			responseHeaders = failure.headers;

@@ -162,26 +162,6 @@ describe('activation that fails', () => {
 		await expect(failure).rejects.toMatchObject({ description: /^No site was changed/ });
 		expect(await urlsOf([a, b])).toEqual([null, null]);
 		expect(Object.keys((trigger.staticData.registrations as IDataObject) ?? {})).toEqual([]);
-		// n8n 2.x then takes the trigger off, after each of its attempts. Nothing was recorded, so the
-		// tenants served are asked; the missing one holds nothing to clear, which is no error (n8n
-		// would log one per attempt).
-		expect(await trigger.deactivate()).toBe(true);
-		expect(await urlsOf([a, b])).toEqual([null, null]);
-	});
-
-	test('a registered tenant deleted since: deactivation names it and keeps its registration', async () => {
-		const [a, b] = await tenants('mt-deleted', 2);
-		const trigger = servingList([a.id, b.id].join(','));
-		expect(await trigger.activate()).toBe(true);
-		expect((await ctx.site.admin.delete('/api/tenant', { data: { id: b.id } })).status).toBe(200);
-		// A recorded registration that cannot be taken off stays an error: the next deactivation tries
-		// again (the Admin API's 404 is all n8n knows; its base URL may have changed since).
-		await expect(trigger.deactivate()).rejects.toThrow(
-			new RegExp(`could not take its URL off "${b.id}": .*not found`),
-		);
-		expect(await urlsOf([a])).toEqual([null]);
-		const left = Object.values(trigger.staticData.registrations as IDataObject).flat();
-		expect(left).toEqual([expect.objectContaining({ tenantId: b.id })]);
 	});
 
 	test('a tenant that fails while the others are registered: those are taken back', async () => {

@@ -74,6 +74,7 @@ describe('retry', () => {
 		expect(isRetryableNetworkError('econnrefused', undefined)).toBe(true);
 		expect(isRetryableNetworkError(undefined, 'socket hang up')).toBe(true);
 		expect(isRetryableNetworkError(undefined, 'timeout of 300ms exceeded')).toBe(true);
+		expect(isRetryableNetworkError('SITE_TOKEN_MINT_UNAVAILABLE', 'x')).toBe(true);
 		expect(isRetryableNetworkError('ERR_INVALID_URL', 'Invalid URL')).toBe(false);
 		expect(isRetryableNetworkError(undefined, 'The operation was aborted')).toBe(false);
 	});
