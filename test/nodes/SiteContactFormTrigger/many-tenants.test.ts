@@ -164,6 +164,18 @@ describe('activation that fails', () => {
 		expect(Object.keys((trigger.staticData.registrations as IDataObject) ?? {})).toEqual([]);
 	});
 
+	test('a tenant that does not exist: a site delivering to another workflow keeps that URL', async () => {
+		// The test above starts from sites without a setting, where a setting written and then taken
+		// back looks the same as one never touched; here the site already delivers elsewhere.
+		const [a] = await tenants('mt-elsewhere', 1);
+		const other = servingList(a.id);
+		expect(await other.activate()).toBe(true);
+		const failing = servingList([a.id, 'mt-no-such-tenant'].join(','));
+		await expect(failing.activate()).rejects.toThrow(/"mt-no-such-tenant": .*not found/);
+		expect(await urlsOf([a])).toEqual([other.productionUrl]);
+		await other.deactivate();
+	});
+
 	test('a tenant that fails while the others are registered: those are taken back', async () => {
 		const [a, b, c] = await tenants('mt-midway', 3);
 		// Every tenant answered before any write; at the first write, c is renamed: its token stops
