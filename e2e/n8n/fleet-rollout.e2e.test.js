@@ -48,8 +48,10 @@ const UNAPPROVED = {
 		{ tenant: 'rollout-u1', googleCode: 'G-UNAPPROVED1' },
 		{ tenant: 'rollout-u2', googleCode: 'G-UNAPPROVED2' },
 	],
-	// Long enough to open a link of the second run in time, short next to n8n's minute (below).
-	waitSeconds: 10,
+	// The second run's link must be opened before its wait runs out: that takes a few seconds (on
+	// n8n 1.x up to 5 more, see runToApproval), so 30 s leaves a loaded machine room. Still short next
+	// to n8n's minute (below): the first run runs out well within its test's 150 s.
+	waitSeconds: 30,
 };
 
 /**

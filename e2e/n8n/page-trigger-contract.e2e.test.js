@@ -378,16 +378,19 @@ describe('Site Management Trigger contract in a real n8n', () => {
 		]);
 		expect(executions[2].lines).toEqual(['pagePublished /new']);
 		// n8n hung up on each drip at the deadline, not at the request's Timeout (30 s) or the drip's
-		// end (40 s). The deadline counts from the poll's start: measured 30-430 ms before its request
-		// reached the site, more on a loaded machine.
+		// end (40 s): the error above says the deadline ended the poll; the bound below, two thirds of
+		// the nearest wrong answer (timers, which a loaded machine only makes later), stops one that
+		// held on. The deadline counts from the poll's start, measured 30-430 ms before its request
+		// reached the site and more on a loaded machine, so no lower bound on `held` is safe here;
+		// test/nodes/SitePageTrigger/contract.test.ts checks that a poll does not end before its deadline.
 		expect(slow).toHaveLength(2);
 		for (const answer of slow) {
 			const held = answer.endedAt - answer.startedAt;
-			expect(held).toBeGreaterThanOrEqual(1_000);
-			expect(held).toBeLessThan(6_000);
+			expect(held).toBeLessThan(20_000);
 		}
-		// The next scheduled poll was not skipped: the two failed polls were one interval apart.
-		expect(slow[1].startedAt - slow[0].startedAt).toBeLessThan(12_000);
+		// The next scheduled poll was not skipped: the two failed polls were one interval (10 s) apart,
+		// not two (20 s). Midway: room for 5 s of difference in how late each poll's request came.
+		expect(slow[1].startedAt - slow[0].startedAt).toBeLessThan(15_000);
 		say(
 			`slow site: polls held ${slow.map((a) => a.endedAt - a.startedAt).join(' and ')} ms, ${slow[1].startedAt - slow[0].startedAt} ms apart`,
 		);
@@ -403,7 +406,9 @@ describe('Site Management Trigger contract in a real n8n', () => {
 		expect(poured.length).toBeGreaterThanOrEqual(1);
 		const held = poured[0].endedAt - poured[0].startedAt;
 		expect(poured[0].whole).toBe(false);
-		expect(held).toBeLessThan(10_000);
+		// Reading 1 MB takes well under a second; holding on to the deadline would take 60 s. Half of
+		// that is a deadline only.
+		expect(held).toBeLessThan(30_000);
 		say(`endless sitemap: n8n hung up after ${held} ms (deadline 60 s)`);
 	});
 

@@ -172,6 +172,11 @@ export class WebhookHarness {
 	readonly nodeTypes: TestNodeTypes;
 	readonly credentials: TestCredentialsHelper;
 	readonly calls: WebhookCall[] = [];
+	/**
+	 * Called with each call as it is recorded, once its answer has been sent: a test acts at that
+	 * moment (between two attempts of a sender) instead of polling for it.
+	 */
+	onCall: ((call: WebhookCall) => void) | undefined;
 	private readonly routes = new Map<string, Route>();
 	private server!: Server;
 	baseUrl = '';
@@ -255,6 +260,7 @@ export class WebhookHarness {
 
 	private record(call: WebhookCall) {
 		this.calls.push(call);
+		this.onCall?.(call);
 	}
 
 	private async handle(request: IncomingMessage, response: ServerResponse) {

@@ -137,7 +137,9 @@ test(`${PAGES} Page Creates under faults: exactly ${PAGES} pages, none twice, ev
 		...figures,
 		seconds: ((Date.now() - started) / 1000).toFixed(1),
 	});
-});
+	// jest's limit, a hang guard only: a run of 1,000 items takes 20-35 s on a loaded 2-core machine
+	// (most of it retry backoff), too close to jest's default 60 s.
+}, 600_000);
 
 test(`${UPDATES} Content Updates under faults: every page holds its own content, each update done once`, async () => {
 	counter.take();
@@ -191,7 +193,8 @@ test(`${UPDATES} Content Updates under faults: every page holds its own content,
 		...figures,
 		seconds: ((Date.now() - started) / 1000).toFixed(1),
 	});
-});
+	// jest's limit, a hang guard only (see the first test).
+}, 600_000);
 
 test(`${ASSETS} Asset Uploads under faults: ${ASSETS} records and ${ASSETS} files, each stored once`, async () => {
 	counter.take();
@@ -254,4 +257,5 @@ test(`${ASSETS} Asset Uploads under faults: ${ASSETS} records and ${ASSETS} file
 		...figures,
 		seconds: ((Date.now() - started) / 1000).toFixed(1),
 	});
-});
+	// jest's limit, a hang guard only (see the first test).
+}, 600_000);

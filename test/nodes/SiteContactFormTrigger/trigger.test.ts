@@ -290,16 +290,21 @@ describe('delivery and verification (webhook)', () => {
 		});
 		expect(started(ctx.harness.calls.at(-1)!)).toBe(false);
 
-		const submissionId = await submit(ctx.site, tenant.id, { message: 'first after publish' });
-		const deadline = Date.now() + 5000;
-		while (!((await deliveryOf(tenant, submissionId))?.attempts as number)) {
-			if (Date.now() > deadline) throw new Error('no first attempt');
-			await new Promise((resolve) => setTimeout(resolve, 20));
+		// n8n stores the registration right after the first delivery attempt has had its 503 (the
+		// moment that attempt is recorded), before the site's retry a second later: no race with a clock.
+		ctx.harness.onCall = (call) => {
+			if (!call.requestBody.includes('first after publish')) return;
+			trigger.staticData.registrations = stored;
+			ctx.harness.onCall = undefined;
+		};
+		try {
+			const submissionId = await submit(ctx.site, tenant.id, { message: 'first after publish' });
+			const delivery = await waitForDelivery(tenant, submissionId, 'delivered');
+			expect(delivery).toMatchObject({ attempts: 2, last_status: 200 });
+			expect(ctx.harness.callsFor(submissionId).map(started)).toEqual([false, true]);
+		} finally {
+			ctx.harness.onCall = undefined;
 		}
-		trigger.staticData.registrations = stored;
-		const delivery = await waitForDelivery(tenant, submissionId, 'delivered');
-		expect(delivery).toMatchObject({ attempts: 2, last_status: 200 });
-		expect(ctx.harness.callsFor(submissionId).map(started)).toEqual([false, true]);
 	});
 
 	test('the site sending a wrong secret gets 401: the delivery stops (4xx) and no workflow starts', async () => {
@@ -778,15 +783,19 @@ describe('test URL (listening in the editor)', () => {
 
 	test('listening adds the test URL as a test webhook with its own secret; the live setting stays, and no secret is kept anywhere', async () => {
 		const savedBefore = JSON.stringify(trigger.staticData);
+		const listenStarted = Date.now();
 		expect(await trigger.listen()).toBe(true);
+		const listenEnded = Date.now();
 		expect(await readSettings(tenant)).toEqual(productionSettings);
 		const [testWebhook, ...others] = await testWebhooksOf(tenant);
 		expect(others).toEqual([]);
 		expect(testWebhook.url).toBe(trigger.testUrl);
-		// n8n listens for at most 10 minutes; the site stops copying on its own shortly after.
-		const ttl = Date.parse(testWebhook.expires_at) - Date.now();
-		expect(ttl).toBeGreaterThan(600_000);
-		expect(ttl).toBeLessThanOrEqual(660_000);
+		// n8n listens for at most 10 minutes; the site stops copying on its own shortly after: more
+		// than 10 and at most 11 minutes from the moment the test webhook was set (during listen(),
+		// on this process's clock, which the site shares).
+		const expires = Date.parse(testWebhook.expires_at);
+		expect(expires).toBeGreaterThan(listenStarted + 600_000);
+		expect(expires).toBeLessThanOrEqual(listenEnded + 660_000);
 		expect(JSON.stringify(trigger.staticData)).toBe(savedBefore);
 		const registration = (trigger.testStaticData?.registrations as IDataObject)[trigger.testUrl];
 		expect(registration).toEqual({
