@@ -5,6 +5,8 @@
  *
  * - n8n: through a real n8n (tools/n8n-runtime/, n8n 2.x on Node 24) against the reference server.
  *   The first run installs the runtime (minutes, 3 GB) and every run starts n8n processes.
+ * - n8n1: the files of N8N1_FILES (below) on n8n 1.x (tools/n8n1-runtime/, the script sets
+ *   SITE_N8N_RUNTIME_DIR).
  * - queue: the package on n8n's queue mode with the real parts. Redis and PostgreSQL from Debian's
  *   packages, n8n as main + 2 workers + 2 webhook processors behind a round-robin proxy, the
  *   reference server in process.
@@ -34,11 +36,40 @@ const suite = (name, { testMatch, timeout, ...rest }) => ({
 	...rest,
 });
 
+/**
+ * The files of e2e/n8n/ that also run on n8n 1.x (`npm run test:n8n1`, project n8n1): each takes a
+ * path through n8n that 1.x has of its own (its request helper's errors, its AI Agent and MCP
+ * nodes, test webhooks, activation, Data tables, manual runs, cancellation, the legacy expression
+ * engine resolving a credential per item, the poll path), and most branch on the runtime
+ * (scripts/lib/runtime.js's RUNTIMES). The three left out run on n8n 2.x only: docs/development.md
+ * ("n8n 1.x") says why for each.
+ */
+const N8N1_FILES = [
+	'ai-tool-secrets',
+	'cancellation',
+	'contact-form-listening',
+	'contact-form-many-tenants',
+	'credential-trust',
+	'examples-stock',
+	'fleet-outputs',
+	'fleet-rollout',
+	'many-sites',
+	'mcp-site-tools',
+	'n8n-stack',
+	'page-trigger-contract',
+	'tenant-scope',
+];
+
 /** @type {import('jest').Config} */
 module.exports = {
 	projects: [
 		// The runtime install in beforeAll has its own, longer limit.
 		suite('n8n', { testMatch: '*.e2e.test.js', timeout: 240000 }),
+		{
+			...suite('n8n', { testMatch: '*.e2e.test.js', timeout: 240000 }),
+			displayName: 'n8n1',
+			testMatch: N8N1_FILES.map((name) => `<rootDir>/${name}.e2e.test.js`),
+		},
 		suite('queue', { testMatch: '*.e2e.test.js', timeout: 240000 }),
 		suite('ui', { testMatch: '*.ui.test.js', timeout: 120000 }),
 		suite('install', { testMatch: '*.e2e.test.js', timeout: 300000 }),

@@ -18,7 +18,7 @@
  *   "Shows" is decided by n8n's own NodeHelpers.displayParameter, as the editor decides it.
  *
  * Its own stack: reference server in memory, the stand-in, an n8n user folder in a temporary
- * directory; the workflows run with `n8n execute --id`, the node types come from `n8n start`.
+ * directory, and one `n8n start` that runs the workflows (as the editor does) and serves the node types.
  */
 const crypto = require('node:crypto');
 const path = require('node:path');
@@ -183,9 +183,9 @@ beforeAll(async () => {
 			},
 		],
 		workflows: [agentWorkflow(), controlWorkflow()],
-		folder: 'ai-secrets-workflows',
 	});
-	say('credentials and workflows imported');
+	ctx.runner = await e2eStack.restRunner(ctx, 'aisecrets');
+	say(`credentials and workflows imported; n8n ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -202,8 +202,8 @@ describe(`AI tools hand no token to a model (n8n ${pinnedN8nVersion()})`, () => 
 		async () => {
 			const tokensBefore = tokenCount(ctx.server, TENANT);
 			const requestsBefore = ctx.ai.requests.length;
-			say(`n8n execute --id=${WORKFLOWS.agent}`);
-			const result = await n8nCommands.executeWorkflow(WORKFLOWS.agent, { env: ctx.env });
+			say(`run ${WORKFLOWS.agent} in n8n`);
+			const result = await ctx.runner.execute(WORKFLOWS.agent);
 			const run = result.run;
 			expect(run).toBeDefined();
 			const requests = ctx.ai.requests.slice(requestsBefore);
@@ -254,7 +254,7 @@ describe(`AI tools hand no token to a model (n8n ${pinnedN8nVersion()})`, () => 
 
 	test('control: the plain Admin node with the same Token > Issue does issue a token (counted the same way)', async () => {
 		const tokensBefore = tokenCount(ctx.server, TENANT);
-		const run = await e2eStack.executeOk(WORKFLOWS.control, { env: ctx.env, log: say });
+		const run = await e2eStack.executeOk(WORKFLOWS.control, { runner: ctx.runner, log: say });
 		const [issued] = n8nCommands.nodeItems(run, 'Issue token');
 		expect(issued.token).toMatch(/^stt_/);
 		ctx.secrets.add(issued.token);

@@ -26,7 +26,6 @@
  */
 const crypto = require('node:crypto');
 const http = require('node:http');
-const path = require('node:path');
 
 const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
@@ -42,8 +41,14 @@ const N8N_1 = pinnedN8nVersion().startsWith('1.');
 const TENANT_NODE = 'n8n-nodes-site-management.siteTenant';
 const RETRY_AFTER_SECONDS = 30;
 const BATCH_INTERVAL_MS = 30000;
-/** How soon after the stop call the execution and the node must have ended. */
-const ENDS_WITHIN_MS = 1000;
+/**
+ * How soon after the stop call the execution and the node must have ended: a deadline, not a speed
+ * goal. Both end within a few hundred milliseconds; a wait that the stop did not end would go on for
+ * most of its 30 s (the stop comes about a second into it), and that time is a timer's, which a
+ * loaded machine can only lengthen. With n8n 1.x the stop lands in a backoff of a second or two
+ * (see above), which this cannot tell from an ended one: there "nothing more is sent" is the check.
+ */
+const ENDS_WITHIN_MS = 10_000;
 /** How long the sites are watched right after a stop. */
 const QUIET_MS = 3000;
 const CREDENTIALS = {
@@ -209,7 +214,7 @@ async function stopDuringWait(workflowKey, site) {
 
 	let status;
 	let statusMs;
-	while (Date.now() - stoppedAt < 10000) {
+	while (Date.now() - stoppedAt < ENDS_WITHIN_MS) {
 		status = (await rest('GET', `/executions/${executionId}`)).status;
 		if (ENDED(status)) {
 			statusMs = Date.now() - stoppedAt;
@@ -224,10 +229,10 @@ async function stopDuringWait(workflowKey, site) {
 		.waitFor(
 			`n8n's line ${finishedLine}`,
 			async () => ctx.lines.slice(linesBefore).find(({ line }) => line.includes(finishedLine)),
-			{ timeoutMs: 5000, everyMs: 10 },
+			{ timeoutMs: ENDS_WITHIN_MS, everyMs: 10 },
 		)
 		.catch(() => undefined);
-	// Not seen within 5 s: the node was still waiting (Infinity fails every "within" below).
+	// Not seen within ENDS_WITHIN_MS: the node was still waiting (Infinity fails every "within" below).
 	const nodeEndMs = nodeEnd ? nodeEnd.at - stoppedAt : Infinity;
 
 	const quietUntil = stoppedAt + QUIET_MS;
@@ -248,7 +253,7 @@ async function stopDuringWait(workflowKey, site) {
 		stopAnswerStatus: stopAnswer?.status,
 		statusMs,
 		status,
-		nodeEndMs: nodeEnd ? nodeEndMs : 'not within 5000',
+		nodeEndMs: nodeEnd ? nodeEndMs : `not within ${ENDS_WITHIN_MS}`,
 		// n8n colours its console lines.
 		nodeLine: nodeEnd?.line
 			// eslint-disable-next-line no-control-regex -- the escape that starts a colour is what it removes
@@ -286,19 +291,14 @@ beforeAll(async () => {
 		}),
 	);
 	const token = `stt_cancel${crypto.randomBytes(24).toString('base64url')}`;
+	// n8n's lines, each with the time it came (startN8nIn hands them to `echo`).
+	ctx.echo = (line) => ctx.lines.push({ at: Date.now(), line });
 	await e2eStack.importFixtures(ctx, {
 		credentials: [
 			{ ...CREDENTIALS.retrySite, data: { baseUrl: ctx.retrySite.url, token } },
 			{ ...CREDENTIALS.okSite, data: { baseUrl: ctx.okSite.url, token } },
 		],
 		workflows: [retryWorkflow(), batchingWorkflow()],
-		folder: 'cancel-workflows',
-	});
-	ctx.n8n = await n8nCommands.startN8n({
-		env: ctx.env,
-		port: ctx.port,
-		logFile: path.join(ctx.userFolder, 'n8n.log'),
-		echo: (line) => ctx.lines.push({ at: Date.now(), line }),
 	});
 	ctx.cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'cancel');
 	say(`n8n ${pinnedN8nVersion()} ready on ${ctx.n8nUrl}`);

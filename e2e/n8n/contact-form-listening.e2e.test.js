@@ -131,8 +131,7 @@ beforeAll(async () => {
 		workflows: [contactFormTriggerWorkflow({ id: WORKFLOW_ID, credential: CREDENTIAL })],
 		folder: 'listening-workflows',
 	});
-	await stack.publishWorkflow(ctx.env, WORKFLOW_ID);
-	ctx.n8n = await e2eStack.startN8nIn(ctx);
+	await e2eStack.publish(ctx, WORKFLOW_ID);
 	ctx.cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'listening');
 	ctx.production = await stack.waitFor(
 		'the published trigger to register',

@@ -12,7 +12,7 @@
  *   counted on the reference server.
  *
  * Its own stack (reference server in memory, n8n user folder in a temporary directory); workflows
- * run with `n8n execute --id`, the credential tests go through `n8n start`'s REST API.
+ * run in one `n8n start` as the editor runs them, and the credential tests go through its REST API.
  */
 const http = require('node:http');
 const path = require('node:path');
@@ -230,7 +230,7 @@ function redirectsWorkflow() {
 const workflow = (id, name, nodes, chain) =>
 	e2eStack.workflowJson({ id, name, nodes, links: e2eStack.chainLinks(chain) });
 
-const execute = (workflowId) => e2eStack.executeOk(workflowId, { env: ctx.env, log: say });
+const execute = (workflowId) => e2eStack.executeOk(workflowId, { runner: ctx.runner, log: say });
 
 /** Tokens the reference server issued for a tenant so far. */
 const tokenCount = (tenantId) => runData.tokenCount(ctx.server, tenantId);
@@ -284,9 +284,9 @@ beforeAll(async () => {
 			data: ctx.credentialData[key],
 		})),
 		workflows: [pagesWorkflow(), redirectsWorkflow()],
-		folder: 'trust-workflows',
 	});
-	say('credentials and workflows imported');
+	ctx.runner = await e2eStack.restRunner(ctx, 'trust');
+	say(`credentials and workflows imported; n8n ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {

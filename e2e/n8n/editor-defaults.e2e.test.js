@@ -1,6 +1,7 @@
 'use strict';
 /**
- * The safe defaults of the Tenant node in a real n8n (tools/n8n-runtime/, `n8n execute`) against the
+ * The safe defaults of the Tenant node in a real n8n (tools/n8n-runtime/, one `n8n start` that runs the
+ * workflows as the editor does) against the
  * reference server: a Content > Update that comes with empty templates, or is given an empty list
  * (typed or from an expression), never wipes a page; only Clear All Blocks empties it. And n8n
  * refuses to create a Contact Form Secret credential whose secret is too short. One small stack of
@@ -85,8 +86,8 @@ async function resetPage() {
 }
 
 async function execute(workflow) {
-	say(`n8n execute --id=${workflow.id}`);
-	return await n8nCommands.executeWorkflow(workflow.id, { env: ctx.env });
+	say(`run ${workflow.id} in n8n`);
+	return await ctx.runner.execute(workflow.id);
 }
 
 beforeAll(async () => {
@@ -109,9 +110,9 @@ beforeAll(async () => {
 			})
 			.filter((credential) => credential.type === 'siteTenantApi'),
 		workflows: Object.values(WORKFLOWS),
-		folder: 'workflows',
 	});
-	say(`stack ready: server ${ctx.server.url}, n8n user folder ${ctx.userFolder}`);
+	ctx.runner = await e2eStack.restRunner(ctx, 'defaults');
+	say(`stack ready: server ${ctx.server.url}, n8n ${ctx.n8nUrl}, user folder ${ctx.userFolder}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => await e2eStack.stopStack(ctx));
@@ -119,7 +120,7 @@ afterAll(async () => await e2eStack.stopStack(ctx));
 describe('Content > Update as it comes wipes nothing', () => {
 	test('Templates left empty: n8n does not run the node, the page keeps its blocks', async () => {
 		await resetPage();
-		// n8n checks required parameters before it starts an execution: `n8n execute` fails with no
+		// n8n checks required parameters before it starts an execution: the run fails with no
 		// run of the node (the editor shows the issue on the node).
 		const result = await execute(WORKFLOWS.asItComes);
 		expect(result.failed).toBe(true);

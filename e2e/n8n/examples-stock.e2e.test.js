@@ -3,11 +3,11 @@
  * Every workflow in examples/, as a user gets it, in an n8n with n8n's defaults
  * (e2e/n8n/lib/stock-stack.js): no `N8N_BLOCK_ENV_ACCESS_IN_NODE=false` or any other setting a
  * user's n8n would not have; only credentials are added (the site's, and the OpenAI one pointed at
- * the stand-in model). The folder is read, so a new example is covered as it lands: each imports,
- * and each one a person starts by hand (a Manual Trigger) runs, twice, as the README says they can.
- * One that waits for a person (a Wait node: the AI content chain's approval) runs in `n8n start`,
- * started through n8n's REST API and approved or rejected by following the links it leaves the site
- * owner. An example started by a trigger (a form, a poll, an MCP client) is imported, not run here;
+ * the stand-in model). The folder is read, so a new example is covered as it lands: each imports
+ * (through n8n's REST API, as the editor's import), and each one a person starts by hand (a Manual
+ * Trigger) runs, twice, as the README says they can, as the editor runs it. One that waits for a
+ * person (a Wait node: the AI content chain's approval) is approved or rejected by following the
+ * links it leaves the site owner. One `n8n start` serves the file. An example started by a trigger (a form, a poll, an MCP client) is imported, not run here;
  * its own test serves it.
  */
 const fs = require('node:fs');
@@ -18,7 +18,14 @@ const n8nCommands = require('../../scripts/lib/n8n');
 const stack = require('../../scripts/lib/stack');
 const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 const { restClient } = require('../../scripts/lib/rest');
-const { importSiteCredentials, progressLog, startN8nIn, stopStack } = require('./lib/stack');
+const {
+	createWorkflows,
+	importSiteCredentials,
+	progressLog,
+	restRunner,
+	startN8nIn,
+	stopStack,
+} = require('./lib/stack');
 const { ABOUT_US, exampleFiles, startSiteAndFolder } = require('./lib/stock-stack');
 const runtime = require('../../scripts/lib/runtime');
 const { startMailSink } = require('../../scripts/lib/mail-sink');
@@ -55,11 +62,11 @@ beforeAll(async () => {
 		mcpToken: 'mcp_stock-examples-token',
 		mailPort: ctx.mail.port,
 	});
-	await stack.importWorkflows(
-		ctx.site.env,
-		ctx.site.userFolder,
-		EXAMPLES.map(({ file }) => file),
+	await createWorkflows(
+		ctx.site,
+		EXAMPLES.map(({ workflow }) => workflow),
 	);
+	ctx.runner = await restRunner(ctx.site, 'examples');
 	say(`${EXAMPLES.length} examples imported into ${ctx.site.userFolder}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
@@ -90,16 +97,9 @@ test('no example reads $env or $vars, and each has the fixed ID it is imported a
 });
 
 test('every example is in n8n after the import, with its nodes and credentials', async () => {
-	const out = path.join(ctx.site.userFolder, 'exported');
-	await n8nCommands.n8nCliOk(['export:workflow', '--all', '--separate', `--output=${out}`], {
-		env: ctx.site.env,
-	});
-	const exported = new Map(
-		fs
-			.readdirSync(out)
-			.map((name) => JSON.parse(fs.readFileSync(path.join(out, name), 'utf8')))
-			.map((workflow) => [workflow.id, workflow]),
-	);
+	const exported = new Map();
+	for (const { workflow } of EXAMPLES)
+		exported.set(workflow.id, await ctx.runner.rest.call('GET', `/workflows/${workflow.id}`));
 	const credentialIds = new Set(
 		Object.values(stack.CREDENTIALS).map((credential) => credential.id),
 	);
@@ -128,7 +128,7 @@ const RUNNABLE = EXAMPLES.filter(runnable).map(({ file, workflow }) => [
 test.each(RUNNABLE)('%s runs to the end, and again', async (name, workflow) => {
 	for (const attempt of ['first', 'second']) {
 		say(`${name}: ${attempt} run`);
-		const result = await n8nCommands.executeWorkflow(workflow.id, { env: ctx.site.env });
+		const result = await ctx.runner.execute(workflow.id);
 		const error = result.run?.data?.resultData?.error;
 		expect({
 			name,
@@ -267,7 +267,7 @@ test('the every-site example, run twice, leaves its setting and one notification
 /** `n8n start` on the stack's folder and a REST client for it: once, for the describes that need it. */
 async function startRunningN8n() {
 	if (ctx.rest) return;
-	ctx.site.n8n = await startN8nIn(ctx.site);
+	await startN8nIn(ctx.site);
 	ctx.rest = await restClient(ctx.site.n8nUrl, {
 		email: 'owner@examples.example.com',
 		firstName: 'Stock',

@@ -1,7 +1,8 @@
 'use strict';
 /**
  * n8n's On Error settings on the action nodes in a real n8n (2.x by default; n8n 1.x with
- * SITE_N8N_RUNTIME_DIR=tools/n8n1-runtime), `n8n execute` against the reference server:
+ * SITE_N8N_RUNTIME_DIR=tools/n8n1-runtime), each workflow run in one `n8n start` as the editor runs it
+ * (e2eStack.restRunner), against the reference server:
  *
  * - Continue (using error output): a Page > Create over five pages, two of which fail (a 409, a 400),
  *   branches on each output: the success branch notifies the three created pages only, the error
@@ -199,10 +200,8 @@ beforeAll(async () => {
 	).toBe(201);
 
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-fleet-'));
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		stack
+	await e2eStack.importFixtures(ctx, {
+		credentials: stack
 			.credentialsFor({
 				serverUrl: ctx.server.url,
 				adminToken: ctx.server.adminToken,
@@ -212,19 +211,16 @@ beforeAll(async () => {
 			.filter((credential) =>
 				['siteTenantApi', 'siteAdminApi', 'siteManagedTenantApi'].includes(credential.type),
 			),
-	);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'workflows'), Object.values(WORKFLOWS)),
-	);
-	say(`stack ready: server ${ctx.server.url}, n8n user folder ${ctx.userFolder}`);
+		workflows: Object.values(WORKFLOWS),
+	});
+	ctx.runner = await e2eStack.restRunner(ctx, 'fleet');
+	say(`stack ready: server ${ctx.server.url}, n8n ${ctx.n8nUrl}, user folder ${ctx.userFolder}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => await e2eStack.stopStack(ctx));
 
 test('Continue (using error output): each branch gets only its own items, failures with their status', async () => {
-	const run = await e2eStack.executeOk(WORKFLOWS.errorOutput.id, { env: ctx.env, log: say });
+	const run = await e2eStack.executeOk(WORKFLOWS.errorOutput.id, { runner: ctx.runner, log: say });
 	const items = (name, output = 0) => n8nCommands.nodeItems(run, name, { output });
 
 	expect(items('Create page').map((page) => page.url)).toEqual(['/ok-0', '/ok-2', '/ok-4']);
@@ -268,15 +264,15 @@ test('Continue (using error output): each branch gets only its own items, failur
 });
 
 test('Continue (regular output): the error items stay in the output, as they were', async () => {
-	const run = await e2eStack.executeOk(WORKFLOWS.regular.id, { env: ctx.env, log: say });
+	const run = await e2eStack.executeOk(WORKFLOWS.regular.id, { runner: ctx.runner, log: say });
 	const items = n8nCommands.nodeItems(run, 'Create page');
 	expect(items.map((item) => item.url ?? item.httpCode)).toEqual(['/r-0', '409', '/r-2']);
 	expect(items[1]).toEqual({ error: 'A page with url "/taken" already exists.', httpCode: '409' });
 });
 
 test('Stop: the error names the operation, the items applied, the one that failed, those not started', async () => {
-	say(`n8n execute --id=${WORKFLOWS.stop.id}`);
-	const result = await n8nCommands.executeWorkflow(WORKFLOWS.stop.id, { env: ctx.env });
+	say(`run ${WORKFLOWS.stop.id} in n8n`);
+	const result = await ctx.runner.execute(WORKFLOWS.stop.id);
 	expect(result.failed).toBe(true);
 	const error = result.run?.data?.resultData?.error;
 	expect(error?.message).toBe('A page with url "/taken" already exists.');
@@ -292,7 +288,7 @@ test('Stop: the error names the operation, the items applied, the one that faile
 });
 
 test('the every-site example: a site that fails is listed under "Sites that failed" and its owner is not told', async () => {
-	const run = await e2eStack.executeOk(WORKFLOWS.everySite.id, { env: ctx.env, log: say });
+	const run = await e2eStack.executeOk(WORKFLOWS.everySite.id, { runner: ctx.runner, log: say });
 	const items = (name, output = 0) => n8nCommands.nodeItems(run, name, { output });
 	expect(items('Tell the site owner').map((sent) => sent.message)).toEqual([
 		'Your site now uses the analytics code G-FLEET001.',

@@ -15,7 +15,14 @@ const {
 
 const runtimeInstall = require('../../scripts/lib/install');
 const stack = require('../../scripts/lib/stack');
-const { importSiteCredentials, progressLog, startN8nIn, stopStack } = require('./lib/stack');
+const {
+	createWorkflows,
+	importSiteCredentials,
+	progressLog,
+	publish,
+	startN8nIn,
+	stopStack,
+} = require('./lib/stack');
 const { ABOUT_US, startSiteAndFolder } = require('./lib/stock-stack');
 
 const say = progressLog('mcp e2e');
@@ -53,18 +60,17 @@ const aboutUs = async () => (await ctx.site.demo('GET', '/api/pages?url=%2Fabout
 beforeAll(async () => {
 	await runtimeInstall.ensureRuntime({ log: say });
 	ctx.site = await startSiteAndFolder('site-n8n-mcp-');
-	const { env, userFolder } = ctx.site;
 	ctx.mcpToken = `mcp_${crypto.randomBytes(24).toString('base64url')}`;
 	await importSiteCredentials(ctx.site, { mcpToken: ctx.mcpToken });
-	await stack.importWorkflows(env, userFolder, [path.join(stack.EXAMPLES_DIR, EXAMPLE.file)]);
-	await stack.publishWorkflow(env, EXAMPLE.id);
-	say('example imported and published; starting n8n');
+	const example = JSON.parse(fs.readFileSync(path.join(stack.EXAMPLES_DIR, EXAMPLE.file), 'utf8'));
+	// Created and published in n8n as the editor's import and publish do; n8n runs from here on.
+	await createWorkflows(ctx.site, [example]);
+	await publish(ctx.site, EXAMPLE.id);
 	ctx.n8n = await startN8nIn(ctx.site);
-	const trigger = JSON.parse(
-		fs.readFileSync(path.join(stack.EXAMPLES_DIR, EXAMPLE.file), 'utf8'),
-	).nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
+	say('example imported and published');
+	const trigger = example.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 	ctx.mcpUrl = `${ctx.site.n8nUrl}/mcp/${trigger.parameters.path}`;
-	// n8n answers ready before it has activated the published workflows: until then the URL is a 404.
+	// Until the workflow is active the URL is a 404.
 	await stack.waitFor(
 		'the MCP trigger to be registered',
 		async () => (await fetch(ctx.mcpUrl, { method: 'POST' })).status !== 404,

@@ -14,8 +14,8 @@
  *   execution) bodies naming another tenant, with and without submission_id, sent with the right
  *   secret; a real submission of form-site starts exactly one execution.
  *
- * Its own stack: a reference server (in memory, loopback) and n8n; the first workflows run with
- * `n8n execute --id`, then `n8n start` publishes the trigger.
+ * Its own stack: a reference server (in memory, loopback) and one `n8n start`, which runs the
+ * workflows as the editor does and publishes the trigger.
  */
 const http = require('node:http');
 const path = require('node:path');
@@ -159,7 +159,7 @@ function formWorkflow() {
 	});
 }
 
-const execute = (workflowId) => e2eStack.executeOk(workflowId, { env: ctx.env, log: say });
+const execute = (workflowId) => e2eStack.executeOk(workflowId, { runner: ctx.runner, log: say });
 
 /** The items a node put out, each as json (with `error` where it failed). */
 const outputOf = (run, name) => n8nCommands.nodeItems(run, name);
@@ -206,20 +206,14 @@ beforeAll(async () => {
 		listed: managed({ tenantScope: 'listed', allowedTenants: 'client-*', tenantId: '' }),
 		form: managed({ tenantScope: 'one', tenantId: FORM }),
 	};
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		Object.entries(CREDENTIALS).map(([key, credential]) => ({ ...credential, data: data[key] })),
-	);
-	await stack.importWorkflows(
-		ctx.env,
-		ctx.userFolder,
-		e2eStack.writeWorkflowFiles(path.join(ctx.userFolder, 'tenant-scope-workflows'), [
-			scopeWorkflow(),
-			httpWorkflow(),
-			formWorkflow(),
-		]),
-	);
+	await e2eStack.importFixtures(ctx, {
+		credentials: Object.entries(CREDENTIALS).map(([key, credential]) => ({
+			...credential,
+			data: data[key],
+		})),
+		workflows: [scopeWorkflow(), httpWorkflow(), formWorkflow()],
+	});
+	ctx.runner = await e2eStack.restRunner(ctx, 'tenant-scope');
 	say(`reference server ${ctx.server.url}, other host ${ctx.captureUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 

@@ -6,10 +6,20 @@
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, RUNTIME, NODE24, N8N_BIN, PACKAGE_NAME } = require('./runtime');
+const {
+	ROOT,
+	RUNTIME,
+	RUNTIME_DIR,
+	NODE24,
+	N8N_BIN,
+	PACKAGE_NAME,
+	installTreeHash,
+} = require('./runtime');
 const { formatSeconds, httpGet, runCapture, waitFor, watchExit } = require('./process');
+const { timed } = require('./timings');
 
 /**
  * The environment of every n8n process of a stack: isolated user folder, loopback only, no
@@ -112,9 +122,56 @@ function stagePackage(userFolder) {
 	return target;
 }
 
+/**
+ * The files of a migrated, empty n8n folder (`.n8n/`): the database and the config that holds the
+ * encryption key. n8n migrates an empty database on the first command in a folder, which costs
+ * about as much as the command itself; a folder seeded from a copy starts at the second.
+ */
+const SEED_FILES = /^(config|database\.sqlite(-wal|-shm)?)$/;
+
+/**
+ * Gives a new user folder the database and config of a migrated, empty one (see SEED_FILES). The
+ * first call for an installed runtime makes that template (one `n8n import:credentials` of nothing,
+ * in a folder of its own under the temporary directory, named after the runtime's install); later
+ * calls, from any test file or process, copy it. Each folder has its own copy from then on.
+ */
+async function seedUserFolder(userFolder, env) {
+	const template = path.join(
+		os.tmpdir(),
+		`site-n8n-template-${path.basename(RUNTIME_DIR)}-${installTreeHash().slice(0, 16)}`,
+	);
+	if (!fs.existsSync(template)) await makeTemplate(template, env);
+	const target = n8nFolder(userFolder);
+	fs.mkdirSync(target, { recursive: true });
+	for (const file of fs.readdirSync(template))
+		fs.copyFileSync(path.join(template, file), path.join(target, file));
+}
+
+async function makeTemplate(template, env) {
+	const folder = fs.mkdtempSync(`${template}.making-`);
+	const nothing = path.join(folder, 'no-credentials.json');
+	fs.writeFileSync(nothing, '[]');
+	await n8nCliOk(['import:credentials', `--input=${nothing}`], {
+		env: { ...env, N8N_USER_FOLDER: folder },
+	});
+	const made = path.join(folder, 'template');
+	fs.mkdirSync(made);
+	for (const file of fs.readdirSync(n8nFolder(folder)).filter((name) => SEED_FILES.test(name)))
+		fs.copyFileSync(path.join(n8nFolder(folder), file), path.join(made, file));
+	// Another process may have made it meanwhile: theirs is as good, the rename then fails.
+	try {
+		fs.renameSync(made, template);
+	} catch (error) {
+		if (!fs.existsSync(template)) throw error;
+	}
+	fs.rmSync(folder, { recursive: true, force: true });
+}
+
 /** Runs one n8n CLI command (import:…, execute, publish:workflow, export:…) and collects its output. */
 async function n8nCli(args, { env, timeoutMs = 240000, stdoutToFile = false } = {}) {
-	return await runCapture(NODE24, [N8N_BIN, ...args], { cwd: ROOT, env, timeoutMs, stdoutToFile });
+	return await timed('n8n cli', args[0], () =>
+		runCapture(NODE24, [N8N_BIN, ...args], { cwd: ROOT, env, timeoutMs, stdoutToFile }),
+	);
 }
 
 /** Like n8nCli, but rejects with the command's output when it exits non-zero. */
@@ -224,15 +281,18 @@ async function startN8n({
 	const stop = async (graceMs = 30000) => await stopChild(graceMs);
 
 	try {
-		await waitFor(
-			'n8n to answer /healthz/readiness',
-			async () => (await httpGet(`${url}/healthz/readiness`)) === 200,
-			{
-				timeoutMs,
-				everyMs: 500,
-				stopIf: () =>
-					exitError((how) => `n8n exited during start-up (${how}):\n${recent.join('\n')}`),
-			},
+		await timed('n8n boot', command, () =>
+			waitFor(
+				'n8n to answer /healthz/readiness',
+				async () => (await httpGet(`${url}/healthz/readiness`)) === 200,
+				{
+					timeoutMs,
+					everyMs: 500,
+					untimed: true,
+					stopIf: () =>
+						exitError((how) => `n8n exited during start-up (${how}):\n${recent.join('\n')}`),
+				},
+			),
 		);
 	} catch (error) {
 		if (exited()) throw error;
@@ -246,6 +306,7 @@ module.exports = {
 	n8nEnv,
 	n8nFolder,
 	stagePackage,
+	seedUserFolder,
 	n8nCliOk,
 	executeWorkflow,
 	nodeItems,

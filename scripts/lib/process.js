@@ -11,6 +11,8 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
+const { timed } = require('./timings');
+
 const ROOT = path.resolve(__dirname, '..', '..');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -174,8 +176,15 @@ function watchExit(child) {
  * every `everyMs` until `timeoutMs` passes. `stopIf` (optional) returns an Error to stop at once with,
  * e.g. when the process being waited for has exited. `explain` (optional, async) says on a timeout
  * why it may have run out (the state waited on, a log's tail), so a failure tells more than "timed out".
+ * The wait is recorded as a `wait` in the suite timings (timings.js) unless `untimed` is set (a
+ * caller that records the wait under its own name).
  */
-async function waitFor(what, check, { timeoutMs = 30000, everyMs = 250, stopIf, explain } = {}) {
+async function waitFor(what, check, options = {}) {
+	if (options.untimed) return await pollUntil(what, check, options);
+	return await timed('wait', what, () => pollUntil(what, check, options));
+}
+
+async function pollUntil(what, check, { timeoutMs = 30000, everyMs = 250, stopIf, explain }) {
 	const deadline = Date.now() + timeoutMs;
 	let last;
 	while (Date.now() < deadline) {

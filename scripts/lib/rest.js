@@ -9,6 +9,7 @@ const path = require('node:path');
 
 const { RUNTIME, RUNTIME_MODULES } = require('./runtime');
 const { sleep } = require('./process');
+const { timed } = require('./timings');
 
 // The cookie is bound to this browser id (n8n checks it on every /rest call).
 const BROWSER_ID = 'site-management-start';
@@ -88,10 +89,24 @@ function restCall(mainUrl, cookie) {
 	};
 }
 
+/**
+ * The owner set up on each n8n (by URL) by this process: the test helpers of one file set it up
+ * once and log in with it from then on, whoever asks (see ownerOf).
+ */
+const owners = new Map();
+
+/** The owner account of the n8n at `baseUrl`: the one set up from this process, else `owner`. */
+async function ownerOf(baseUrl, owner) {
+	const known = owners.get(baseUrl);
+	if (known) return known;
+	await setupOwner(baseUrl, owner);
+	owners.set(baseUrl, owner);
+	return owner;
+}
+
 /** Sets up the owner (once) and logs in; returns a client bound to main's URL and the cookie. */
 async function restClient(mainUrl, owner) {
-	await setupOwner(mainUrl, owner);
-	const call = restCall(mainUrl, await login(mainUrl, owner));
+	const call = restCall(mainUrl, await login(mainUrl, await ownerOf(mainUrl, owner)));
 
 	/** Starts a manual run from the trigger `trigger`; resolves with the execution id. */
 	const runWorkflow = async (workflowId, trigger = 'Start') => {
@@ -108,7 +123,9 @@ async function restClient(mainUrl, owner) {
 	 * The execution once it has ended (or, with `until`, once its status is one of those, e.g.
 	 * ['waiting'] for one that waits for a person): {id, status, run} (run: the IRun data with resultData).
 	 */
-	const waitForExecution = async (executionId, { timeoutMs = 120000, until } = {}) => {
+	const waitForExecution = (executionId, options) =>
+		timed('wait', 'an execution to end', () => pollExecution(executionId, options));
+	const pollExecution = async (executionId, { timeoutMs = 120000, until } = {}) => {
 		const deadline = Date.now() + timeoutMs;
 		const reached = (status) =>
 			until ? until.includes(status) : !['new', 'running', 'waiting', 'unknown'].includes(status);
@@ -152,4 +169,4 @@ async function restClient(mainUrl, owner) {
 	return { call, runWorkflow, waitForExecution, runAndWait, activateWorkflow };
 }
 
-module.exports = { setupOwner, login, restCall, restClient, parseFlatted };
+module.exports = { setupOwner, ownerOf, login, restCall, restClient, parseFlatted };

@@ -52,6 +52,8 @@ const RUNTIMES = {
 		manualRunSendsWorkflow: false,
 		// The Data Table node creates a table (Table > Create) and finds one By Name.
 		dataTableNodeCreatesTables: true,
+		// A workflow created through the REST API keeps the ID it is given.
+		restKeepsWorkflowIds: true,
 	},
 	'n8n1-runtime': {
 		bundledNode: false,
@@ -67,6 +69,8 @@ const RUNTIMES = {
 		// n8n 1.123's Data Table node has rows only, its table picked from a list or by ID: a person
 		// creates the table (Overview > Data tables, or n8n's REST API).
 		dataTableNodeCreatesTables: false,
+		// n8n 1.123's REST API gives a new workflow an ID of its own: only `n8n import:workflow` keeps one.
+		restKeepsWorkflowIds: false,
 	},
 };
 // A copy of tools/n8n-runtime/ under another name behaves like tools/n8n-runtime/.

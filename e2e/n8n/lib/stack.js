@@ -101,13 +101,15 @@ async function addTenant(server, id) {
 }
 
 /**
- * A temporary n8n user folder with the package staged, two free ports and n8n's environment for it
+ * A temporary n8n user folder, its database already migrated (n8nCommands.seedUserFolder), with the
+ * package staged, two free ports and n8n's environment for it
  * (`envOf`: n8nCommands.n8nEnv unless given): `{ userFolder, port, n8nUrl, env }`.
  */
 async function prepareN8nFolder(prefix, { envOf = n8nCommands.n8nEnv } = {}) {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	const port = await processes.freePort();
 	const env = envOf({ userFolder, port, brokerPort: await processes.freePort() });
+	await n8nCommands.seedUserFolder(userFolder, env);
 	n8nCommands.stagePackage(userFolder);
 	return { userFolder, port, n8nUrl: `http://127.0.0.1:${port}`, env };
 }
@@ -142,16 +144,55 @@ function credentialRef({ id, name, type }) {
 }
 
 /**
- * Imports the credentials (each `{ id, name, type, data }`) and the workflows (written to
- * `<userFolder>/<folder>/<id>.json`) into an n8n folder from prepareN8nFolder.
+ * Imports the credentials (each `{ id, name, type, data }`, with `n8n import:credentials`: n8n's
+ * REST API does not take the fixed IDs the workflows name) into an n8n folder from
+ * prepareN8nFolder, then the workflows (createWorkflows), leaving its n8n running.
  */
-async function importFixtures({ env, userFolder }, { credentials, workflows, folder }) {
-	await stack.importCredentials(env, userFolder, credentials);
-	await stack.importWorkflows(
-		env,
-		userFolder,
-		writeWorkflowFiles(path.join(userFolder, folder), workflows),
-	);
+async function importFixtures(site, { credentials, workflows }) {
+	await stack.importCredentials(site.env, site.userFolder, credentials);
+	await createWorkflows(site, workflows);
+}
+
+/**
+ * A logged-in REST client (scripts/lib/rest.js) of a stack's n8n, started here unless it runs:
+ * `site.rest`, made once. The owner is e-mailed at `owner@<name>.example.com`.
+ */
+async function siteRest(site, name = 'e2e') {
+	await startN8nIn(site);
+	site.rest ??= await n8nRest.restClient(site.n8nUrl, newOwner(name));
+	return site.rest;
+}
+
+/**
+ * Creates workflows in a stack's n8n, keeping their IDs: through the REST API of its n8n (started
+ * here unless it runs), as the editor's import does, where n8n keeps a given ID (2.x); else
+ * (n8n 1.x gives a new workflow an ID of its own) with `n8n import:workflow` before its n8n starts.
+ * `active: true` in a workflow publishes it once n8n runs. One n8n process then serves the file,
+ * where each CLI command boots n8n anew.
+ */
+async function createWorkflows(site, workflows) {
+	if (!runtime.RUNTIME.restKeepsWorkflowIds) {
+		if (isRunning(site.n8n))
+			throw new Error("n8n 1.x keeps a workflow's ID only on import: create it before n8n starts");
+		await stack.importWorkflows(
+			site.env,
+			site.userFolder,
+			writeWorkflowFiles(
+				path.join(site.userFolder, `workflows-${crypto.randomBytes(4).toString('hex')}`),
+				workflows.map(({ active, ...workflow }) => workflow),
+			),
+		);
+	}
+	const rest = await siteRest(site);
+	for (const { active, ...workflow } of workflows) {
+		if (runtime.RUNTIME.restKeepsWorkflowIds) await rest.call('POST', '/workflows', workflow);
+		if (active) await rest.activateWorkflow(workflow.id);
+	}
+}
+
+/** Publishes a workflow in a stack's running n8n, as the editor does (its triggers start now). */
+async function publish(site, workflowId) {
+	return await (await siteRest(site)).activateWorkflow(workflowId);
 }
 
 /**
@@ -178,27 +219,54 @@ function workflowJson({ id, name, nodes, links }) {
 /** The links of a chain of node names, each to the next (for workflowJson). */
 const chainLinks = (names) => names.slice(1).map((to, i) => [names[i], to]);
 
-/** `n8n start` on a folder from prepareN8nFolder, its log in the folder's n8n.log. */
-async function startN8nIn({ env, port, userFolder }) {
-	return await n8nCommands.startN8n({ env, port, logFile: path.join(userFolder, 'n8n.log') });
-}
+/** Whether an n8n from startN8nIn is running. */
+const isRunning = (n8n) => Boolean(n8n) && n8n.process.exitCode === null && !n8n.process.signalCode;
 
 /**
- * Sets up n8n's owner (owner@<name>.example.com, a fresh password) and logs in: resolves to the
- * cookie for /rest calls. n8n 1.x answers its readiness check a moment before its REST routes exist
- * (404 until then): the set-up is asked until it answers.
+ * `n8n start` on a folder from prepareN8nFolder, its log in the folder's n8n.log (its lines also to
+ * `site.echo` when set): `site.n8n`, also
+ * resolved once its REST API answers. While the one started earlier runs, that one (a file's
+ * helpers share one n8n); once it has stopped, a new one.
  */
-async function ownerCookie(n8nUrl, name) {
-	const owner = {
+async function startN8nIn(site) {
+	if (!isRunning(site.n8n)) {
+		site.n8n = await n8nCommands.startN8n({
+			env: site.env,
+			port: site.port,
+			logFile: path.join(site.userFolder, 'n8n.log'),
+			echo: site.echo,
+		});
+	}
+	// n8n 1.x answers its readiness check a while before /rest exists (longer on a busy machine).
+	await stack.waitFor(
+		"n8n's REST API",
+		async () => (await fetch(`${site.n8nUrl}/rest/settings`)).status !== 404,
+		{ timeoutMs: 120_000, everyMs: 500 },
+	);
+	return site.n8n;
+}
+
+/** A new owner account for an n8n: owner@<name>.example.com with a fresh password. */
+function newOwner(name) {
+	return {
 		email: `owner@${name}.example.com`,
 		firstName: 'E2E',
 		lastName: 'Owner',
 		password: `E2e-${crypto.randomBytes(12).toString('base64url')}`,
 	};
-	await stack.waitFor("n8n's owner set-up", async () => await n8nRest.setupOwner(n8nUrl, owner), {
-		timeoutMs: 60000,
-		everyMs: 500,
-	});
+}
+
+/**
+ * Sets up n8n's owner (owner@<name>.example.com, a fresh password) unless this file set one up
+ * already, and logs in: resolves to the cookie for /rest calls. n8n 1.x answers its readiness check
+ * a moment before its REST routes exist (404 until then): the set-up is asked until it answers.
+ */
+async function ownerCookie(n8nUrl, name) {
+	const owner = await stack.waitFor(
+		"n8n's owner set-up",
+		async () => await n8nRest.ownerOf(n8nUrl, newOwner(name)),
+		{ timeoutMs: 60000, everyMs: 500 },
+	);
 	return await n8nRest.login(n8nUrl, owner);
 }
 
@@ -221,13 +289,41 @@ async function importSiteCredentials(site, extra = {}) {
 }
 
 /**
- * `n8n execute --id` that must succeed: resolves to the run; a failed execution throws with the
- * node and message of its error and the end of n8n's output. `log`: told which workflow runs;
- * `record`: given every run, failed or not.
+ * Runs workflows in a stack's running n8n (started here unless `site.n8n` is), as the editor's
+ * Execute workflow does: `POST /rest/workflows/:id/run` from the workflow's Manual Trigger, then its
+ * execution as n8n stored it. One n8n process serves all of a file's runs, where `n8n execute` boots
+ * n8n anew for each. `execute(id)` resolves like n8nCommands.executeWorkflow: `{ run, failed }`,
+ * `run` with `data` (the run data: resultData…) and `status`. `name`: the owner's e-mail domain.
  */
-async function executeOk(workflowId, { env, log, record }) {
-	log(`n8n execute --id=${workflowId}`);
-	const result = await n8nCommands.executeWorkflow(workflowId, { env });
+async function restRunner(site, name) {
+	const rest = await siteRest(site, name);
+	const execute = async (workflowId) => {
+		const workflow = await rest.call('GET', `/workflows/${workflowId}`);
+		const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+		if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger to run from`);
+		const execution = await rest.waitForExecution(await rest.runWorkflow(workflowId, trigger.name));
+		const run = { data: execution.run.data, status: execution.status };
+		return {
+			run,
+			failed: execution.status !== 'success' || Boolean(run.data?.resultData?.error),
+			stdout: '',
+			stderr: '',
+		};
+	};
+	return { rest, execute };
+}
+
+/**
+ * A workflow run that must succeed: through `runner` (restRunner) when given, else `n8n execute
+ * --id` with `env`. Resolves to the run; a failed execution throws with the node and message of its
+ * error and the end of n8n's output. `log`: told which workflow runs; `record`: given every run,
+ * failed or not.
+ */
+async function executeOk(workflowId, { env, runner, log, record }) {
+	log(runner ? `run ${workflowId} in n8n` : `n8n execute --id=${workflowId}`);
+	const result = runner
+		? await runner.execute(workflowId)
+		: await n8nCommands.executeWorkflow(workflowId, { env });
 	record?.(result.run);
 	if (result.failed) {
 		const error = result.run?.data?.resultData?.error;
@@ -259,9 +355,13 @@ module.exports = {
 	workflowJson,
 	chainLinks,
 	startN8nIn,
+	siteRest,
+	createWorkflows,
+	publish,
 	deliveryReport,
 	ownerCookie,
 	executeOk,
+	restRunner,
 	stopStack,
 	importSiteCredentials,
 };
