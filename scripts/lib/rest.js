@@ -130,9 +130,10 @@ async function restClient(mainUrl, owner) {
 		const reached = (status) =>
 			until ? until.includes(status) : !['new', 'running', 'waiting', 'unknown'].includes(status);
 		while (Date.now() < deadline) {
-			// A connection n8n dropped while busy (ECONNRESET) is asked again, as any other poll.
+			// A connection n8n dropped while busy (ECONNRESET) is asked again, as any other poll. (By
+			// name: under jest, fetch's TypeError is another realm's, so `instanceof` misses it.)
 			const execution = await call('GET', `/executions/${executionId}`).catch((error) => {
-				if (error instanceof TypeError && /fetch failed/.test(error.message)) return undefined;
+				if (error?.name === 'TypeError' && /fetch failed/.test(error.message)) return undefined;
 				throw error;
 			});
 			if (execution && reached(execution.status)) {
