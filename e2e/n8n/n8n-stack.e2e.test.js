@@ -4,8 +4,9 @@
  *
  * One stack for the whole file: a reference server (in memory, ephemeral port), an OpenAI-compatible
  * stand-in on loopback, and an n8n user folder in a temporary directory with this package loaded as
- * a community package (<user folder>/.n8n/nodes/node_modules/n8n-nodes-site-management). Workflows
- * run with `n8n execute --id`; the contact-form workflow is published and served by `n8n start`.
+ * a community package (<user folder>/.n8n/nodes/node_modules/n8n-nodes-site-management). One
+ * `n8n start` serves the file: the workflows run in it as the editor runs them (e2eStack.restRunner),
+ * and the contact-form workflow is published in it.
  * The tests run in order and build on each other (the onboarding creates the tenant the managed
  * credential works on, the last ones read everything n8n stored).
  */
@@ -60,7 +61,7 @@ function withoutReview(workflow) {
 }
 
 /**
- * Variants of the AI examples, written next to the n8n user folder and imported with the others: the
+ * Variants of the AI examples, created in n8n with the others: the
  * chain stopped after its dry run, and the agent without its review of tool calls, as it is and
  * asked to try an invalid proposal first.
  */
@@ -94,25 +95,23 @@ const DERIVED_WORKFLOWS = {
 	},
 };
 
-function writeDerivedWorkflows(dir) {
-	fs.mkdirSync(dir, { recursive: true });
+function derivedWorkflows() {
 	return Object.entries(DERIVED_WORKFLOWS).map(([key, derived]) => {
-		const workflow = JSON.parse(
-			fs.readFileSync(path.join(stack.EXAMPLES_DIR, stack.WORKFLOWS[derived.from].file), 'utf8'),
+		const workflow = readWorkflow(
+			path.join(stack.EXAMPLES_DIR, stack.WORKFLOWS[derived.from].file),
 		);
 		derived.change(workflow);
-		Object.assign(workflow, { id: derived.id, name: `e2e: ${key}` });
-		const file = path.join(dir, `${key}.json`);
-		fs.writeFileSync(file, JSON.stringify(workflow));
-		return file;
+		return Object.assign(workflow, { id: derived.id, name: `e2e: ${key}` });
 	});
 }
+
+const readWorkflow = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
 /** Everything the tests share. */
 const ctx = {
 	/** Every token the tests saw: none may appear in a workflow or in execution output (except Issue Token's). */
 	secrets: new Set(),
-	/** The runs printed by `n8n execute`, by workflow id. */
+	/** The runs of the tests' workflows, as n8n stored them, by workflow id. */
 	runs: {},
 };
 
@@ -123,7 +122,7 @@ function remember(token) {
 
 async function execute(workflowId) {
 	return await e2eStack.executeOk(workflowId, {
-		env: ctx.env,
+		runner: ctx.runner,
 		log: say,
 		record: (run) => (ctx.runs[workflowId] = [...(ctx.runs[workflowId] ?? []), run]),
 	});
@@ -183,15 +182,16 @@ beforeAll(async () => {
 
 	await e2eStack.importSiteCredentials(ctx, { aiUrl: ctx.ai.baseUrl, aiApiKey: AI_API_KEY });
 	say('credentials imported (n8n import:credentials)');
-	const files = [
+	const workflows = [
 		...Object.values(stack.WORKFLOWS).map((workflow) =>
-			path.join(stack.EXAMPLES_DIR, workflow.file),
+			readWorkflow(path.join(stack.EXAMPLES_DIR, workflow.file)),
 		),
-		...Object.values(TEST_WORKFLOWS).map((workflow) => workflow.file),
-		...writeDerivedWorkflows(path.join(ctx.userFolder, 'derived-workflows')),
+		...Object.values(TEST_WORKFLOWS).map((workflow) => readWorkflow(workflow.file)),
+		...derivedWorkflows(),
 	];
-	await stack.importWorkflows(ctx.env, ctx.userFolder, files);
-	say(`${files.length} workflows imported (n8n import:workflow)`);
+	await e2eStack.createWorkflows(ctx, workflows);
+	ctx.runner = await e2eStack.restRunner(ctx, 'e2e');
+	say(`${workflows.length} workflows created; n8n on ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -204,7 +204,7 @@ afterAll(async () => {
 	say('done');
 });
 
-describe('examples and operations, run with n8n execute', () => {
+describe('examples and operations, run in n8n as the editor runs them', () => {
 	test('tenant onboarding example: several tenants, the pages of each with content, through one Managed Tenant credential with no Tenant ID', async () => {
 		// As `npm start` does: the acme tenant exists, empty, before the example runs; the example
 		// updates it and creates the other sites of its list.
@@ -354,23 +354,27 @@ describe('examples and operations, run with n8n execute', () => {
 
 	test('Managed Tenant credentials: each run mints its own tokens inside n8n and stores none; a revocation elsewhere does not matter', async () => {
 		const exportFile = path.join(ctx.userFolder, 'managed-credential-export.json');
-		/** The Access Token n8n holds for a credential (decrypted export). */
-		const storedToken = async (id) => {
-			try {
-				await n8nCommands.n8nCliOk(
-					['export:credentials', `--id=${id}`, '--decrypted', `--output=${exportFile}`],
-					{ env: ctx.env },
-				);
-				const [credential] = JSON.parse(fs.readFileSync(exportFile, 'utf8'));
-				return credential.data.accessToken;
-			} finally {
-				fs.rmSync(exportFile, { force: true });
-			}
-		};
 		const managedCredentials = [
 			stack.CREDENTIALS.managed.id,
 			stack.CREDENTIALS.managedEverySite.id,
 		];
+		/** The Access Token n8n holds for each managed credential (one decrypted export of all). */
+		const storedTokens = async () => {
+			try {
+				await n8nCommands.n8nCliOk(
+					['export:credentials', '--all', '--decrypted', `--output=${exportFile}`],
+					{ env: ctx.env },
+				);
+				const exported = JSON.parse(fs.readFileSync(exportFile, 'utf8'));
+				return managedCredentials.map((id) => {
+					const credential = exported.find((candidate) => candidate.id === id);
+					expect(credential).toBeDefined();
+					return credential.data.accessToken;
+				});
+			} finally {
+				fs.rmSync(exportFile, { force: true });
+			}
+		};
 		const tokensIssued = (tenantId) =>
 			ctx.server.app.site.store.db
 				.prepare(
@@ -380,7 +384,7 @@ describe('examples and operations, run with n8n execute', () => {
 
 		// The onboarding ran its page nodes on the every-site credential: the run minted its tokens,
 		// n8n stored none.
-		for (const id of managedCredentials) expect(await storedToken(id)).toBeFalsy();
+		for (const token of await storedTokens()) expect(token).toBeFalsy();
 		// Revoke every acme token (what a rotation elsewhere does): no run relies on an earlier token.
 		remember(
 			(await ctx.admin('POST', '/api/tenant/token', { id: 'acme', revoke_previous: true })).data
@@ -395,7 +399,7 @@ describe('examples and operations, run with n8n execute', () => {
 		// A fresh token, minted inside n8n: one for the execution (its two Tenant nodes share it), none
 		// kept after.
 		expect(tokensIssued('acme') - before).toBe(1);
-		for (const id of managedCredentials) expect(await storedToken(id)).toBeFalsy();
+		for (const token of await storedTokens()) expect(token).toBeFalsy();
 	});
 });
 
@@ -587,10 +591,8 @@ const deliveryWait = (submissionId, timeoutMs = DELIVERY_WAIT.timeoutMs) => ({
 
 describe('contact form trigger in an active workflow, served by n8n start', () => {
 	test("published workflow registers itself: the site delivers to n8n's production URL with a secret header", async () => {
-		await stack.publishWorkflow(ctx.env, stack.WORKFLOWS.contactForm.id);
-		say('contact-form workflow published; starting n8n');
-		ctx.n8n = await e2eStack.startN8nIn(ctx);
-		say(`n8n ready on ${ctx.n8nUrl}; waiting for the trigger to register with the site`);
+		await e2eStack.publish(ctx, stack.WORKFLOWS.contactForm.id);
+		say('contact-form workflow published; waiting for the trigger to register with the site');
 
 		const settings = await stack.waitFor(
 			'the trigger to register its webhook URL',
@@ -851,7 +853,7 @@ describe('no token outside credentials', () => {
 	});
 
 	test("no execution output holds a token, except the Token > Issue operation's", async () => {
-		// What `n8n execute` printed.
+		// What the tests' runs put out.
 		const nodesOf = {};
 		for (const workflow of Object.values(stack.WORKFLOWS)) {
 			nodesOf[workflow.id] = JSON.parse(

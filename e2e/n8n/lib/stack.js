@@ -179,7 +179,8 @@ async function createWorkflows(site, workflows) {
 			site.userFolder,
 			writeWorkflowFiles(
 				path.join(site.userFolder, `workflows-${crypto.randomBytes(4).toString('hex')}`),
-				workflows.map(({ active, ...workflow }) => workflow),
+				// `active` is the REST API's to set (below), after n8n starts.
+				workflows.map((workflow) => ({ ...workflow, active: false })),
 			),
 		);
 	}
