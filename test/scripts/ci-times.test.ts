@@ -97,7 +97,13 @@ test("the report gives each file's share of its suite and, inside it, boots, CLI
 	expect(text).toContain('| b.e2e.test.js | 25 % |  |  |  | test 0 (20 %) |');
 });
 
-test('the n8n 1.x project runs files that exist, and fewer than the n8n 2.x project', () => {
+test('npm run test:n8n1 runs the n8n 1.x project, whose files exist', () => {
+	const scripts = (
+		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+			scripts: Record<string, string>;
+		}
+	).scripts;
+	expect(scripts['test:n8n1']).toMatch(/--selectProjects n8n1$/);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const config = require('../../e2e/jest.config.js') as {
 		projects: Array<{ displayName: string; rootDir: string; testMatch: string[] }>;
