@@ -14,7 +14,7 @@ const section = (() => {
 	return start < 0 ? '' : text.slice(start, end < 0 ? undefined : end);
 })();
 
-/** The npm scripts `.ci/run` runs: `npm ci`, `npm run <script>` and its `run_jest <script>` steps. */
+/** The npm scripts `.ci/run` runs: `npm ci`, `npm test`, `npm run <script>` and its `run_jest <script>` steps. */
 function ciScripts(): string[] {
 	const script = readFileSync(join(ROOT, '.ci/run'), 'utf8');
 	const names = new Set<string>();
@@ -22,6 +22,8 @@ function ciScripts(): string[] {
 	for (const [, name] of script.matchAll(/^\s*run_jest ([\w:-]+)/gm))
 		names.add(name === 'test' ? 'npm test' : `npm run ${name}`);
 	if (/\bnpm ci\b/.test(script)) names.add('npm ci');
+	// npm test started as a background job (`background test … npm test …`).
+	if (/^[^#\n]*\bnpm test\b/m.test(script)) names.add('npm test');
 	return [...names].sort();
 }
 
