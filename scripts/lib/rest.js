@@ -11,6 +11,9 @@ const { RUNTIME, RUNTIME_MODULES } = require('./runtime');
 const { sleep } = require('./process');
 const { timed } = require('./timings');
 
+/** How long an ended execution's run data may lag behind its status (see waitForExecution). */
+const DATA_GRACE_MS = 30000;
+
 // The cookie is bound to this browser id (n8n checks it on every /rest call).
 const BROWSER_ID = 'site-management-start';
 
@@ -127,6 +130,7 @@ async function restClient(mainUrl, owner) {
 		timed('wait', 'an execution to end', () => pollExecution(executionId, options));
 	const pollExecution = async (executionId, { timeoutMs = 120000, until } = {}) => {
 		const deadline = Date.now() + timeoutMs;
+		let endedAt;
 		const reached = (status) =>
 			until ? until.includes(status) : !['new', 'running', 'waiting', 'unknown'].includes(status);
 		while (Date.now() < deadline) {
@@ -139,7 +143,11 @@ async function restClient(mainUrl, owner) {
 			if (execution && reached(execution.status)) {
 				const data =
 					typeof execution.data === 'string' ? parseFlatted(execution.data) : execution.data;
-				return { id: String(execution.id), status: execution.status, run: { data } };
+				// n8n 1.x on SQLite stores an ended execution's status, then its data, in two writes: a
+				// read between them has no run data yet. Asked again for up to DATA_GRACE_MS.
+				endedAt ??= Date.now();
+				if (data?.resultData || Date.now() - endedAt > DATA_GRACE_MS)
+					return { id: String(execution.id), status: execution.status, run: { data } };
 			}
 			await sleep(250);
 		}
