@@ -371,19 +371,22 @@ afterAll(async () => {
 describe('Site Management Trigger contract in a real n8n', () => {
 	test('a sitemap dripped slowly: each poll fails at the 3 s deadline as an error execution, the polls go on, the page comes once', async () => {
 		const { dripped: slow, executions } = await outcome('slow');
+		// The site drips until the case has seen two failed polls; on a loaded machine n8n may start a
+		// third before the case notices, so at least two fail, each at the deadline, then one succeeds.
+		const failed = executions.slice(0, -1);
+		expect(failed.length).toBeGreaterThanOrEqual(2);
 		expect(executions.map((execution) => [execution.status, execution.error])).toEqual([
-			['error', 'The site did not answer within the poll deadline (3 s)'],
-			['error', 'The site did not answer within the poll deadline (3 s)'],
+			...failed.map(() => ['error', 'The site did not answer within the poll deadline (3 s)']),
 			['success', undefined],
 		]);
-		expect(executions[2].lines).toEqual(['pagePublished /new']);
+		expect(executions.at(-1).lines).toEqual(['pagePublished /new']);
 		// n8n hung up on each drip at the deadline, not at the request's Timeout (30 s) or the drip's
 		// end (40 s): the error above says the deadline ended the poll; the bound below, two thirds of
 		// the nearest wrong answer (timers, which a loaded machine only makes later), stops one that
 		// held on. The deadline counts from the poll's start, measured 30-430 ms before its request
 		// reached the site and more on a loaded machine, so no lower bound on `held` is safe here;
 		// test/nodes/SitePageTrigger/contract.test.ts checks that a poll does not end before its deadline.
-		expect(slow).toHaveLength(2);
+		expect(slow).toHaveLength(failed.length);
 		for (const answer of slow) {
 			const held = answer.endedAt - answer.startedAt;
 			expect(held).toBeLessThan(20_000);
