@@ -10,6 +10,11 @@
  *   the server answer, then close the client's connection without passing the answer on (work
  *   committed, answer lost).
  * - `hide=<path>`: answer every request for exactly this path 404 (a service without that endpoint).
+ * - `gather=<key>:<n>`: hold each such request until n requests of this key are held at once, then
+ *   let them all go on (each after its `delay`). A test of how many requests a node keeps in flight
+ *   then sees them together however slowly the machine sends them. Those held when no request of the
+ *   key has arrived for GATHER_QUIET_MS go on anyway (a run's last few, or a window smaller than n).
+ * - `hold=<key>`: hold each such request until the test calls `release(key)`.
  *
  * The same directives may come as a path prefix `/_/<name>=<value>;<name>=<value>/` (so a credential's
  * base URL can carry them, e.g. `http://127.0.0.1:PORT/_/delayOnce=a:800`); the prefix is removed too.
@@ -17,7 +22,11 @@
  * Every request is logged (method, path, Idempotency-Key, arrival and finish time).
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'http';
+import { EventEmitter } from 'events';
 import type { AddressInfo } from 'net';
+
+/** How long a gathering waits for one more request before letting those it holds go on. */
+export const GATHER_QUIET_MS = 1000;
 
 export interface ProxiedRequest {
 	method: string;
@@ -34,6 +43,13 @@ export interface ProxiedRequest {
 export interface DelayProxy {
 	url: string;
 	log: ProxiedRequest[];
+	/** Lets every request held with `hold=<key>` go on, and those that come later. */
+	release(key: string): void;
+	/**
+	 * Resolves once `done(log)` holds, checked at every arrival and answer; rejects after `timeoutMs`
+	 * (a deadline far above the expected time: the wait ends on the event).
+	 */
+	until(done: (log: ProxiedRequest[]) => boolean, timeoutMs?: number): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -52,6 +68,37 @@ export async function startDelayProxy(
 	const log: ProxiedRequest[] = [];
 	const seenOnce = new Set<string>();
 	const sockets = new Set<import('net').Socket>();
+	const changes = new EventEmitter().setMaxListeners(0);
+	const finished = (entry: ProxiedRequest) => {
+		entry.finishedAt = Date.now();
+		changes.emit('change');
+	};
+	const gatherings = new Map<string, { held: Array<() => void>; quiet?: NodeJS.Timeout }>();
+	const gather = (key: string, size: number) =>
+		new Promise<void>((resolve) => {
+			const gathering = gatherings.get(key) ?? { held: [] };
+			gatherings.set(key, gathering);
+			gathering.held.push(resolve);
+			clearTimeout(gathering.quiet);
+			const letGo = () => {
+				clearTimeout(gathering.quiet);
+				for (const go of gathering.held.splice(0)) go();
+			};
+			if (gathering.held.length >= size) letGo();
+			else gathering.quiet = setTimeout(letGo, GATHER_QUIET_MS);
+		});
+	const holds = new Map<string, { released: boolean; held: Array<() => void> }>();
+	const holdOf = (key: string) => {
+		const hold = holds.get(key) ?? { released: false, held: [] };
+		holds.set(key, hold);
+		return hold;
+	};
+	const hold = (key: string) =>
+		new Promise<void>((resolve) => {
+			const entry = holdOf(key);
+			if (entry.released) resolve();
+			else entry.held.push(resolve);
+		});
 
 	const server: Server = createServer((incoming, outgoing) => {
 		const url = new URL(incoming.url ?? '/', 'http://proxy.invalid');
@@ -92,11 +139,16 @@ export async function startDelayProxy(
 				drop = true;
 			}
 		}
-		url.searchParams.delete('delay');
-		url.searchParams.delete('delayOnce');
-		url.searchParams.delete('failOnce');
-		url.searchParams.delete('dropOnce');
-		url.searchParams.delete('hide');
+		const gates: Array<Promise<void>> = [];
+		const gathered = url.searchParams.get('gather');
+		if (gathered) {
+			const [key, size] = gathered.split(':');
+			gates.push(gather(key, Number(size)));
+		}
+		const held = url.searchParams.get('hold');
+		if (held) gates.push(hold(held));
+		for (const name of ['delay', 'delayOnce', 'failOnce', 'dropOnce', 'hide', 'gather', 'hold'])
+			url.searchParams.delete(name);
 		const path = `${url.pathname}${url.search}`;
 		const entry: ProxiedRequest = {
 			method: incoming.method ?? 'GET',
@@ -106,11 +158,12 @@ export async function startDelayProxy(
 			arrivedAt: Date.now(),
 		};
 		log.push(entry);
+		changes.emit('change');
 
 		outgoing.on('error', () => {});
 		if (failure) {
 			entry.status = failure.status;
-			entry.finishedAt = Date.now();
+			finished(entry);
 			outgoing.writeHead(failure.status, {
 				'content-type': 'application/json',
 				...(failure.retryAfter !== undefined ? { 'retry-after': failure.retryAfter } : {}),
@@ -141,14 +194,14 @@ export async function startDelayProxy(
 							entry.dropped = true;
 							response.resume();
 							response.on('end', () => {
-								entry.finishedAt = Date.now();
+								finished(entry);
 								incoming.socket.destroy();
 							});
 							return;
 						}
 						outgoing.writeHead(response.statusCode ?? 502, response.headers);
 						response.pipe(outgoing);
-						response.on('end', () => (entry.finishedAt = Date.now()));
+						response.on('end', () => finished(entry));
 					},
 				);
 				upstream.on('error', () => {
@@ -159,7 +212,9 @@ export async function startDelayProxy(
 			}, delay);
 		};
 		incoming.on('end', () => {
-			void Promise.resolve(options.beforeForward?.(entry, Buffer.concat(chunks))).then(forward);
+			void Promise.all([options.beforeForward?.(entry, Buffer.concat(chunks)), ...gates]).then(
+				forward,
+			);
 		});
 	});
 	server.on('connection', (socket) => {
@@ -170,7 +225,29 @@ export async function startDelayProxy(
 	return {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		log,
+		release(key) {
+			const entry = holdOf(key);
+			entry.released = true;
+			for (const go of entry.held.splice(0)) go();
+		},
+		until(done, timeoutMs = 30_000) {
+			return new Promise<void>((resolve, reject) => {
+				const check = () => {
+					if (!done(log)) return;
+					changes.off('change', check);
+					clearTimeout(deadline);
+					resolve();
+				};
+				const deadline = setTimeout(() => {
+					changes.off('change', check);
+					reject(new Error(`the proxy's log did not get there in ${timeoutMs} ms`));
+				}, timeoutMs);
+				changes.on('change', check);
+				check();
+			});
+		},
 		async close() {
+			for (const gathering of gatherings.values()) clearTimeout(gathering.quiet);
 			for (const socket of sockets) socket.destroy();
 			await new Promise((resolve) => server.close(resolve));
 		},

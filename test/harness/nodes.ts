@@ -194,6 +194,9 @@ export function delayedPageLookup(prefix: string) {
 			parameter: [
 				{ name: 'url', value: `={{ "${prefix}" + $json.i }}` },
 				{ name: 'delay', value: '={{ $json.delay }}' },
+				// Directives of test/harness/delay-proxy.ts, empty (ignored) unless the item sets them.
+				{ name: 'gather', value: '={{ $json.gather ?? "" }}' },
+				{ name: 'hold', value: '={{ $json.hold ?? "" }}' },
 			],
 		},
 	};

@@ -54,14 +54,27 @@ function maxInFlight(requests: ProxiedRequest[]): number {
 	return max;
 }
 
-/** Page > Get for each item through the proxy, each held back `delay` ms; returns the proxy's log. */
-async function getPages(delays: number[], options: INodeParameters = {}) {
+/** How the proxy treats one item's request (directives of test/harness/delay-proxy.ts). */
+interface Held {
+	delay?: number;
+	gather?: string;
+	hold?: string;
+}
+
+/**
+ * The same directives for `count` items: `gather` (`<key>:<n>`) has the proxy hold requests until n
+ * are in flight together, so a window of n shows as n whatever the machine's speed.
+ */
+const items = (count: number, held: Held): Held[] => Array.from({ length: count }, () => held);
+
+/** Page > Get for each item through the proxy, as its `Held` says; returns the proxy's log. */
+async function getPages(held: Held[], options: INodeParameters = {}) {
 	const credentials = ctx.runner.credentials.add('siteTenantApi', {
 		baseUrl: proxy.url,
 		token: tenant.token,
 	});
 	const first = proxy.log.length;
-	const input = delays.map((delay, i) => ({ json: { i, delay } }));
+	const input = held.map((directives, i) => ({ json: { i, ...directives } }));
 	const result = await ctx.runner.runNode({
 		type: 'siteTenant',
 		credentials,
@@ -82,11 +95,19 @@ async function getPages(delays: number[], options: INodeParameters = {}) {
 
 describe('sliding window', () => {
 	test(`by default ${DEFAULT_CONCURRENCY} requests are in flight, and a new one starts as soon as any answer arrives`, async () => {
-		// Item 0 is slow; the others are quick. A batch barrier would hold the items after the first
-		// window until item 0 is done.
+		// Item 0 is held until every other item has arrived; the others go on once the rest of the
+		// first window is in flight with it. A batch barrier would hold the items after the first
+		// window until item 0 is done, and they would never arrive.
 		const count = DEFAULT_CONCURRENCY + 12;
-		const delays = Array.from({ length: count }, (_, i) => (i === 0 ? 800 : 40));
-		const requests = await getPages(delays);
+		const first = proxy.log.length;
+		const allArrived = proxy
+			.until((log) => log.length - first >= count)
+			.finally(() => proxy.release('w0'));
+		const requests = await getPages([
+			{ hold: 'w0' },
+			...items(count - 1, { gather: `rest:${DEFAULT_CONCURRENCY - 1}` }),
+		]);
+		await allArrived;
 		expect(requests).toHaveLength(count);
 		expect(maxInFlight(requests)).toBe(DEFAULT_CONCURRENCY);
 		const slowest = requests.find((entry) => entry.path.includes('url=%2Fw0'))!;
@@ -96,26 +117,30 @@ describe('sliding window', () => {
 	});
 
 	test('Concurrency sets the window; 1 sends one item after the other', async () => {
-		const three = await getPages(Array(9).fill(30), { concurrency: 3 });
+		const three = await getPages(items(9, { gather: 'three:3' }), { concurrency: 3 });
 		expect(maxInFlight(three)).toBe(3);
 
-		const one = await getPages(Array(5).fill(20), { concurrency: 1 });
+		const one = await getPages(items(5, { delay: 20 }), { concurrency: 1 });
 		expect(maxInFlight(one)).toBe(1);
 		for (let i = 1; i < one.length; i++)
 			expect(one[i].arrivedAt).toBeGreaterThanOrEqual(one[i - 1].finishedAt!);
 	});
 
 	test(`a Concurrency over ${MAX_CONCURRENCY} is held at ${MAX_CONCURRENCY}; one that is not a number falls back to the default`, async () => {
-		const many = await getPages(Array(MAX_CONCURRENCY + 12).fill(150), { concurrency: 1000 });
+		const many = await getPages(
+			items(MAX_CONCURRENCY + 12, { delay: 150, gather: `many:${MAX_CONCURRENCY}` }),
+			{ concurrency: 1000 },
+		);
 		expect(maxInFlight(many)).toBe(MAX_CONCURRENCY);
-		const unreadable = await getPages(Array(DEFAULT_CONCURRENCY + 4).fill(150), {
-			concurrency: '=not a number',
-		});
+		const unreadable = await getPages(
+			items(DEFAULT_CONCURRENCY + 4, { delay: 150, gather: `unreadable:${DEFAULT_CONCURRENCY}` }),
+			{ concurrency: '=not a number' },
+		);
 		expect(maxInFlight(unreadable)).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	test('Batching groups items for a pause between groups, with at most Concurrency in flight in a group', async () => {
-		const requests = await getPages(Array(12).fill(30), {
+		const requests = await getPages(items(12, { delay: 30, gather: 'pairs:2' }), {
 			concurrency: 2,
 			batching: { batch: { batchSize: 6, batchInterval: 200 } },
 		});
@@ -135,17 +160,20 @@ describe('sliding window', () => {
 			local.client,
 			['/d0', '/d2', '/d4', '/d5'].map((url) => ({ url })),
 		);
-		// Deleting a missing page is a 404. Item 3 fails at once, item 1 only after 300 ms; the
-		// others take 100 ms, so the window of 4 is still full when item 3 fails.
+		// Deleting a missing page is a 404. Items 0 to 2 are held until item 3 has failed, so the
+		// window of 4 is still full when it fails; item 1 fails after it.
 		const input = [
-			{ url: '/d0', delay: 100 },
-			{ url: '/missing-1', delay: 300 },
-			{ url: '/d2', delay: 100 },
-			{ url: '/missing-3', delay: 0 },
-			{ url: '/d4', delay: 0 },
-			{ url: '/d5', delay: 0 },
+			{ url: '/d0', hold: 'first-three' },
+			{ url: '/missing-1', hold: 'first-three' },
+			{ url: '/d2', hold: 'first-three' },
+			{ url: '/missing-3' },
+			{ url: '/d4' },
+			{ url: '/d5' },
 		].map((json) => ({ json }));
 		const first = proxy.log.length;
+		const failed = proxy
+			.until((log) => log.slice(first).some((entry) => entry.status === 404))
+			.finally(() => proxy.release('first-three'));
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials,
@@ -155,11 +183,12 @@ describe('sliding window', () => {
 				operation: 'call',
 				method: 'DELETE',
 				path: '/api/page',
-				queryParameters: { parameter: [{ name: 'delay', value: '={{ $json.delay }}' }] },
+				queryParameters: { parameter: [{ name: 'hold', value: '={{ $json.hold ?? "" }}' }] },
 				body: '={{ JSON.stringify({ url: $json.url }) }}',
 				options: { concurrency: 4 },
 			},
 		});
+		await failed;
 		expect(result.items).toHaveLength(0);
 		expect(result.error?.httpCode).toBe('404');
 		expect(result.error?.context?.itemIndex).toBe(1);
@@ -200,7 +229,7 @@ describe('sliding window', () => {
 
 	test('the Admin node runs its items through the window too', async () => {
 		const credentials = ctx.runner.credentials.add('siteAdminApi', {
-			baseUrl: `${proxy.url}/_/delay=80`,
+			baseUrl: `${proxy.url}/_/delay=80;gather=admin:${DEFAULT_CONCURRENCY}`,
 			token: ctx.site.adminToken,
 		});
 		const first = proxy.log.length;
@@ -231,10 +260,10 @@ describe('Get Many fetches the pages after the first through the window', () => 
 		expect(expected).toHaveLength(450);
 	});
 
-	async function getMany(parameters: INodeParameters) {
+	async function getMany(parameters: INodeParameters, directives = 'delay=60') {
 		// Every page request held back 60 ms, so requests in flight together overlap visibly.
 		const credentials = ctx.runner.credentials.add('siteTenantApi', {
-			baseUrl: `${proxy.url}/_/delay=60`,
+			baseUrl: `${proxy.url}/_/${directives}`,
 			token: listing.token,
 		});
 		const first = proxy.log.length;
@@ -248,7 +277,9 @@ describe('Get Many fetches the pages after the first through the window', () => 
 	}
 
 	test('page 1 alone, then pages 2 to 5 at once, joined in page order', async () => {
-		const { urls, requests } = await getMany({ returnAll: true });
+		// Pages 2 to 5 held until all four are in flight (page 1, alone, goes on after the gathering's
+		// quiet time).
+		const { urls, requests } = await getMany({ returnAll: true }, 'delay=60;gather=list:4');
 		expect(urls).toEqual(expected);
 		expect(requests).toHaveLength(5);
 		const firstDone = requests[0].finishedAt!;
@@ -286,8 +317,10 @@ describe('Get Many fetches the pages after the first through the window', () => 
 
 describe('Batching without Concurrency set', () => {
 	test('runs a whole batch at once with a barrier between batches', async () => {
-		const delays = [200, 20, 20, 20, 20, 20, 20, 20];
-		const requests = await getPages(delays, { batching: { batch: { batchSize: 4 } } });
+		const requests = await getPages(
+			[200, 20, 20, 20, 20, 20, 20, 20].map((delay) => ({ delay, gather: 'batch:4' })),
+			{ batching: { batch: { batchSize: 4 } } },
+		);
 		expect(maxInFlight(requests)).toBe(4);
 		const firstBatchDone = Math.max(...requests.slice(0, 4).map((entry) => entry.finishedAt!));
 		expect(Math.min(...requests.slice(4).map((entry) => entry.arrivedAt))).toBeGreaterThanOrEqual(

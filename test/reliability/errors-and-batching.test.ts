@@ -201,9 +201,11 @@ describe('Batching', () => {
 		);
 		const credentials = viaProxy();
 		const first = proxy.log.length;
-		// Within each batch the first item is the slowest: answers come back in reverse order.
+		// Within each batch the first item is the slowest: answers come back in reverse order. The
+		// proxy holds a batch's requests until all four are in flight (the last batch, two, until its
+		// gathering's quiet time), however slowly the machine sends them.
 		const input = Array.from({ length: 10 }, (_, i) => ({
-			json: { i, delay: (4 - (i % 4)) * 60 },
+			json: { i, delay: (4 - (i % 4)) * 60, gather: 'batch:4' },
 		}));
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
