@@ -173,7 +173,8 @@ beforeAll(async () => {
 	ctx.ai = await startAiStandIn({ apiKey: AI_API_KEY });
 	say(`reference server ${ctx.server.url}; AI stand-in ${ctx.ai.baseUrl}`);
 
-	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-ai-secrets-'));
+	// With the editor: n8n writes the editor's /types/nodes.json only then.
+	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-ai-secrets-', { editor: true }));
 	await e2eStack.importFixtures(ctx, {
 		credentials: [
 			{ ...CREDENTIALS.admin, data: { baseUrl: ctx.server.url, token: ctx.server.adminToken } },

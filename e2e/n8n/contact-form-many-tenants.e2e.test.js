@@ -136,7 +136,7 @@ beforeAll(async () => {
 	// the owner set-up waits for).
 	await stack.waitFor(
 		"n8n's REST API",
-		async () => ((await fetch(`${ctx.n8nUrl}/rest/settings`)).status === 404 ? undefined : true),
+		async () => ((await fetch(`${ctx.n8nUrl}/rest/login`)).status === 404 ? undefined : true),
 		{ timeoutMs: 120_000, everyMs: 500 },
 	);
 	ctx.rest = await restClient(ctx.n8nUrl, {

@@ -365,6 +365,7 @@ describe('tokens stay in their credentials, in a real n8n', () => {
 		const testCredential = async (key) =>
 			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, {
 				...CREDENTIALS[key],
+				id: e2eStack.credentialIdOf(ctx, CREDENTIALS[key].id),
 				data: ctx.credentialData[key],
 			});
 		const tenant = await testCredential('tenantRedirect');

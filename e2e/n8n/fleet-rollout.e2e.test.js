@@ -100,9 +100,17 @@ async function addSite(tenant) {
 const googleCode = async (tenant) =>
 	(await ctx.clients[tenant]('GET', '/api/settings')).data.settings.google_code;
 
-/** Imports a workflow as the editor's import creates it (n8n 1.x gives it a new ID, and needs `active`). */
+/**
+ * Imports a workflow as the editor's import creates it (n8n 1.x gives it a new ID, and needs
+ * `active`), naming the credential by the ID n8n gave it.
+ */
 const importWorkflow = async (workflow) =>
-	(await ctx.rest.call('POST', '/workflows', { ...workflow, active: false })).id;
+	(
+		await ctx.rest.call('POST', '/workflows', {
+			...e2eStack.withCredentialIds(ctx, workflow),
+			active: false,
+		})
+	).id;
 
 const report = (run) =>
 	n8nCommands
@@ -114,13 +122,12 @@ beforeAll(async () => {
 	ctx.server = await e2eStack.startReferenceServer();
 	for (const { tenant } of [...SITES.slice(0, 2), ...UNAPPROVED.sites]) await addSite(tenant);
 
-	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-rollout-', { envOf: stockEnv }));
-	await stack.importCredentials(
-		ctx.env,
-		ctx.userFolder,
-		stack
-			.credentialsFor({ serverUrl: ctx.server.url, adminToken: ctx.server.adminToken })
-			.filter((credential) => credential.id === stack.CREDENTIALS.managedEverySite.id),
+	Object.assign(
+		ctx,
+		await e2eStack.prepareN8nFolder('site-n8n-rollout-', {
+			envOf: stockEnv,
+			editor: true,
+		}),
 	);
 	ctx.n8n = await e2eStack.startN8nIn(ctx);
 	ctx.rest = await restClient(ctx.n8nUrl, {
@@ -129,6 +136,13 @@ beforeAll(async () => {
 		lastName: 'Owner',
 		password: `Rollout-${Date.now()}-owner`,
 	});
+	// Saved as the editor saves it (the workflows are created through the REST API on both majors).
+	await e2eStack.createCredentials(
+		ctx,
+		stack
+			.credentialsFor({ serverUrl: ctx.server.url, adminToken: ctx.server.adminToken })
+			.filter((credential) => credential.id === stack.CREDENTIALS.managedEverySite.id),
+	);
 	const tableId = RUNTIME.dataTableNodeCreatesTables ? undefined : await createTable(ctx.rest);
 	ctx.workflowId = await importWorkflow(rolloutExample(tableId));
 	ctx.unapprovedId = await importWorkflow({

@@ -462,7 +462,7 @@ const items = (execution, name) => n8nCommands.nodeItems(execution.run, name);
  * `changes`, and saves it with `PATCH /rest/credentials/:id` (n8n keeps the redacted secrets).
  */
 async function editCredential(key, changes) {
-	const { id } = CREDENTIALS[key];
+	const id = e2eStack.credentialIdOf(ctx, CREDENTIALS[key].id);
 	const current = await ctx.rest.call('GET', `/credentials/${id}?includeData=true`);
 	await ctx.rest.call('PATCH', `/credentials/${id}`, {
 		id,

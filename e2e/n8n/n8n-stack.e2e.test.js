@@ -181,7 +181,7 @@ beforeAll(async () => {
 	say(`n8n user folder ${ctx.userFolder}; package staged as a community package`);
 
 	await e2eStack.importSiteCredentials(ctx, { aiUrl: ctx.ai.baseUrl, aiApiKey: AI_API_KEY });
-	say('credentials imported (n8n import:credentials)');
+	say('credentials saved in n8n');
 	const workflows = [
 		...Object.values(stack.WORKFLOWS).map((workflow) =>
 			readWorkflow(path.join(stack.EXAMPLES_DIR, workflow.file)),
@@ -357,7 +357,7 @@ describe('examples and operations, run in n8n as the editor runs them', () => {
 		const managedCredentials = [
 			stack.CREDENTIALS.managed.id,
 			stack.CREDENTIALS.managedEverySite.id,
-		];
+		].map((id) => e2eStack.credentialIdOf(ctx, id));
 		/** The Access Token n8n holds for each managed credential (one decrypted export of all). */
 		const storedTokens = async () => {
 			try {
@@ -697,7 +697,11 @@ describe("credential test in n8n (the editor's Test button: POST /rest/credentia
 	test('Admin API credential: passes with the admin token, fails with a wrong token, a tenant token or a URL that is not the service', async () => {
 		const cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'e2e');
 		const testAdmin = async (data) =>
-			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, { ...stack.CREDENTIALS.admin, data });
+			await stack.testCredentialInN8n(ctx.n8nUrl, cookie, {
+				...stack.CREDENTIALS.admin,
+				id: e2eStack.credentialIdOf(ctx, stack.CREDENTIALS.admin.id),
+				data,
+			});
 
 		expect(
 			await testAdmin({ baseUrl: ctx.server.url, token: ctx.server.adminToken }),

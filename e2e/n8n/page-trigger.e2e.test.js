@@ -116,7 +116,7 @@ beforeAll(async () => {
 	say(`${BIG_PAGES} pages seeded in ${Date.now() - seeding} ms`);
 
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-trigger-'));
-	await stack.importCredentials(ctx.env, ctx.userFolder, [
+	await e2eStack.saveCredentials(ctx, [
 		...stack.credentialsFor({
 			serverUrl: ctx.server.url,
 			adminToken: ctx.server.adminToken,

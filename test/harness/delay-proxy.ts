@@ -15,6 +15,8 @@
  *   then sees them together however slowly the machine sends them. Those held when no request of the
  *   key has arrived for GATHER_QUIET_MS go on anyway (a run's last few, or a window smaller than n).
  * - `hold=<key>`: hold each such request until the test calls `release(key)`.
+ * - `holdAfter=<key>:<n>`: let the first n requests of this key go on, and hold the later ones as
+ *   `hold=<key>` does.
  *
  * The same directives may come as a path prefix `/_/<name>=<value>;<name>=<value>/` (so a credential's
  * base URL can carry them, e.g. `http://127.0.0.1:PORT/_/delayOnce=a:800`); the prefix is removed too.
@@ -87,6 +89,7 @@ export async function startDelayProxy(
 			if (gathering.held.length >= size) letGo();
 			else gathering.quiet = setTimeout(letGo, GATHER_QUIET_MS);
 		});
+	const arrivals = new Map<string, number>();
 	const holds = new Map<string, { released: boolean; held: Array<() => void> }>();
 	const holdOf = (key: string) => {
 		const hold = holds.get(key) ?? { released: false, held: [] };
@@ -147,7 +150,23 @@ export async function startDelayProxy(
 		}
 		const held = url.searchParams.get('hold');
 		if (held) gates.push(hold(held));
-		for (const name of ['delay', 'delayOnce', 'failOnce', 'dropOnce', 'hide', 'gather', 'hold'])
+		const heldAfter = url.searchParams.get('holdAfter');
+		if (heldAfter) {
+			const [key, free] = heldAfter.split(':');
+			const seen = (arrivals.get(key) ?? 0) + 1;
+			arrivals.set(key, seen);
+			if (seen > Number(free)) gates.push(hold(key));
+		}
+		for (const name of [
+			'delay',
+			'delayOnce',
+			'failOnce',
+			'dropOnce',
+			'hide',
+			'gather',
+			'hold',
+			'holdAfter',
+		])
 			url.searchParams.delete(name);
 		const path = `${url.pathname}${url.search}`;
 		const entry: ProxiedRequest = {

@@ -14,7 +14,6 @@ import {
 	credentialId,
 	delayedPageLookup,
 	listPages,
-	poll,
 	seedPages,
 	storedPageRows,
 	useNodeTestContext,
@@ -423,36 +422,42 @@ describe('with a database between n8n and the credential', () => {
 
 test(`a token revoked in the middle of a run (window of ${DEFAULT_CONCURRENCY}) is replaced by one mint shared by every request it failed`, async () => {
 	const tenantId = 'revoked-mid-run';
-	// Three windows' worth of items; every request held back 1.5 s by the proxy before it reaches the
-	// server, so a whole window is in flight at once (and stays there while the test revokes).
+	// Three windows' worth of items. The proxy lets the first window through and holds every request
+	// after it until the test releases them, so the second window is in flight (short of the server)
+	// while the test revokes, however slowly the machine runs.
 	const count = 3 * DEFAULT_CONCURRENCY;
 	const { countTokens, createPages, urls } = await managedTenant(
 		tenantId,
-		{ baseUrl: `${proxy.url}/_/delay=1500` },
+		{ baseUrl: `${proxy.url}/_/holdAfter=revoked:${DEFAULT_CONCURRENCY}` },
 		count,
 	);
 	const first = proxy.log.length;
 	const log = () => proxy.log.slice(first);
 	const run = createPages('r');
-
-	// The first window went through with the run's token and the second is in flight (held by the
-	// proxy): revoke the token now, as a rotation on the admin surface does.
-	await poll(async () => log().length >= 2 * DEFAULT_CONCURRENCY, 20_000, 5);
-	const inFlight = log().filter((entry) => entry.finishedAt === undefined);
-	const rotation = await ctx.site.admin.post('/api/tenant/token', {
-		id: tenantId,
-		revoke_previous: true,
-	});
-	expect(rotation.status).toBe(200);
-	// Still the same window in flight after the rotation (none of it has reached the server yet).
-	expect(log().filter((entry) => entry.finishedAt === undefined)).toEqual(inFlight);
-	expect(inFlight).toHaveLength(DEFAULT_CONCURRENCY);
-	expect(
-		log()
-			.slice(0, DEFAULT_CONCURRENCY)
-			.every((entry) => entry.status === 201),
-	).toBe(true);
-	await run;
+	let inFlight: ProxiedRequest[];
+	try {
+		// The first window went through with the run's token and the second is held: revoke the token
+		// now, as a rotation on the admin surface does.
+		await proxy.until(() => log().length >= 2 * DEFAULT_CONCURRENCY);
+		inFlight = log().filter((entry) => entry.finishedAt === undefined);
+		const rotation = await ctx.site.admin.post('/api/tenant/token', {
+			id: tenantId,
+			revoke_previous: true,
+		});
+		expect(rotation.status).toBe(200);
+		// Still the same window in flight after the rotation (none of it has reached the server yet).
+		expect(log().filter((entry) => entry.finishedAt === undefined)).toEqual(inFlight);
+		expect(inFlight).toHaveLength(DEFAULT_CONCURRENCY);
+		expect(
+			log()
+				.slice(0, DEFAULT_CONCURRENCY)
+				.every((entry) => entry.status === 201),
+		).toBe(true);
+	} finally {
+		// The run ends inside this test whatever failed above: none of it outlives the test.
+		proxy.release('revoked');
+		await run;
+	}
 
 	// The run's mint, the rotation, and ONE replacement for all the requests the old token failed.
 	expect(countTokens()).toBe(3);

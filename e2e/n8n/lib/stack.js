@@ -103,12 +103,16 @@ async function addTenant(server, id) {
 /**
  * A temporary n8n user folder, its database already migrated (n8nCommands.seedUserFolder), with the
  * package staged, two free ports and n8n's environment for it
- * (`envOf`: n8nCommands.n8nEnv unless given): `{ userFolder, port, n8nUrl, env }`.
+ * (`envOf`: n8nCommands.n8nEnv unless given): `{ userFolder, port, n8nUrl, env }`. These files drive
+ * n8n through its REST API, webhooks and CLI, never its editor: n8n serves no editor
+ * (N8N_DISABLE_UI), which spares each start writing the editor's files (about a third of its CPU),
+ * unless `editor` (the stacks kept at n8n's defaults).
  */
-async function prepareN8nFolder(prefix, { envOf = n8nCommands.n8nEnv } = {}) {
+async function prepareN8nFolder(prefix, { envOf = n8nCommands.n8nEnv, editor = false } = {}) {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	const port = await processes.freePort();
 	const env = envOf({ userFolder, port, brokerPort: await processes.freePort() });
+	if (!editor) env.N8N_DISABLE_UI = 'true';
 	await n8nCommands.seedUserFolder(userFolder, env);
 	n8nCommands.stagePackage(userFolder);
 	return { userFolder, port, n8nUrl: `http://127.0.0.1:${port}`, env };
@@ -144,13 +148,57 @@ function credentialRef({ id, name, type }) {
 }
 
 /**
- * Imports the credentials (each `{ id, name, type, data }`, with `n8n import:credentials`: n8n's
- * REST API does not take the fixed IDs the workflows name) into an n8n folder from
- * prepareN8nFolder, then the workflows (createWorkflows), leaving its n8n running.
+ * Puts the credentials (each `{ id, name, type, data }`) and then the workflows (createWorkflows)
+ * into the n8n of a folder from prepareN8nFolder, leaving it running. Where n8n's REST API keeps a
+ * workflow's ID (2.x), the credentials are saved through it too, as the editor saves them: n8n gives
+ * each an ID of its own, which the workflows are given instead of the fixture's (credentialIdOf).
+ * n8n 1.x takes its workflows from `n8n import:workflow` before it starts, and so its credentials from
+ * `n8n import:credentials` (each command a whole n8n boot), keeping the fixture's IDs.
  */
 async function importFixtures(site, { credentials, workflows }) {
-	await stack.importCredentials(site.env, site.userFolder, credentials);
+	await saveCredentials(site, credentials);
 	await createWorkflows(site, workflows);
+}
+
+/** The credentials of importFixtures: through the REST API on 2.x, else `n8n import:credentials`. */
+async function saveCredentials(site, credentials) {
+	if (runtime.RUNTIME.restKeepsWorkflowIds) await createCredentials(site, credentials);
+	else await stack.importCredentials(site.env, site.userFolder, credentials);
+}
+
+/**
+ * Saves credentials through the REST API of a stack's n8n (started here unless it runs), as the
+ * editor's credential dialog does, and notes the ID n8n gave each (credentialIdOf).
+ */
+async function createCredentials(site, credentials) {
+	const rest = await siteRest(site);
+	site.credentialIds ??= new Map();
+	for (const { id, name, type, data } of credentials) {
+		const created = await rest.call('POST', '/credentials', { name, type, data });
+		site.credentialIds.set(id, created.id);
+	}
+}
+
+/** The ID n8n keeps the credential under that a fixture names `id` (createCredentials). */
+const credentialIdOf = (site, id) => site.credentialIds?.get(id) ?? id;
+
+/** A workflow whose nodes name the credentials by the IDs n8n gave them (credentialIdOf). */
+function withCredentialIds(site, workflow) {
+	if (!site.credentialIds?.size) return workflow;
+	const nodes = workflow.nodes.map((node) =>
+		node.credentials
+			? {
+					...node,
+					credentials: Object.fromEntries(
+						Object.entries(node.credentials).map(([type, reference]) => [
+							type,
+							{ ...reference, id: credentialIdOf(site, reference.id) },
+						]),
+					),
+				}
+			: node,
+	);
+	return { ...workflow, nodes };
 }
 
 /**
@@ -186,7 +234,8 @@ async function createWorkflows(site, workflows) {
 	}
 	const rest = await siteRest(site);
 	for (const { active, ...workflow } of workflows) {
-		if (runtime.RUNTIME.restKeepsWorkflowIds) await rest.call('POST', '/workflows', workflow);
+		if (runtime.RUNTIME.restKeepsWorkflowIds)
+			await rest.call('POST', '/workflows', withCredentialIds(site, workflow));
 		if (active) await rest.activateWorkflow(workflow.id);
 	}
 }
@@ -239,9 +288,10 @@ async function startN8nIn(site) {
 		});
 	}
 	// n8n 1.x answers its readiness check a while before /rest exists (longer on a busy machine).
+	// (/rest/login: /rest/settings is the editor's, absent without it.)
 	await stack.waitFor(
 		"n8n's REST API",
-		async () => (await fetch(`${site.n8nUrl}/rest/settings`)).status !== 404,
+		async () => (await fetch(`${site.n8nUrl}/rest/login`)).status !== 404,
 		{ timeoutMs: 120_000, everyMs: 500 },
 	);
 	return site.n8n;
@@ -272,14 +322,13 @@ async function ownerCookie(n8nUrl, name) {
 }
 
 /**
- * Imports the credentials the examples name into a stack's n8n folder (`site`: { server, demoToken,
- * env, userFolder }): the site's (admin, demo tenant, managed) and, from `extra`, the AI endpoint
- * (aiUrl, aiApiKey) and the MCP token (mcpToken).
+ * Puts the credentials the examples name into a stack's n8n (`site`: { server, demoToken, env,
+ * userFolder }), as importFixtures does: the site's (admin, demo tenant, managed) and, from `extra`,
+ * the AI endpoint (aiUrl, aiApiKey) and the MCP token (mcpToken).
  */
 async function importSiteCredentials(site, extra = {}) {
-	return await stack.importCredentials(
-		site.env,
-		site.userFolder,
+	await saveCredentials(
+		site,
 		stack.credentialsFor({
 			serverUrl: site.server.url,
 			adminToken: site.server.adminToken,
@@ -353,6 +402,10 @@ module.exports = {
 	workflowNode,
 	credentialRef,
 	importFixtures,
+	saveCredentials,
+	createCredentials,
+	credentialIdOf,
+	withCredentialIds,
 	workflowJson,
 	chainLinks,
 	startN8nIn,

@@ -76,7 +76,7 @@ async function startSiteAndFolder(prefix) {
 		admin,
 		demo,
 		demoToken,
-		...(await prepareN8nFolder(prefix, { envOf: stockEnv })),
+		...(await prepareN8nFolder(prefix, { envOf: stockEnv, editor: true })),
 	};
 }
 

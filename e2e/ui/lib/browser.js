@@ -29,6 +29,8 @@ async function launchBrowser() {
 		executablePath: chromiumPath(),
 		headless: true,
 		viewport: { width: 1440, height: 900 },
+		// The editor's transitions skipped where it honours the setting: a click waits for a still element.
+		reducedMotion: 'reduce',
 		args: [
 			'--no-sandbox',
 			'--disable-gpu',
