@@ -312,7 +312,8 @@ test('npm install --legacy-peer-deps in <user folder>/.n8n/nodes installs the pa
 });
 
 test('n8n loads it: a workflow of each node runs (Admin and Tenant with n8n execute, the Contact Form Trigger active in n8n start)', async () => {
-	await e2eStack.importSiteCredentials(ctx);
+	// From the CLI: the workflows below run with `n8n execute` before any n8n runs here.
+	await e2eStack.importSiteCredentials(ctx, {}, { cli: true });
 	await stack.importWorkflows(ctx.env, ctx.userFolder, [
 		ADMIN_WORKFLOW.file,
 		TENANT_WORKFLOW.file,

@@ -160,9 +160,12 @@ async function importFixtures(site, { credentials, workflows }) {
 	await createWorkflows(site, workflows);
 }
 
-/** The credentials of importFixtures: through the REST API on 2.x, else `n8n import:credentials`. */
-async function saveCredentials(site, credentials) {
-	if (runtime.RUNTIME.restKeepsWorkflowIds) await createCredentials(site, credentials);
+/**
+ * The credentials of importFixtures: through the REST API on 2.x, else (or with `cli`: a stack that
+ * runs its workflows with `n8n execute`, which n8n running beside would stop) `n8n import:credentials`.
+ */
+async function saveCredentials(site, credentials, { cli = false } = {}) {
+	if (runtime.RUNTIME.restKeepsWorkflowIds && !cli) await createCredentials(site, credentials);
 	else await stack.importCredentials(site.env, site.userFolder, credentials);
 }
 
@@ -324,9 +327,9 @@ async function ownerCookie(n8nUrl, name) {
 /**
  * Puts the credentials the examples name into a stack's n8n (`site`: { server, demoToken, env,
  * userFolder }), as importFixtures does: the site's (admin, demo tenant, managed) and, from `extra`,
- * the AI endpoint (aiUrl, aiApiKey) and the MCP token (mcpToken).
+ * the AI endpoint (aiUrl, aiApiKey) and the MCP token (mcpToken). `options`: saveCredentials's.
  */
-async function importSiteCredentials(site, extra = {}) {
+async function importSiteCredentials(site, extra = {}, options = {}) {
 	await saveCredentials(
 		site,
 		stack.credentialsFor({
@@ -335,6 +338,7 @@ async function importSiteCredentials(site, extra = {}) {
 			tenantToken: site.demoToken,
 			...extra,
 		}),
+		options,
 	);
 }
 

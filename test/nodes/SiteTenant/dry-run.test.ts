@@ -226,3 +226,109 @@ describe('Variable > Set and Delete', () => {
 		expect(JSON.stringify(variables)).not.toContain('size');
 	});
 });
+
+describe('Dry Run set by an expression', () => {
+	// What an expression in Dry Run may give, and what the item then does.
+	const values: Array<[unknown, 'dry' | 'real' | 'refused']> = [
+		[true, 'dry'],
+		['true', 'dry'],
+		[' TRUE ', 'dry'],
+		[1, 'dry'],
+		['1', 'dry'],
+		[false, 'real'],
+		['false', 'real'],
+		[0, 'real'],
+		['0', 'real'],
+		['', 'real'],
+		['yes', 'refused'],
+		[2, 'refused'],
+		[{ dry: true }, 'refused'],
+	];
+
+	test('true, "true" and 1 preview; false, "false", 0 and empty write; anything else fails the item and writes nothing', async () => {
+		const tenant = await ctx.tenant('dry-expression');
+		const result = await tenant.run(
+			{
+				resource: 'variable',
+				operation: 'set',
+				key: '={{ "key" + $itemIndex }}',
+				value: 'v',
+				dryRun: '={{ $json.dry }}',
+			},
+			{ input: values.map(([dry]) => ({ json: { dry } })), continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		const outcomes = result.items.map((item) =>
+			item.json.error !== undefined ? 'refused' : item.json.dryRun !== undefined ? 'dry' : 'real',
+		);
+		expect(outcomes).toEqual(values.map(([, outcome]) => outcome));
+		for (const item of result.items.filter((entry) => entry.json.error !== undefined))
+			expect(item.json.error).toMatch(/^Dry Run must be true or false, not /);
+		const written = (
+			(await tenant.client.get('/api/variables')).data.data as Array<{ key: string }>
+		)
+			.map((variable) => variable.key)
+			.sort();
+		expect(written).toEqual(
+			values
+				.map(([, outcome], i) => (outcome === 'real' ? `key${i}` : undefined))
+				.filter(Boolean)
+				.sort(),
+		);
+	});
+
+	test('every operation with a Dry Run reads it the same way: "true" writes nothing, "maybe" fails', async () => {
+		const tenant = await ctx.tenant('dry-every-operation');
+		await seedPages(tenant.client, [{ url: '/kept' }]);
+		await tenant.client.put('/api/content', { url: '/kept', templates: [] });
+		await tenant.run({ resource: 'variable', operation: 'set', key: 'kept', value: 'v' });
+		const settingsBefore = await settingsOf(tenant);
+		const operations = [
+			{ resource: 'page', operation: 'create', name: 'New', url: '/new', locale: 'en' },
+			{ resource: 'page', operation: 'delete', url: byUrl('/kept'), permanently: true },
+			{
+				resource: 'content',
+				operation: 'update',
+				url: byUrl('/kept'),
+				templates: '[{"type":"text","body":"New"}]',
+			},
+			{ resource: 'settings', operation: 'update', updateFields: { googleCode: 'G-DRY' } },
+			{ resource: 'variable', operation: 'set', key: 'new', value: 'v' },
+			{ resource: 'variable', operation: 'delete', key: byKey('kept') },
+			{ resource: 'ai', operation: 'applyProposal' },
+		];
+		const proposal = {
+			url: '/kept',
+			templates: [{ type: 'text', body: 'Proposed' }],
+			banner: null,
+		};
+		for (const parameters of operations) {
+			for (const [dryRun, dry] of [
+				['={{ "true" }}', true],
+				['={{ "maybe" }}', false],
+			] as const) {
+				const result = await tenant.run(
+					{ ...parameters, dryRun },
+					{ input: [{ json: { proposal } }], continueOnFail: true },
+				);
+				const label = `${parameters.resource} > ${parameters.operation} with Dry Run ${dryRun}`;
+				expect({
+					label,
+					dryRun: result.items[0].json.dryRun !== undefined,
+					error: result.items[0].json.error,
+				}).toEqual({
+					label,
+					dryRun: dry,
+					error: dry ? undefined : 'Dry Run must be true or false, not "maybe"',
+				});
+			}
+		}
+		expect((await listPages(tenant.client)).map((page) => page.url)).toEqual(['/kept']);
+		expect((await readPage(tenant.client, '/kept'))?.templates).toEqual([]);
+		expect(await settingsOf(tenant)).toEqual(settingsBefore);
+		const keys = (
+			(await tenant.client.get('/api/variables')).data.data as Array<{ key: string }>
+		).map((variable) => variable.key);
+		expect(keys).toEqual(['kept']);
+	});
+});

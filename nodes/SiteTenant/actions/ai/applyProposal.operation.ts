@@ -17,7 +17,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { objectOr } from '../../../shared/json';
 import { tenantApiRequest } from '../../transport';
 import { pageParameter, readPageUrl } from '../page/locator';
-import { dryRunItem } from '../../helpers/dryRun';
+import { dryRunItem, isDryRun } from '../../helpers/dryRun';
 import { readPageByUrl } from '../../helpers/readPageByUrl';
 import { contentChanges } from './diff';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
@@ -121,7 +121,7 @@ export async function execute(
 	itemIndex: number,
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const urlOverride = readPageUrl(this, itemIndex, true);
-	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
+	const dryRun = isDryRun(this, itemIndex);
 	const parsed = readProposal(this, itemIndex, urlOverride);
 	const { proposal, ignoredKeys } = parsed;
 	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
