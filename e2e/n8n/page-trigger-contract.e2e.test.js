@@ -386,7 +386,10 @@ describe('Site Management Trigger contract in a real n8n', () => {
 		// held on. The deadline counts from the poll's start, measured 30-430 ms before its request
 		// reached the site and more on a loaded machine, so no lower bound on `held` is safe here;
 		// test/nodes/SitePageTrigger/contract.test.ts checks that a poll does not end before its deadline.
-		expect(slow).toHaveLength(failed.length);
+		// The first two polls were dripped; a third that failed may have found the site answering at
+		// once but reached it after its deadline had passed (a loaded machine), so it drips no answer.
+		expect(slow.length).toBeGreaterThanOrEqual(2);
+		expect(slow.length).toBeLessThanOrEqual(failed.length);
 		for (const answer of slow) {
 			const held = answer.endedAt - answer.startedAt;
 			expect(held).toBeLessThan(20_000);
