@@ -3,6 +3,8 @@
  * sends no change, and passes its input on with a preview under `dryRun` (current and proposed
  * values, or "would create" / "exists" / "would delete"). And Settings > Update's `previous`.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { byKey, byUrl } from '../../harness/locators';
 import { listPages, readPage, seedPages, useNodeTestContext } from '../../harness/nodes';
 
@@ -229,7 +231,7 @@ describe('Variable > Set and Delete', () => {
 
 describe('Dry Run set by an expression', () => {
 	// What an expression in Dry Run may give, and what the item then does.
-	const values: Array<[unknown, 'dry' | 'real' | 'refused']> = [
+	const values: Array<[IDataObject[string], 'dry' | 'real' | 'refused']> = [
 		[true, 'dry'],
 		['true', 'dry'],
 		[' TRUE ', 'dry'],
