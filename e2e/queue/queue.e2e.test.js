@@ -179,7 +179,9 @@ beforeAll(
 			redis: ctx.redis,
 			postgres: ctx.postgres,
 			workers: WORKERS,
-			extraEnv: { SITE_AI_URL: ctx.ai.chatCompletionsUrl },
+			// Driven through main's REST API only: main serves no editor, and each of its starts skips
+			// writing the editor's files.
+			extraEnv: { SITE_AI_URL: ctx.ai.chatCompletionsUrl, N8N_DISABLE_UI: 'true' },
 			log: say,
 			before: async (env) => {
 				const userFolder = env.N8N_USER_FOLDER;

@@ -149,11 +149,9 @@ function credentialRef({ id, name, type }) {
 
 /**
  * Puts the credentials (each `{ id, name, type, data }`) and then the workflows (createWorkflows)
- * into the n8n of a folder from prepareN8nFolder, leaving it running. Where n8n's REST API keeps a
- * workflow's ID (2.x), the credentials are saved through it too, as the editor saves them: n8n gives
- * each an ID of its own, which the workflows are given instead of the fixture's (credentialIdOf).
- * n8n 1.x takes its workflows from `n8n import:workflow` before it starts, and so its credentials from
- * `n8n import:credentials` (each command a whole n8n boot), keeping the fixture's IDs.
+ * into the n8n of a folder from prepareN8nFolder, leaving it running. The credentials are saved
+ * through n8n's REST API, as the editor saves them: n8n gives each an ID of its own, which the
+ * workflows are given instead of the fixture's (credentialIdOf).
  */
 async function importFixtures(site, { credentials, workflows }) {
 	await saveCredentials(site, credentials);
@@ -161,12 +159,17 @@ async function importFixtures(site, { credentials, workflows }) {
 }
 
 /**
- * The credentials of importFixtures: through the REST API on 2.x, else (or with `cli`: a stack that
- * runs its workflows with `n8n execute`, which n8n running beside would stop) `n8n import:credentials`.
+ * The credentials of importFixtures, through n8n's REST API (createCredentials); with `cli` (a stack
+ * that runs its workflows with `n8n execute`, which n8n running beside would stop) through
+ * `n8n import:credentials`. n8n 1.x takes its workflows from `n8n import:workflow` before it starts
+ * (createWorkflows): until n8n runs, its credentials wait in `site.pendingCredentials`, saved once
+ * n8n answers (siteRest), and the imported workflows are then given their IDs.
  */
 async function saveCredentials(site, credentials, { cli = false } = {}) {
-	if (runtime.RUNTIME.restKeepsWorkflowIds && !cli) await createCredentials(site, credentials);
-	else await stack.importCredentials(site.env, site.userFolder, credentials);
+	if (cli) await stack.importCredentials(site.env, site.userFolder, credentials);
+	else if (runtime.RUNTIME.restKeepsWorkflowIds || isRunning(site.n8n))
+		await createCredentials(site, credentials);
+	else (site.pendingCredentials ??= []).push(...credentials);
 }
 
 /**
@@ -211,6 +214,9 @@ function withCredentialIds(site, workflow) {
 async function siteRest(site, name = 'e2e') {
 	await startN8nIn(site);
 	site.rest ??= await n8nRest.restClient(site.n8nUrl, newOwner(name));
+	const pending = site.pendingCredentials ?? [];
+	site.pendingCredentials = [];
+	if (pending.length) await createCredentials(site, pending);
 	return site.rest;
 }
 
@@ -239,6 +245,11 @@ async function createWorkflows(site, workflows) {
 	for (const { active, ...workflow } of workflows) {
 		if (runtime.RUNTIME.restKeepsWorkflowIds)
 			await rest.call('POST', '/workflows', withCredentialIds(site, workflow));
+		else if (workflow.nodes.some((node) => node.credentials))
+			// As the editor saves a workflow whose credential was picked anew.
+			await rest.call('PATCH', `/workflows/${workflow.id}?forceSave=true`, {
+				nodes: withCredentialIds(site, workflow).nodes,
+			});
 		if (active) await rest.activateWorkflow(workflow.id);
 	}
 }
