@@ -36,6 +36,16 @@ function ownTenant(credentials: ICredentialDataDecryptedObject): string {
 }
 
 /**
+ * Whether a request names a proxy: an address (n8n's legacy request helper, the HTTP Request node)
+ * or `{host, port}` (n8n's httpRequest). An empty address names none.
+ */
+function goesThroughProxy(requestOptions: IHttpRequestOptions): boolean {
+	const proxy = (requestOptions as { proxy?: unknown }).proxy;
+	if (typeof proxy === 'string') return proxy.trim() !== '';
+	return proxy !== undefined && proxy !== null && proxy !== false;
+}
+
+/**
  * A tenant credential that needs nothing pasted: it holds the admin token and short-lived tenant
  * tokens are minted from it. The nodes mint their own, per tenant and per run
  * (nodes/shared/managedTenant.ts), so that each item reaches the tenant n8n resolves for it.
@@ -48,7 +58,8 @@ function ownTenant(credentials: ICredentialDataDecryptedObject): string {
  * edits: the token is stored with its scope (tenant, both base URLs, admin token), and authenticate
  * sends it only while the credential still resolves to that scope (otherwise no token: the service
  * answers 401 and n8n runs preAuthentication for the credential as it is now), and only to the
- * Tenant Base URL: a request for any other address fails before anything is sent.
+ * Tenant Base URL, straight: a request for any other address, or through a proxy, fails before
+ * anything is sent.
  */
 export class SiteManagedTenantApi implements ICredentialType {
 	name = 'siteManagedTenantApi';
@@ -186,6 +197,12 @@ export class SiteManagedTenantApi implements ICredentialType {
 		if (!onBaseUrl(url, requestOptions.baseURL, baseUrl)) {
 			throw new UserError(
 				"The Managed Tenant credential sends its token only to its Tenant Base URL: this request goes elsewhere, so it was not sent. Use the credential's Tenant Base URL (or a path on it) as the request's URL.",
+			);
+		}
+		// A proxy would receive the token with the request (HTTP Request > Options > Proxy).
+		if (goesThroughProxy(requestOptions)) {
+			throw new UserError(
+				"The Managed Tenant credential sends its token only straight to its Tenant Base URL: this request goes through a proxy, so it was not sent. Remove the request's proxy (Options > Proxy) to use this credential.",
 			);
 		}
 		const scope = tokenScope(credentials, ownTenant(credentials));

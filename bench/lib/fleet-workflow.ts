@@ -3,7 +3,7 @@
  * `{tenant}` items (its own tenants), then the route under test.
  *
  * - Package route: the Tenant node with one Managed Tenant credential (Tenant Scope Any), Tenant
- *   `{{ $json.tenant }}`: Settings > Update, then Notification > Send on the tenant it reports.
+ *   `{{ $json.tenant }}`: Setting > Update, then Notification > Send on the tenant it reports.
  * - HTTP Request route, as n8n users build it without the package: an HTTP Request node with the
  *   Admin credential issues a token per tenant, then two HTTP Request nodes send the two calls with
  *   that token in an Authorization header written as an expression.

@@ -9,10 +9,10 @@
  *
  * - Rejected: the request names what would change on each site; the reject link ends the run with
  *   every site skipped and no setting changed.
- * - Approved: the two sites are applied, the missing one fails with its reason, one report row each;
- *   only the two sites' settings changed.
- * - The missing site created (the cause fixed), the next run previews and applies that site alone:
- *   the Data Table the example keeps remembered which sites were applied.
+ * - Approved, with rollout-b edited by hand after the preview: rollout-a is applied, rollout-b fails
+ *   (Only If Unchanged: the edit stays), the missing one fails with its reason, one report row each.
+ * - The missing site created (the cause fixed), the next run previews and applies the two failed
+ *   sites alone: the Data Table the example keeps remembered which sites were applied.
  * - Not approved: a copy whose Wait node gives up after seconds instead of 7 days, on two sites of
  *   its own, is left alone until it runs out: every site skipped with that reason, nothing changed;
  *   the next run asks about the same sites, and its resume URL opened without a decision skips them
@@ -41,6 +41,8 @@ const SITES = [
 	{ tenant: 'rollout-c', googleCode: 'G-ROLLOUTC1' },
 ];
 const BEFORE = 'G-BEFORE0001';
+/** rollout-b's value set by hand after the first approved run's preview. */
+const HUMAN_EDIT = 'G-HUMAN0002';
 /** The rollout nobody approves: its own name and sites, so the other tests' changes stay apart. */
 const UNAPPROVED = {
 	rollout: 'analytics-code-e2e-unapproved',
@@ -182,8 +184,12 @@ test('rejected: the request shows each site, and the run ends with every site sk
 	expect(await googleCode('rollout-b')).toBe(BEFORE);
 });
 
-test('approved: the sites that exist are applied, the missing one fails with its reason', async () => {
+test('approved: the sites that exist are applied, the missing one fails with its reason, and a site edited after the preview is not overwritten', async () => {
 	const waiting = await runToApproval(ctx.rest, ctx.workflowId);
+	// Someone changes rollout-b by hand while the approval waits: the approver saw BEFORE there.
+	expect(
+		(await ctx.clients['rollout-b']('POST', '/api/settings', { google_code: HUMAN_EDIT })).status,
+	).toBe(200);
 	const ended = await decide(ctx.rest, waiting, 'approve');
 	expect(ended.status).toBe('success');
 
@@ -198,18 +204,18 @@ test('approved: the sites that exist are applied, the missing one fails with its
 		{
 			rollout: ROLLOUT,
 			tenant: 'rollout-b',
-			status: 'applied',
-			detail: `google_code G-ROLLOUTB1 (was ${BEFORE})`,
+			status: 'failed',
+			detail: `Only If Unchanged: google_code is "${HUMAN_EDIT}" on the site, not the previewed "${BEFORE}"; nothing was written`,
 		},
 		{ rollout: ROLLOUT, tenant: 'rollout-c', status: 'failed', detail: expect.any(String) },
 	]);
 	say(`the missing site's reason: ${rows[2].detail}`);
 	expect(rows[2].detail).toMatch(/rollout-c/);
 	expect(await googleCode('rollout-a')).toBe('G-ROLLOUTA1');
-	expect(await googleCode('rollout-b')).toBe('G-ROLLOUTB1');
+	expect(await googleCode('rollout-b')).toBe(HUMAN_EDIT);
 });
 
-test('the cause fixed, the next run processes only the site that failed, and applies it', async () => {
+test('the cause fixed, the next run processes only the sites that failed, and applies them', async () => {
 	await addSite('rollout-c');
 	// A site applied before is not touched again: a change made since on it stays.
 	expect(
@@ -218,17 +224,24 @@ test('the cause fixed, the next run processes only the site that failed, and app
 
 	const waiting = await runToApproval(ctx.rest, ctx.workflowId);
 	expect(n8nCommands.nodeItems(waiting.run, 'Not applied yet').map(({ tenant }) => tenant)).toEqual(
-		['rollout-c'],
+		['rollout-b', 'rollout-c'],
 	);
+	// The approver now sees the hand edit, and approves over it.
 	expect(waiting.request.message).toMatch(
 		new RegExp(
-			`^Rollout ${ROLLOUT} on 1 site\\(s\\): rollout-c: ${BEFORE} -> G-ROLLOUTC1\\. Approve: `,
+			`^Rollout ${ROLLOUT} on 2 site\\(s\\): rollout-b: ${HUMAN_EDIT} -> G-ROLLOUTB1; rollout-c: ${BEFORE} -> G-ROLLOUTC1\\. Approve: `,
 		),
 	);
 
 	const ended = await decide(ctx.rest, waiting, 'approve');
 	expect(ended.status).toBe('success');
 	expect(report(ended.run)).toEqual([
+		{
+			rollout: ROLLOUT,
+			tenant: 'rollout-b',
+			status: 'applied',
+			detail: `google_code G-ROLLOUTB1 (was ${HUMAN_EDIT})`,
+		},
 		{
 			rollout: ROLLOUT,
 			tenant: 'rollout-c',

@@ -102,34 +102,46 @@ function scopeWorkflow() {
 	});
 }
 
-/** Start -> n8n's HTTP Request node with the Managed Tenant credential, to its site and elsewhere. */
+/** The newest HTTP Request node version of the runtime that the bug report named (4.4; 1.x: 4.3). */
+const HTTP_REQUEST_NEWER = N8N_1 ? 4.3 : 4.4;
+
+/**
+ * Start -> n8n's HTTP Request node with the Managed Tenant credential: to its site, elsewhere, and to
+ * its site through a proxy (Options > Proxy: the capture server, which must receive nothing).
+ */
 function httpWorkflow() {
-	const request = (name, url) =>
+	const request = (name, url, { version = 4.2, options = {} } = {}) =>
 		node(
 			name,
 			'n8n-nodes-base.httpRequest',
-			4.2,
+			version,
 			{
 				method: 'GET',
 				url,
 				authentication: 'predefinedCredentialType',
 				nodeCredentialType: 'siteManagedTenantApi',
-				options: {},
+				options,
 			},
 			220,
 			{ ...onFail, ...credentialRef('one') },
 		);
+	const ownPages = `${ctx.server.url}/api/pages?per_page=100`;
+	const viaProxy = { options: { proxy: ctx.captureUrl } };
 	return e2eStack.workflowJson({
 		id: WORKFLOWS.http,
 		name: 'tenant scope: HTTP Request node',
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', 1, {}, 0),
-			request('Own site', `${ctx.server.url}/api/pages?per_page=100`),
+			request('Own site', ownPages),
 			request('Other host', `${ctx.captureUrl}/api/pages`),
+			request('Through a proxy', ownPages, viaProxy),
+			request('Through a proxy (newer)', ownPages, { ...viaProxy, version: HTTP_REQUEST_NEWER }),
 		],
 		links: [
 			['Start', 'Own site'],
 			['Start', 'Other host'],
+			['Start', 'Through a proxy'],
+			['Start', 'Through a proxy (newer)'],
 		],
 	});
 }
@@ -245,7 +257,7 @@ describe(`tenant scope in n8n ${N8N_1 ? '1.x' : '2.x'}`, () => {
 		expect(await pageUrls(ctx.tenants[CLIENT].client)).toEqual([`/from-${CLIENT}-listed`]);
 	});
 
-	test("n8n's HTTP Request node: the managed token goes to the Tenant Base URL only, and never to a renamed tenant", async () => {
+	test("n8n's HTTP Request node: the managed token goes to the Tenant Base URL only, never through a proxy, and never to a renamed tenant", async () => {
 		const first = await execute(WORKFLOWS.http);
 		const own = outputOf(first, 'Own site');
 		expect(own).toHaveLength(1);
@@ -253,6 +265,8 @@ describe(`tenant scope in n8n ${N8N_1 ? '1.x' : '2.x'}`, () => {
 		expect(own[0].data.map((page) => page.url)).toEqual([`/from-${ACME}-one`]);
 		const other = outputOf(first, 'Other host');
 		expect(errorText(other[0])).toContain('sends its token only to its Tenant Base URL');
+		for (const name of ['Through a proxy', 'Through a proxy (newer)'])
+			expect(errorText(outputOf(first, name)[0])).toContain('this request goes through a proxy');
 		expect(ctx.captured).toEqual([]);
 
 		// The tenant is renamed and a new tenant takes its old name.

@@ -75,6 +75,8 @@ export class SiteAdmin implements INodeType {
 			name: 'Site Management Admin',
 		},
 		usableAsTool: true,
+		// Token > Issue's token: n8n 2.x keeps it out of what a person viewing the execution sees.
+		sensitiveOutputFields: ['token'],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -275,7 +275,7 @@ export class SiteContactFormTrigger implements INodeType {
 		} else {
 			const accepted = deliveryRegistrations(this);
 			if (accepted.length === 0) {
-				// The site learns the URL and secret in create(); n8n stores them a moment later (issue 42).
+				// The site learns the URL and secret in create(); n8n stores them a moment later.
 				// A delivery in between is asked to come back, not refused for good as a 401 would be.
 				return reject(
 					this,

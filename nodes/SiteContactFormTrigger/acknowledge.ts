@@ -9,8 +9,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-export const ACKNOWLEDGE_ON_RECEIPT = 'onReceived';
-export const ACKNOWLEDGE_WHEN_FINISHED = 'lastNode';
+const ACKNOWLEDGE_ON_RECEIPT = 'onReceived';
+const ACKNOWLEDGE_WHEN_FINISHED = 'lastNode';
 
 /** An entry of the trigger's Options collection. */
 export const acknowledgeOption: INodeProperties = {

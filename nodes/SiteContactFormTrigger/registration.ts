@@ -54,7 +54,7 @@ export interface Registration extends IDataObject {
 	via?: TestRoute;
 }
 
-export type TestRoute = 'copies' | 'settings';
+type TestRoute = 'copies' | 'settings';
 
 interface TriggerStaticData extends IDataObject {
 	registrations?: Record<string, Registration>;
@@ -112,7 +112,7 @@ export function deliveryRegistrations(ctx: IWebhookFunctions): Registration[] {
 	);
 }
 
-export function webhookUrlOf(ctx: IHookFunctions): string {
+function webhookUrlOf(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
 		throw new NodeOperationError(ctx.getNode(), 'The node has no webhook URL', {

@@ -22,7 +22,7 @@ import { AUTOMATIC_SECRET_HEADER } from './secret';
 const CLAIM_TIMEOUT_MS = 5_000;
 
 /** 'new': this request won the claim; 'repeat': an earlier one did; 'unsupported': no claims endpoint. */
-export type ClaimOutcome = 'new' | 'repeat' | 'unsupported';
+type ClaimOutcome = 'new' | 'repeat' | 'unsupported';
 
 /** Where and with what a delivery is claimed. */
 export interface SiteClaim {
@@ -35,11 +35,11 @@ export interface SiteClaim {
 }
 
 /** Who the claim is for: this workflow's trigger node (production runs only; test runs do not claim). */
-export function consumerOf(ctx: IWebhookFunctions): string {
+function consumerOf(ctx: IWebhookFunctions): string {
 	return `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
 }
 
-export async function claimOnSite(
+async function claimOnSite(
 	ctx: IWebhookFunctions,
 	claim: SiteClaim,
 	key: string,
@@ -85,7 +85,7 @@ export async function claimOnSite(
  * secret's hash) that the re-activation replaced, and the trigger would then refuse every delivery.
  */
 /** Submissions remembered per trigger node. */
-export const REMEMBERED_SUBMISSIONS = 1000;
+const REMEMBERED_SUBMISSIONS = 1000;
 /** Trigger nodes remembered per process. */
 const REMEMBERED_CONSUMERS = 1000;
 
@@ -96,7 +96,7 @@ const recent = new Map<string, Set<string>>();
  * Records the key for the consumer; false when it was already recorded. Check and record happen in one
  * synchronous step, so concurrent requests in this process cannot both see a key as new.
  */
-export function recordInProcess(consumer: string, key: string): boolean {
+function recordInProcess(consumer: string, key: string): boolean {
 	let keys = recent.get(consumer);
 	if (keys) {
 		recent.delete(consumer);

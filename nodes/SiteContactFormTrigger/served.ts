@@ -12,10 +12,10 @@ import { tenantsInScope } from '../shared/tenantList';
 import { credentialScope, describeScope, SCOPE_ANY, SCOPE_LISTED } from '../shared/tenantScope';
 import { registrationTenant } from './tenant';
 
-export type TenantsServed = 'credential' | 'list' | 'allowed';
+type TenantsServed = 'credential' | 'list' | 'allowed';
 
 /** One registration per tenant at activation: a sane ceiling for one node and one activation. */
-export const MAX_SERVED_TENANTS = 500;
+const MAX_SERVED_TENANTS = 500;
 
 export const tenantsServedProperties: INodeProperties[] = [
 	{

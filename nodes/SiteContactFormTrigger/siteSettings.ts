@@ -11,10 +11,10 @@ import type { SiteRequestOptions } from '../shared/transport';
 import { siteApiRequest } from '../shared/transport';
 import { extensionRequest } from './extension';
 
-export const SETTINGS_PATH = '/api/settings';
-export const TEST_WEBHOOKS_PATH = '/api/contact-form/test-webhooks';
+const SETTINGS_PATH = '/api/settings';
+const TEST_WEBHOOKS_PATH = '/api/contact-form/test-webhooks';
 /** How long the site sends test copies: longer than n8n listens (10 minutes at most). */
-export const TEST_WEBHOOK_TTL_SECONDS = 660;
+const TEST_WEBHOOK_TTL_SECONDS = 660;
 
 /** The contact-form part of the tenant's settings as the service reports them. */
 export interface WebhookSettings {

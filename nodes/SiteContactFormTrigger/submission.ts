@@ -7,7 +7,7 @@ import { isPlainObject } from '../shared/json';
 import { setOwn } from './objects';
 
 /** The longest submission_id accepted (the site's are UUIDs, 36 characters). */
-export const MAX_SUBMISSION_ID_LENGTH = 200;
+const MAX_SUBMISSION_ID_LENGTH = 200;
 
 /** The keys of a submission as the contract defines it, in output order. */
 const SUBMISSION_KEYS = ['submission_id', 'tenant_id', 'form', 'submitted_at'] as const;
@@ -45,7 +45,7 @@ export function requestJsonObject(request: {
 }
 
 /** What a body's submission_id says: none, one (with the key repeats are told by), or a bad one. */
-export type SubmissionIdentity =
+type SubmissionIdentity =
 	| { kind: 'none' }
 	| { kind: 'id'; id: string | number; key: string }
 	| { kind: 'invalid'; problem: string };
@@ -70,7 +70,7 @@ export function submissionIdentity(body: IDataObject): SubmissionIdentity {
 	return { kind: 'id', id, key: JSON.stringify(id) };
 }
 
-export interface OutputOptions {
+interface OutputOptions {
 	liftFields: boolean;
 	headers?: IDataObject;
 }

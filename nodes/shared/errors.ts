@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { formatBytes } from './cappedBody';
 import { isRecord } from './json';
 import { redirectMessage } from './redirect';
+import { withoutSecrets } from './secrets';
 import { withoutUserInfo } from './url';
 
 interface ServerErrorBody {
@@ -111,7 +112,7 @@ export function serverError(
 	itemIndex: number,
 	context: ErrorContext = {},
 ): NodeApiError {
-	const parsed = readErrorBody(body);
+	const parsed = readErrorBody(withoutSecrets(body));
 	const message =
 		typeof parsed?.message === 'string' && parsed.message
 			? parsed.message
@@ -189,8 +190,15 @@ export function networkError(
 }
 
 /** The error for a failure before or around the request that is neither an answer nor a network error. */
-export function requestFailedError(node: INode, message: string, itemIndex: number): NodeApiError {
-	return new NodeApiError(node, { message }, { message, itemIndex });
+export function requestFailedError(
+	node: INode,
+	message: string,
+	itemIndex: number,
+	status?: number,
+): NodeApiError {
+	if (status === undefined) return new NodeApiError(node, { message }, { message, itemIndex });
+	const httpCode = String(status);
+	return new NodeApiError(node, { message, httpCode }, { message, itemIndex, httpCode });
 }
 
 /** An answer longer than the request's size cap (SiteRequestOptions.maxResponseBytes), left unread. */

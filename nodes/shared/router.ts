@@ -16,6 +16,7 @@ import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
 import { isRecord } from './json';
 import { currentOperationLabel, type OperationLabels } from './operationLabel';
 import { stoppedRunData, stoppedRunSummary, type StoppedRun } from './runReport';
+import { withoutSecrets } from './secrets';
 import { positiveInteger, readConcurrency, runWindow } from './window';
 
 type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
@@ -56,12 +57,16 @@ function isExecutionData(value: unknown): value is INodeExecutionData {
 	);
 }
 
-/** Turns what a handler returned into output items paired with the input item. */
+/**
+ * Turns what a handler returned into output items paired with the input item, without the values of
+ * the service's secrets (secrets.ts): every operation's output passes here.
+ */
 function toOutputItems(result: OperationResult, itemIndex: number): INodeExecutionData[] {
 	const list: unknown[] = Array.isArray(result) ? result : [result];
 	return list.map((entry) => {
-		if (isExecutionData(entry)) return { ...entry, pairedItem: { item: itemIndex } };
-		return { json: (entry ?? {}) as IDataObject, pairedItem: { item: itemIndex } };
+		if (isExecutionData(entry))
+			return { ...entry, json: withoutSecrets(entry.json), pairedItem: { item: itemIndex } };
+		return { json: withoutSecrets((entry ?? {}) as IDataObject), pairedItem: { item: itemIndex } };
 	});
 }
 
@@ -136,7 +141,10 @@ function errorItem(
 			description,
 			fields: context.details as IDataObject | undefined,
 		});
-		return { json: { message: error.message, error: about }, pairedItem: { item: itemIndex } };
+		return {
+			json: withoutSecrets({ message: error.message, error: about }),
+			pairedItem: { item: itemIndex },
+		};
 	}
 	const json: IDataObject = compact({
 		tenant_id: run.tenant,
@@ -144,7 +152,7 @@ function errorItem(
 		details: (context.details ?? description) as IDataObject | undefined,
 		httpCode,
 	});
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: withoutSecrets(json), pairedItem: { item: itemIndex } };
 }
 
 /** Puts the item's tenant on its output items, unless the service's answer names one itself. */

@@ -219,7 +219,7 @@ function itemLimits(
 
 /**
  * Each item's target, per node run (its execute context), credential type, timeout and named tenant:
- * an item's second request (Settings > Update reads, then writes) acts on what its first one
+ * an item's second request (Setting > Update reads, then writes) acts on what its first one
  * resolved, instead of n8n reading the credential and evaluating the Tenant expression again.
  * Failures are not kept: each request of the item meets the same error.
  */

@@ -65,10 +65,20 @@ export function tokenScope(credentials: ICredentialDataDecryptedObject, tenantId
 	);
 }
 
-function mintError(message: string, transient: boolean): UserError {
+/** Where a mint error keeps the Admin API's status, when it answered (mintStatusOf). */
+const MINT_STATUS = 'mintStatus';
+
+function mintError(message: string, transient: boolean, status?: number): UserError {
 	const error = new UserError(message, { level: 'warning' });
 	if (transient) Object.assign(error, { code: TOKEN_MINT_UNAVAILABLE });
+	if (status !== undefined) Object.assign(error, { [MINT_STATUS]: status });
 	return error;
+}
+
+/** The Admin API's HTTP status of a failed mint that got an answer (the item's error's httpCode). */
+export function mintStatusOf(error: unknown): number | undefined {
+	const status = (error as { [MINT_STATUS]?: unknown } | null)?.[MINT_STATUS];
+	return typeof status === 'number' ? status : undefined;
 }
 
 function serverMessage(body: unknown): string | undefined {
@@ -135,6 +145,7 @@ export async function mintTenantToken(
 		throw mintError(
 			`Could not get a tenant token: ${redirectMessage(url, status, response.headers ?? {})}`,
 			false,
+			status,
 		);
 	}
 	if (status < 200 || status > 299) {
@@ -142,6 +153,7 @@ export async function mintTenantToken(
 		throw mintError(
 			`Could not get a token for tenant "${tenantId}" from the Admin API: ${reason} (HTTP ${status})`,
 			status === 429 || status >= 500,
+			status,
 		);
 	}
 	const body = response.body as IDataObject | undefined;

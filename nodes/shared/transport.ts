@@ -42,7 +42,9 @@ import {
 } from './retry';
 import type { CancelSignal } from './cancel';
 import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
+import { mayWrite } from './dryRun';
 import { managedTenantToken } from './managedTenant';
+import { mintStatusOf } from './tokenMint';
 import type { RequestTarget, SiteCredentialType, SiteRequestContext } from './target';
 import { resolveRequestTarget } from './target';
 import { isToolForm } from './toolForm';
@@ -237,6 +239,12 @@ async function sendRequest(
 ): Promise<SiteResponse> {
 	const { itemIndex } = options;
 	const node = ctx.getNode();
+	if (!mayWrite(ctx, request.method, itemIndex))
+		throw new NodeOperationError(
+			node,
+			`Dry Run: ${request.method} ${request.path} was not sent, a dry run sends only reads`,
+			{ itemIndex },
+		);
 	const url = joinUrl(baseUrl, request.path);
 	// An agent's tool answers its model: an error there names no address of the service.
 	const asTool = isToolForm(node);
@@ -315,6 +323,10 @@ async function sendRequest(
 				const message = asTool
 					? `The site could not be reached (${failure.code ?? 'no answer'})`
 					: failure.message;
+				// A token mint the Admin API refused: its status, like any answer's.
+				const mintStatus = mintStatusOf(error);
+				if (mintStatus !== undefined)
+					throw requestFailedError(node, message, itemIndex, mintStatus);
 				throw transient
 					? networkError(node, failure.code, message, itemIndex, attempt + 1, errorContext)
 					: requestFailedError(node, message, itemIndex);

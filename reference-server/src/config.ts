@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CidrListError, parseCidrList } from './delivery/target-policy';
 import { withoutTrailingSlashes } from './lib/slashes';
+import { DEFAULT_OPTIONS } from './defaults';
 import type { ServerConfig, ServerOptions } from './types';
 
 /** A bad option value; the CLI prints the message and exits with status 2. */
@@ -13,38 +14,6 @@ export class ConfigError extends Error {
 	}
 }
 
-export const DEFAULT_OPTIONS = {
-	host: '127.0.0.1',
-	port: 4010,
-	dataDir: '.data/reference-server',
-	memory: false,
-	enableVariables: false,
-	extensions: true,
-	maxBodyMb: 10,
-	maxUploadMb: 25,
-	uploadQuotaMb: 1024,
-	maxVariables: 1000,
-	maxTestWebhooks: 10,
-	maxTestCopiesInFlight: 50,
-	maxVariablesKb: 1024,
-	retentionDays: 30,
-	formMaxBodyKb: 64,
-	formMaxFields: 50,
-	formMaxFieldLength: 10_000,
-	formRatePerAddress: 60,
-	formRatePerTenant: 600,
-	deliveryRetryBaseMs: 1000,
-	deliveryMaxAttempts: 10,
-	deliveryTimeoutMs: 10000,
-	deliverySetupGraceMs: 30_000,
-	faultRate: 0,
-	faultDropRate: 0,
-	/** false, true (info) or a pino level. */
-	logger: false as boolean | string,
-	headersTimeoutMs: 20_000,
-	requestTimeoutMs: 120_000,
-	idleTimeoutMs: 72_000,
-};
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

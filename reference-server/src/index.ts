@@ -1,4 +1,5 @@
 export { startServer } from './server';
 export { buildApp } from './app';
-export { resolveConfig, parseCommandLine, ConfigError, DEFAULT_OPTIONS } from './config';
+export { resolveConfig, parseCommandLine, ConfigError } from './config';
+export { DEFAULT_OPTIONS } from './defaults';
 export type { ServerOptions, ServerConfig, RunningServer } from './types';

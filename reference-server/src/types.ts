@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { DEFAULT_OPTIONS } from './config';
+import type { DEFAULT_OPTIONS } from './defaults';
 
 /**
  * What a caller may set: the twins of the CLI flags, each with its default in DEFAULT_OPTIONS and its

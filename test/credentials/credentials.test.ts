@@ -426,6 +426,25 @@ describe("the Managed Tenant credential's own token (the credential test, n8n's 
 		).resolves.toBeDefined();
 	});
 
+	test('the token never goes through a proxy: an address or {host, port} fails, nothing sent', async () => {
+		const data: ICredentialDataDecryptedObject = {
+			...managedData('own-a'),
+			accessToken: 'stt_stored',
+			accessTokenScope: 'x',
+		};
+		const authenticate = credential.authenticate as (
+			credentials: ICredentialDataDecryptedObject,
+			options: IHttpRequestOptions,
+		) => Promise<IHttpRequestOptions>;
+		const url = `${String(data.baseUrl)}/api/pages`;
+		for (const proxy of ['http://127.0.0.1:9', { host: '127.0.0.1', port: 9 }])
+			await expect(authenticate(data, { url, headers: {}, proxy } as never)).rejects.toThrow(
+				/only straight to its Tenant Base URL: this request goes through a proxy/,
+			);
+		for (const proxy of ['', '  ', undefined])
+			await expect(authenticate(data, { url, headers: {}, proxy } as never)).resolves.toBeDefined();
+	});
+
 	test('a scope that does not allow its own Tenant ID gets no token', async () => {
 		const data = managedData('own-a', { tenantScope: 'listed', allowedTenants: 'client-*' });
 		const empty = ctx.runner.credentials.add('siteManagedTenantApi', data);

@@ -195,7 +195,7 @@ describe('one admin credential for any tenant: Any Tenant scope, the node names 
 		expect(issued()).toEqual(before.map((count) => count + 5));
 	});
 
-	test("Settings > Update reads, then writes, on its item's tenant with one read of the credential per item", async () => {
+	test("Setting > Update reads, then writes, on its item's tenant with one read of the credential per item", async () => {
 		const sites = await Promise.all(['twice-a', 'twice-b'].map((id) => ctx.tenant(id)));
 		const ids = sites.map((site) => site.id);
 		for (const site of sites)

@@ -1,11 +1,12 @@
 /**
  * Dry Run of the fleet writes, in n8n's engine against the reference server: the operation reads,
  * sends no change, and passes its input on with a preview under `dryRun` (current and proposed
- * values, or "would create" / "exists" / "would delete"). And Settings > Update's `previous`.
+ * values, or "would create" / "exists" / "would delete"). And Setting > Update's `previous`.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { byKey, byUrl } from '../../harness/locators';
+import { WriteProbe } from '../../harness/write-probe.node';
 import { listPages, readPage, seedPages, useNodeTestContext } from '../../harness/nodes';
 
 const ctx = useNodeTestContext();
@@ -15,7 +16,7 @@ const settingsOf = async (tenant: {
 	client: { get: (path: string) => Promise<{ data: { settings: object } }> };
 }) => (await tenant.client.get('/api/settings')).data.settings;
 
-describe('Settings > Update', () => {
+describe('Setting > Update', () => {
 	test('Dry Run shows current and proposed values per field and changes nothing', async () => {
 		const tenant = await ctx.tenant('dry-settings');
 		await tenant.run({
@@ -332,5 +333,31 @@ describe('Dry Run set by an expression', () => {
 			(await tenant.client.get('/api/variables')).data.data as Array<{ key: string }>
 		).map((variable) => variable.key);
 		expect(keys).toEqual(['kept']);
+	});
+});
+
+describe('the sender in a dry run', () => {
+	const probed = useNodeTestContext({}, { writeProbe: new WriteProbe() });
+
+	test('refuses every request that is not a read, even from an operation that forgot its Dry Run', async () => {
+		const tenant = await probed.tenant('dry-sender');
+		const probe = async (method: string, dryRun: boolean | string) =>
+			await probed.runner.runNode({
+				type: 'writeProbe',
+				parameters: { method, path: '/api/variables', dryRun },
+				credentials: tenant.credential,
+				continueOnFail: true,
+			});
+		for (const method of ['PUT', 'POST', 'PATCH', 'DELETE']) {
+			const refused = await probe(method, '={{ 1 }}');
+			expect(refused.items[0].json.error).toBe(
+				`Dry Run: ${method} /api/variables was not sent, a dry run sends only reads`,
+			);
+		}
+		expect((await tenant.client.get('/api/variables')).data.data).toEqual([]);
+		// A read goes out; outside a dry run the write does too.
+		expect((await probe('GET', true)).items[0].json.error).toBeUndefined();
+		expect((await probe('PUT', false)).items[0].json.error).toBeUndefined();
+		expect((await tenant.client.get('/api/variables')).data.data).toHaveLength(1);
 	});
 });

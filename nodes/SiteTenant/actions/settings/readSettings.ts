@@ -1,5 +1,5 @@
 /**
- * The site's settings as they are now (`GET /api/settings`), for Settings > Update's previous values
+ * The site's settings as they are now (`GET /api/settings`), for Setting > Update's previous values
  * and its Dry Run. Reading settings is an extension of the reference server: a service without it
  * answers 404 or 405, and this says which.
  */

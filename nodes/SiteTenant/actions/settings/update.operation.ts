@@ -1,5 +1,5 @@
 /**
- * Settings > Update: `POST /api/settings` with only the fields given (the others keep their value).
+ * Setting > Update: `POST /api/settings` with only the fields given (the others keep their value).
  * At least one field is required, so an empty call never reaches the service. The settings are read
  * first, where the service can (readSettings.ts): the output's `previous` holds the values of the
  * fields it changed, so a workflow can put them back; Dry Run shows the changes and sends nothing.
@@ -22,6 +22,11 @@ import {
 	isDryRun,
 	withResult,
 } from '../../helpers/dryRun';
+import {
+	assertUnchanged,
+	onlyIfUnchanged,
+	onlyIfUnchangedProperties,
+} from '../../helpers/onlyIfUnchanged';
 import { readSettings } from './readSettings';
 
 const properties: INodeProperties[] = [
@@ -99,6 +104,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	dryRunProperty('the settings'),
+	...onlyIfUnchangedProperties('settings'),
 ];
 
 export const description = updateDisplayOptions(
@@ -154,6 +160,18 @@ export async function execute(
 				description: `Reading settings (GET /api/settings) is an extension of the reference server; the service answered ${String(current.unreadable)}. Nothing was sent.`,
 			});
 		return dryRunItem(this, itemIndex, withResult(fieldChanges(current, body)));
+	}
+	if (onlyIfUnchanged(this, itemIndex)) {
+		if ('unreadable' in current)
+			throw new NodeOperationError(
+				this.getNode(),
+				"Only If Unchanged cannot read this site's settings",
+				{
+					itemIndex,
+					description: `Reading settings (GET /api/settings) is an extension of the reference server; the service answered ${String(current.unreadable)}. Nothing was written.`,
+				},
+			);
+		assertUnchanged(this, itemIndex, current, body);
 	}
 
 	const response = await tenantApiRequest.call(

@@ -1,9 +1,9 @@
-/** Tenant node, Settings > Update. */
+/** Tenant node, Setting > Update. */
 import { useNodeTestContext } from '../../../harness/nodes';
 
 const ctx = useNodeTestContext();
 
-describe('Settings > Update', () => {
+describe('Setting > Update', () => {
 	test('sends only the given fields; the others keep their value', async () => {
 		const tenant = await ctx.tenant('settings');
 		const settings = async () => (await tenant.client.get('/api/settings')).data.settings;
