@@ -14,7 +14,6 @@ export class ConfigError extends Error {
 	}
 }
 
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 const isInteger = Number.isInteger;
