@@ -114,6 +114,9 @@ const importWorkflow = async (workflow) =>
 		})
 	).id;
 
+/** An ended run is read once it shows its report (waitForExecution's withNode). */
+const REPORTED = { withNode: 'Per-site report' };
+
 const report = (run) =>
 	n8nCommands
 		.nodeItems(run, 'Per-site report')
@@ -169,7 +172,7 @@ test('rejected: the request shows each site, and the run ends with every site sk
 	);
 	expect(n8nCommands.nodeItems(waiting.run, 'Preview (dry run)')).toHaveLength(3);
 
-	const ended = await decide(ctx.rest, waiting, 'reject');
+	const ended = await decide(ctx.rest, waiting, 'reject', REPORTED);
 	expect(ended.status).toBe('success');
 	expect(ended.run.data.resultData.runData.Apply).toBeUndefined();
 	expect(report(ended.run)).toEqual(
@@ -190,7 +193,7 @@ test('approved: the sites that exist are applied, the missing one fails with its
 	expect(
 		(await ctx.clients['rollout-b']('POST', '/api/settings', { google_code: HUMAN_EDIT })).status,
 	).toBe(200);
-	const ended = await decide(ctx.rest, waiting, 'approve');
+	const ended = await decide(ctx.rest, waiting, 'approve', REPORTED);
 	expect(ended.status).toBe('success');
 
 	const rows = report(ended.run);
@@ -233,7 +236,7 @@ test('the cause fixed, the next run processes only the sites that failed, and ap
 		),
 	);
 
-	const ended = await decide(ctx.rest, waiting, 'approve');
+	const ended = await decide(ctx.rest, waiting, 'approve', REPORTED);
 	expect(ended.status).toBe('success');
 	expect(report(ended.run)).toEqual([
 		{
@@ -269,7 +272,10 @@ test('not approved: when the wait runs out, every site is skipped and nothing ch
 	};
 
 	// Nobody opened a link: the run ends once the wait has run out (up to a minute after).
-	const ranOut = await ctx.rest.waitForExecution(ctx.unapproved.id, { timeoutMs: 150_000 });
+	const ranOut = await ctx.rest.waitForExecution(ctx.unapproved.id, {
+		timeoutMs: 150_000,
+		...REPORTED,
+	});
 	expect(ranOut.status).toBe('success');
 	expect(ranOut.run.data.resultData.runData.Apply).toBeUndefined();
 	expect(report(ranOut.run)).toEqual(
@@ -288,7 +294,7 @@ test('not approved: when the wait runs out, every site is skipped and nothing ch
 		),
 	);
 	// Its resume URL opened without a decision, within the limit: not approved, and not "within 7 days".
-	const opened = await decide(ctx.rest, waiting, 'none');
+	const opened = await decide(ctx.rest, waiting, 'none', REPORTED);
 	expect(opened.status).toBe('success');
 	expect(opened.run.data.resultData.runData.Apply).toBeUndefined();
 	expect(report(opened.run)).toEqual(skipped('not approved (decision: none): nothing was changed'));

@@ -128,7 +128,9 @@ async function restClient(mainUrl, owner) {
 	 */
 	const waitForExecution = (executionId, options) =>
 		timed('wait', 'an execution to end', () => pollExecution(executionId, options));
-	const pollExecution = async (executionId, { timeoutMs = 120000, until } = {}) => {
+	// `withNode`: the node the ended run must show (n8n 1.x's first read of a run resumed from a wait
+	// can hold the data stored when it began waiting, status already ended).
+	const pollExecution = async (executionId, { timeoutMs = 120000, until, withNode } = {}) => {
 		const deadline = Date.now() + timeoutMs;
 		let endedAt;
 		const reached = (status) =>
@@ -146,7 +148,8 @@ async function restClient(mainUrl, owner) {
 				// n8n 1.x on SQLite stores an ended execution's status, then its data, in two writes: a
 				// read between them has no run data yet. Asked again for up to DATA_GRACE_MS.
 				endedAt ??= Date.now();
-				if (data?.resultData || Date.now() - endedAt > DATA_GRACE_MS)
+				const complete = data?.resultData && (!withNode || data.resultData.runData?.[withNode]);
+				if (complete || Date.now() - endedAt > DATA_GRACE_MS)
 					return { id: String(execution.id), status: execution.status, run: { data } };
 			}
 			await sleep(250);

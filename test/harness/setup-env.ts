@@ -3,6 +3,9 @@
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { setSafeRegexEngine } from 'n8n-workflow';
+
+import { patientRegexEngine } from './regex-engine';
 
 const userFolder = mkdtempSync(join(tmpdir(), 'n8n-test-user-'));
 process.env.N8N_USER_FOLDER = userFolder;
@@ -12,3 +15,6 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 process.env.N8N_LOG_LEVEL ??= 'silent';
 
 afterAll(() => rmSync(userFolder, { recursive: true, force: true }));
+
+// n8n's regex engine, with room for a busy machine (regex-engine.ts).
+setSafeRegexEngine(patientRegexEngine());

@@ -68,12 +68,15 @@ async function followWhenWaiting(rest, executionId, link) {
 	return await followLink(link);
 }
 
-/** Follows the link (approve, reject or none), then resolves to the ended execution ({id, status, run}). */
-async function decide(rest, waiting, decision) {
+/**
+ * Follows the link (approve, reject or none), then resolves to the ended execution ({id, status,
+ * run}); `options`: waitForExecution's (`withNode`: a node the ended run must show).
+ */
+async function decide(rest, waiting, decision, options = {}) {
 	const answer = await followLink(waiting.links[decision]);
 	if (answer.status !== 200)
 		throw new Error(`the ${decision} link answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-	return await rest.waitForExecution(waiting.id);
+	return await rest.waitForExecution(waiting.id, options);
 }
 
 /** The approve and decline links of a review email (n8n's resume URL with approved=true|false). */

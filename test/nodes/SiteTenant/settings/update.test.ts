@@ -1,4 +1,5 @@
 /** Tenant node, Setting > Update. */
+import { HIDDEN_VALUE } from '../../../../nodes/shared/secrets';
 import { useNodeTestContext } from '../../../harness/nodes';
 
 const ctx = useNodeTestContext();
@@ -24,15 +25,17 @@ describe('Setting > Update', () => {
 			},
 		});
 		expect(first.error).toBeUndefined();
-		// The output is the settings as saved, the same the service gives to a read, with the values
-		// of the fields it changed before (`previous`).
+		// The output is the settings as saved, the same the service gives to a read but for the
+		// headers' values (secrets.ts), with the values of the fields it changed before (`previous`).
 		const { previous, ...saved } = first.items[0].json;
+		const headers = { 'X-Form-Secret': 's3cret', 'X-Site': 'acme' };
+		const masked = { 'X-Form-Secret': HIDDEN_VALUE, 'X-Site': HIDDEN_VALUE };
 		expect(saved).toEqual({
 			google_code: 'G-ABC123',
 			noindex: 1,
 			statistics_iframe: null,
 			contact_form_webhook_url: 'https://hooks.example.com/contact',
-			contact_form_webhook_headers: { 'X-Form-Secret': 's3cret', 'X-Site': 'acme' },
+			contact_form_webhook_headers: masked,
 		});
 		expect(previous).toEqual({
 			google_code: null,
@@ -40,7 +43,7 @@ describe('Setting > Update', () => {
 			contact_form_webhook_url: null,
 			contact_form_webhook_headers: null,
 		});
-		expect(await settings()).toEqual(saved);
+		expect(await settings()).toEqual({ ...saved, contact_form_webhook_headers: headers });
 
 		const second = await tenant.run({
 			resource: 'settings',
@@ -52,14 +55,14 @@ describe('Setting > Update', () => {
 		});
 		expect(second.error).toBeUndefined();
 		const { previous: changedBefore, ...savedSecond } = second.items[0].json;
-		expect(savedSecond).toEqual(await settings());
+		expect(savedSecond).toEqual({ ...(await settings()), contact_form_webhook_headers: masked });
 		expect(changedBefore).toEqual({ statistics_iframe: null, noindex: 1 });
 		expect(await settings()).toEqual({
 			google_code: 'G-ABC123',
 			noindex: 0,
 			statistics_iframe: '<iframe src="https://stats.example.com"></iframe>',
 			contact_form_webhook_url: 'https://hooks.example.com/contact',
-			contact_form_webhook_headers: { 'X-Form-Secret': 's3cret', 'X-Site': 'acme' },
+			contact_form_webhook_headers: headers,
 		});
 
 		// An empty webhook URL clears it.
