@@ -6,6 +6,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { requestFailure } from '../shared/errors';
 import { siteApiRequestFull } from '../shared/transport';
 import type {
 	SiteCredentialType,
@@ -25,11 +26,11 @@ export async function extensionRequest(
 	try {
 		return await siteApiRequestFull.call(ctx, credentialType, request, options);
 	} catch (error) {
-		const httpCode = String((error as { httpCode?: unknown }).httpCode ?? '');
-		if (httpCode === '404' || httpCode === '405') return undefined;
-		// The transport throws NodeApiError (the server's message, no token): pass it on unchanged;
+		// The transport throws NodeApiError (the server's message, no token): passed on unchanged;
 		// anything else (not expected) is wrapped so the node still fails with a node error (n8n's
 		// scanner reads no eslint-disable comments and wants no raw rethrow).
+		const { status } = requestFailure(ctx.getNode(), error, options.itemIndex);
+		if (status === 404 || status === 405) return undefined;
 		throw error instanceof NodeApiError
 			? error
 			: new NodeApiError(ctx.getNode(), error as JsonObject);

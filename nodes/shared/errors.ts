@@ -21,15 +21,38 @@ interface ServerErrorBody {
 
 /**
  * What the transport threw, as the n8n error it is (the transport throws n8n's errors only; anything
- * else is wrapped for the item), and the HTTP status of an answer (NaN when there was none).
+ * else is wrapped for the item), and the HTTP status of the service's answer to the request (NaN
+ * when there was none, or when the token mint before it failed: its status is the Admin API's, and a
+ * 404 there says the tenant is missing, not that the endpoint is).
  */
 export function requestFailure(
 	node: INode,
 	error: unknown,
 	itemIndex: number,
 ): { failure: NodeApiError | NodeOperationError; status: number } {
-	if (error instanceof NodeApiError) return { failure: error, status: Number(error.httpCode) };
+	if (error instanceof NodeApiError)
+		return { failure: error, status: isMintFailure(error) ? NaN : Number(error.httpCode) };
 	return { failure: new NodeOperationError(node, error as Error, { itemIndex }), status: NaN };
+}
+
+/** Marks the error of a token mint the Admin API refused (mintFailedError). */
+const MINT_FAILURE = 'token_mint_failed';
+
+const isMintFailure = (error: NodeApiError) => error.context.error === MINT_FAILURE;
+
+/**
+ * A token mint the Admin API refused: its message, and its status as `httpCode` (a workflow branches
+ * on it), marked so that requestFailure does not take it for the site's answer.
+ */
+export function mintFailedError(
+	node: INode,
+	message: string,
+	itemIndex: number,
+	status: number,
+): NodeApiError {
+	const error = requestFailedError(node, message, itemIndex, status);
+	error.context.error = MINT_FAILURE;
+	return error;
 }
 
 /** The service's field names (`id`, `old_id`) as the node's editor shows them ("Tenant ID"). */

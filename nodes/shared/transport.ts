@@ -26,6 +26,7 @@ import { headerValue, isPlainObject } from './json';
 import type { FieldLabels } from './errors';
 import {
 	answerTooLargeError,
+	mintFailedError,
 	networkError,
 	readThrownRequestError,
 	redirectError,
@@ -325,8 +326,7 @@ async function sendRequest(
 					: failure.message;
 				// A token mint the Admin API refused: its status, like any answer's.
 				const mintStatus = mintStatusOf(error);
-				if (mintStatus !== undefined)
-					throw requestFailedError(node, message, itemIndex, mintStatus);
+				if (mintStatus !== undefined) throw mintFailedError(node, message, itemIndex, mintStatus);
 				throw transient
 					? networkError(node, failure.code, message, itemIndex, attempt + 1, errorContext)
 					: requestFailedError(node, message, itemIndex);

@@ -396,16 +396,21 @@ describe("the Managed Tenant credential's own token (the credential test, n8n's 
 		expect(result.message).toMatch(/Fill it in/);
 	});
 
-	test('the token goes to the Tenant Base URL only: any other address fails, nothing sent', async () => {
-		const data: ICredentialDataDecryptedObject = {
+	/** The credential holding a token from an earlier mint, and its authenticate. */
+	const storedToken = () => ({
+		data: {
 			...managedData('own-a'),
 			accessToken: 'stt_stored',
 			accessTokenScope: 'x',
-		};
-		const authenticate = credential.authenticate as (
+		} as ICredentialDataDecryptedObject,
+		authenticate: credential.authenticate as (
 			credentials: ICredentialDataDecryptedObject,
 			options: IHttpRequestOptions,
-		) => Promise<IHttpRequestOptions>;
+		) => Promise<IHttpRequestOptions>,
+	});
+
+	test('the token goes to the Tenant Base URL only: any other address fails, nothing sent', async () => {
+		const { data, authenticate } = storedToken();
 		const base = String(data.baseUrl);
 		for (const url of [
 			'http://127.0.0.1:9/api/pages',
@@ -427,15 +432,7 @@ describe("the Managed Tenant credential's own token (the credential test, n8n's 
 	});
 
 	test('the token never goes through a proxy: an address or {host, port} fails, nothing sent', async () => {
-		const data: ICredentialDataDecryptedObject = {
-			...managedData('own-a'),
-			accessToken: 'stt_stored',
-			accessTokenScope: 'x',
-		};
-		const authenticate = credential.authenticate as (
-			credentials: ICredentialDataDecryptedObject,
-			options: IHttpRequestOptions,
-		) => Promise<IHttpRequestOptions>;
+		const { data, authenticate } = storedToken();
 		const url = `${String(data.baseUrl)}/api/pages`;
 		for (const proxy of ['http://127.0.0.1:9', { host: '127.0.0.1', port: 9 }])
 			await expect(authenticate(data, { url, headers: {}, proxy } as never)).rejects.toThrow(

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { byKey, byUrl } from '../../harness/locators';
-import { WriteProbe } from '../../harness/write-probe.node';
+import { writeProbe } from '../../harness/write-probe.node';
 import { listPages, readPage, seedPages, useNodeTestContext } from '../../harness/nodes';
 
 const ctx = useNodeTestContext();
@@ -337,7 +337,7 @@ describe('Dry Run set by an expression', () => {
 });
 
 describe('the sender in a dry run', () => {
-	const probed = useNodeTestContext({}, { writeProbe: new WriteProbe() });
+	const probed = useNodeTestContext({}, { writeProbe });
 
 	test('refuses every request that is not a read, even from an operation that forgot its Dry Run', async () => {
 		const tenant = await probed.tenant('dry-sender');

@@ -46,3 +46,23 @@ test('a wrong admin token: httpCode 401', async () => {
 	});
 	expect(result.items[0].json.httpCode).toBe('401');
 });
+
+test("a mint's 404 is not the site's: Setting > Update's Dry Run names the missing tenant, not a missing endpoint", async () => {
+	const result = await ctx.runner.runNode({
+		type: 'siteTenant',
+		parameters: {
+			authentication: 'managedTenant',
+			resource: 'settings',
+			operation: 'update',
+			updateFields: { googleCode: 'G-1' },
+			dryRun: true,
+			options: { maxRetries: 0 },
+		},
+		credentials: ctx.managedCredential('mint-status-no-site'),
+		continueOnFail: true,
+	});
+	expect(result.items[0].json).toMatchObject({
+		error: expect.stringMatching(/tenant "mint-status-no-site".*not found/),
+		httpCode: '404',
+	});
+});

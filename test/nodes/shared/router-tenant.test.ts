@@ -3,56 +3,30 @@
  * whose only operation fails for items marked `fail`: output items carry the item's tenant, and the
  * error of a stopped run names the tenant of each failed item.
  */
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { executeOperations } from '../../../nodes/shared/router';
 import { createRunner } from '../../harness/nodes';
+import { routedNode } from '../../harness/routed-node';
 
-class TenantEcho implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Tenant Echo',
-		name: 'tenantEcho',
-		group: ['transform'],
-		version: 1,
-		description: 'Echoes items; fails the marked ones',
-		defaults: { name: 'Tenant Echo' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{ displayName: 'Resource', name: 'resource', type: 'hidden', default: 'site' },
-			{ displayName: 'Operation', name: 'operation', type: 'hidden', default: 'echo' },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeOperations.call(
-			this,
-			{
-				site: {
-					echo: async function (this: IExecuteFunctions, itemIndex: number) {
-						const json = this.getInputData()[itemIndex].json;
-						if (json.fail) throw new NodeOperationError(this.getNode(), 'refused', { itemIndex });
-						return { done: true };
-					},
-				},
+const tenantEcho = routedNode(
+	'tenantEcho',
+	async function (this: IExecuteFunctions, itemIndex: number) {
+		const json = this.getInputData()[itemIndex].json;
+		if (json.fail) throw new NodeOperationError(this.getNode(), 'refused', { itemIndex });
+		return { done: true };
+	},
+	{
+		runOptions: {
+			labels: { 'test:run': 'Site > Echo' },
+			tenantOf(itemIndex) {
+				return (this.getInputData()[itemIndex].json.site as string) || undefined;
 			},
-			{
-				labels: { 'site:echo': 'Site > Echo' },
-				tenantOf(itemIndex) {
-					return (this.getInputData()[itemIndex].json.site as string) || undefined;
-				},
-			},
-		);
-	}
-}
+		},
+	},
+);
 
-const runner = createRunner({ tenantEcho: new TenantEcho() });
+const runner = createRunner({ tenantEcho });
 const input = [
 	{ json: { site: 'acme' } },
 	{ json: { site: 'globex', fail: true } },
