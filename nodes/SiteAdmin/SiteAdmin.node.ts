@@ -75,7 +75,7 @@ export class SiteAdmin implements INodeType {
 			name: 'Site Management Admin',
 		},
 		usableAsTool: true,
-		// Token > Issue's token: n8n 2.x keeps it out of what a person viewing the execution sees.
+		// Token > Issue's token, for the n8n versions whose execution view keeps such fields hidden.
 		sensitiveOutputFields: ['token'],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

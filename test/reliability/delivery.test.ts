@@ -125,7 +125,7 @@ test(`${SUBMISSIONS} submissions while the receiver is down, server restarted tw
 	await waitUntil(
 		'every delivery attempted while the receiver is down',
 		() => deliveryRows().every((row) => row.attempts >= 2),
-		15_000,
+		120_000,
 	);
 	const whileDown = deliveryRows();
 	expect(whileDown).toHaveLength(SUBMISSIONS);
