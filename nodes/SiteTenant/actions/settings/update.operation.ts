@@ -130,6 +130,20 @@ function previousValues(current: IDataObject, body: IDataObject): IDataObject {
 	return previous;
 }
 
+/** The error of what needs the settings read first (`by`) on a service that cannot read them. */
+function unreadable(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	by: string,
+	status: unknown,
+	nothing: 'sent' | 'written',
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `${by} cannot read this site's settings`, {
+		itemIndex,
+		description: `Reading settings (GET /api/settings) is an extension of the reference server; the service answered ${String(status)}. Nothing was ${nothing}.`,
+	});
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -155,22 +169,12 @@ export async function execute(
 	const current = await readSettings(this, itemIndex);
 	if (isDryRun(this, itemIndex)) {
 		if ('unreadable' in current)
-			throw new NodeOperationError(this.getNode(), "Dry Run cannot read this site's settings", {
-				itemIndex,
-				description: `Reading settings (GET /api/settings) is an extension of the reference server; the service answered ${String(current.unreadable)}. Nothing was sent.`,
-			});
+			throw unreadable(this, itemIndex, 'Dry Run', current.unreadable, 'sent');
 		return dryRunItem(this, itemIndex, withResult(fieldChanges(current, body)));
 	}
 	if (onlyIfUnchanged(this, itemIndex)) {
 		if ('unreadable' in current)
-			throw new NodeOperationError(
-				this.getNode(),
-				"Only If Unchanged cannot read this site's settings",
-				{
-					itemIndex,
-					description: `Reading settings (GET /api/settings) is an extension of the reference server; the service answered ${String(current.unreadable)}. Nothing was written.`,
-				},
-			);
+			throw unreadable(this, itemIndex, 'Only If Unchanged', current.unreadable, 'written');
 		assertUnchanged(this, itemIndex, current, body);
 	}
 
