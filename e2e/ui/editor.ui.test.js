@@ -32,6 +32,17 @@ const jsonErrors = (scope) =>
 		.or(scope.getByText('Unexpected end of JSON input'));
 
 /** A screenshot in e2e/ui/screenshots/; with `docs`, also the picture docs/images/<docs>.png. */
+/** The labels of the parameters that show an issue badge: what a failure names. */
+async function issueLabels(issues) {
+	const labels = await issues.evaluateAll((badges) =>
+		badges.map((badge) => {
+			const item = badge.closest('[data-test-id="parameter-item"], .parameter-item');
+			return (item?.textContent ?? '?').trim().split('\n')[0].slice(0, 60);
+		}),
+	);
+	return labels.join(', ');
+}
+
 async function screenshot(name, { docs } = {}) {
 	await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 	if (docs) await page.screenshot({ path: path.join(DOCS_IMAGES, `${docs}.png`) });
@@ -46,7 +57,9 @@ beforeAll(
 			: await startStack({ log: say });
 		ctx.browser = await launchBrowser();
 		page = ctx.browser.context.pages()[0] ?? (await ctx.browser.context.newPage());
-		page.setDefaultTimeout(30000);
+		// CI's two cores run the other suites beside this one: a credential test there has taken over
+		// 30 s to answer. A wait that succeeds ends at once, so the limit costs nothing when all is well.
+		page.setDefaultTimeout(90_000);
 		await editor.signIn(page, ctx.stack.n8nUrl, ctx.stack.state.owner);
 		say('signed in');
 	},
@@ -257,10 +270,14 @@ step(
 				// An issue badge that stays: the panel may still be settling (a list loading, a
 				// locator checking its value) on a loaded machine, so it is looked at for up to 15 s.
 				const issues = ndv.getByTestId('parameter-issues');
-				for (let waited = 0; waited < 15_000 && (await issues.count()) > 0; waited += 500)
+				// CI's loaded machine has taken over 15 s to settle a Data table panel: 60 s, checked
+				// every half second, so a settled panel costs nothing.
+				for (let waited = 0; waited < 60_000 && (await issues.count()) > 0; waited += 500)
 					await page.waitForTimeout(500);
 				// Named in a failure: which example, which node.
 				const where = { file: workflow.file, node: await node.getAttribute('data-node-name') };
+				if ((await issues.count()) > 0)
+					say(`${where.file} > ${where.node}: issues at ${await issueLabels(issues)}`);
 				expect({ ...where, issues: await issues.count() }).toEqual({ ...where, issues: 0 });
 				// An optional JSON field left empty (Banner, JSON Body) shows no parse error.
 				expect(await jsonErrors(ndv).count()).toBe(0);
