@@ -1,6 +1,6 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { MIN_SECRET_LENGTH } from '../nodes/SiteContactFormTrigger/secret';
+import { MIN_SECRET_LENGTH } from '../nodes/shared/deliverySecret';
 
 /**
  * The shared secret of a contact-form webhook registered by hand: the site sends it in a header of

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
+import { resolveRequestTarget } from '../shared/target';
 import { operationLabels } from '../shared/operationLabel';
 import { operationSubtitle } from '../shared/subtitle';
 import { destructiveToolNotice, inToolForm, outsideToolForm } from '../shared/toolForm';
@@ -105,7 +106,11 @@ export class SiteAdmin implements INodeType {
 				tenant: tenant.handlers,
 				token: token.handlers,
 			},
-			{ labels },
+			{
+				labels,
+				resolveTarget: async (ctx, itemIndex) =>
+					await resolveRequestTarget(ctx, 'siteAdminApi', itemIndex),
+			},
 		);
 	}
 }

@@ -4,11 +4,14 @@
  * API credential) and a service without the claims endpoint fall back to this process's memory (best
  * effort: one process, until it restarts).
  */
-import type { IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
+import type { IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { headerAuth } from '../shared/auth';
+import { readThrownRequestError } from '../shared/errors';
 import { isPlainObject } from '../shared/json';
-import { joinUrl } from '../shared/url';
+import type { Route, SiteResponse } from '../shared/transport';
+import { sendOnRoute } from '../shared/transport';
 import { AUTOMATIC_SECRET_HEADER } from './secret';
 
 /*
@@ -39,28 +42,37 @@ function consumerOf(ctx: IWebhookFunctions): string {
 	return `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
 }
 
+/** The claim's route: the site it registered through, the delivery's secret, one short attempt. */
+function claimRoute(ctx: IWebhookFunctions, claim: SiteClaim): Route {
+	return {
+		baseUrl: claim.siteUrl,
+		auth: headerAuth(ctx, AUTOMATIC_SECRET_HEADER, claim.secret),
+		timeout: CLAIM_TIMEOUT_MS,
+		maxRetries: 0,
+		dryRun: false,
+	};
+}
+
 async function claimOnSite(
 	ctx: IWebhookFunctions,
 	claim: SiteClaim,
 	key: string,
 ): Promise<ClaimOutcome> {
-	let response: IN8nHttpFullResponse;
+	let response: SiteResponse;
 	try {
-		response = (await ctx.helpers.httpRequest({
-			method: 'POST',
-			url: joinUrl(claim.siteUrl, `/forms/${encodeURIComponent(claim.tenantId)}/claims`),
-			headers: { [AUTOMATIC_SECRET_HEADER]: claim.secret },
-			body: { consumer: consumerOf(ctx), key },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// The secret goes to the registered site only.
-			disableFollowRedirect: true,
-			timeout: CLAIM_TIMEOUT_MS,
-		})) as IN8nHttpFullResponse;
+		response = await sendOnRoute(
+			ctx,
+			claimRoute(ctx, claim),
+			{
+				method: 'POST',
+				path: `/forms/${encodeURIComponent(claim.tenantId)}/claims`,
+				body: { consumer: consumerOf(ctx), key },
+			},
+			// Every answer is read here; the sender never follows a redirect (the secret stays on the site).
+			{ itemIndex: 0, acceptStatus: () => true },
+		);
 	} catch (error) {
-		// Built afresh: the client's error holds the request headers (the secret).
-		const code = (error as { code?: string }).code;
+		const { code } = readThrownRequestError(error);
 		throw new NodeApiError(ctx.getNode(), {
 			message: `The site did not answer the claim${code ? ` (${code})` : ''}`,
 		});
@@ -77,8 +89,8 @@ async function claimOnSite(
 }
 
 /*
- * The fallback, this process's memory: submissions this n8n process has started a workflow for, per trigger node: the fallback for telling
- * repeats where the site cannot hold a claim (manual registration, a service without the claims
+ * The fallback, this process's memory: submissions this n8n process has started a workflow for, per
+ * trigger node, for telling repeats where the site cannot hold a claim (manual registration, a service without the claims
  * endpoint). It lives in memory, so it holds within one process only and is empty after a restart;
  * the node never writes it to static data: n8n saves a webhook's static data whole, as read when the
  * request began, so a delivery running across a re-activation would put back the registration (the

@@ -4,10 +4,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { MIN_SECRET_LENGTH } from '../shared/deliverySecret';
 import { setOwn } from './objects';
-
-/** The shortest contact-form secret (the credential refuses to save a shorter one; the trigger checks it). */
-export const MIN_SECRET_LENGTH = 16;
 
 /** The header an automatic registration asks the site to send the secret in. */
 export const AUTOMATIC_SECRET_HEADER = 'X-Site-Webhook-Secret';

@@ -5,10 +5,10 @@
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { tenantCredentialType } from '../shared/authentication';
 import { isPlainObject } from '../shared/json';
+import { resolveTenantTarget } from '../shared/target';
 import type { SiteRequestOptions } from '../shared/transport';
-import { siteApiRequest } from '../shared/transport';
+import { siteRequest } from '../shared/transport';
 import { extensionRequest } from './extension';
 
 const SETTINGS_PATH = '/api/settings';
@@ -23,8 +23,8 @@ export interface WebhookSettings {
 }
 
 /** A request for `tenantId` (a Tenant Token's own tenant is decided by its token). */
-function forTenant(tenantId: string): SiteRequestOptions {
-	return { itemIndex: 0, tenant: tenantId };
+async function forTenant(ctx: IHookFunctions, tenantId: string): Promise<SiteRequestOptions> {
+	return { itemIndex: 0, target: await resolveTenantTarget(ctx, 0, tenantId) };
 }
 
 /**
@@ -38,9 +38,8 @@ export async function readWebhookSettings(
 ): Promise<WebhookSettings | undefined> {
 	const response = await extensionRequest(
 		ctx,
-		tenantCredentialType(ctx),
 		{ method: 'GET', path: SETTINGS_PATH },
-		forTenant(tenantId),
+		await forTenant(ctx, tenantId),
 	);
 	if (response === undefined) {
 		ctx.logger.warn(
@@ -63,9 +62,8 @@ export async function saveWebhookSettings(
 	tenantId: string,
 	settings: WebhookSettings,
 ): Promise<void> {
-	await siteApiRequest.call(
+	await siteRequest.call(
 		ctx,
-		tenantCredentialType(ctx),
 		{
 			method: 'POST',
 			path: SETTINGS_PATH,
@@ -74,7 +72,7 @@ export async function saveWebhookSettings(
 				contact_form_webhook_headers: settings.headers,
 			},
 		},
-		forTenant(tenantId),
+		await forTenant(ctx, tenantId),
 	);
 }
 
@@ -86,9 +84,8 @@ export async function testWebhookListed(
 ): Promise<boolean> {
 	const response = await extensionRequest(
 		ctx,
-		tenantCredentialType(ctx),
 		{ method: 'GET', path: TEST_WEBHOOKS_PATH },
-		forTenant(tenantId),
+		await forTenant(ctx, tenantId),
 	);
 	const listed = isPlainObject(response?.body) ? response.body.data : undefined;
 	return Array.isArray(listed) && listed.some((entry) => isPlainObject(entry) && entry.url === url);
@@ -103,13 +100,12 @@ export async function addTestWebhook(
 ): Promise<boolean> {
 	const copies = await extensionRequest(
 		ctx,
-		tenantCredentialType(ctx),
 		{
 			method: 'POST',
 			path: TEST_WEBHOOKS_PATH,
 			body: { url, headers, ttl_seconds: TEST_WEBHOOK_TTL_SECONDS },
 		},
-		forTenant(tenantId),
+		await forTenant(ctx, tenantId),
 	);
 	return copies !== undefined;
 }
@@ -121,8 +117,7 @@ export async function removeTestWebhook(
 ): Promise<void> {
 	await extensionRequest(
 		ctx,
-		tenantCredentialType(ctx),
 		{ method: 'DELETE', path: TEST_WEBHOOKS_PATH, body: { url } },
-		forTenant(tenantId),
+		await forTenant(ctx, tenantId),
 	);
 }

@@ -4,12 +4,12 @@
  * Its `tenant_id` is checked against that before anything runs (a holder of one tenant's token can
  * read that tenant's webhook URL and secret and could otherwise post a submission naming any tenant).
  */
-import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/json';
-import { resolveItemTenant, tenantCredentialType } from '../shared/target';
-import { siteApiRequest } from '../shared/transport';
+import { resolveTenantTarget } from '../shared/target';
+import { siteRequest } from '../shared/transport';
 
 /** Why a delivery may not start the workflow (undefined when its tenant is expected). */
 export function deliveryTenantProblem(
@@ -35,16 +35,13 @@ export function deliveryTenantProblem(
  * reference server), else the credential's Tenant ID. The two must agree where both say.
  */
 export async function registrationTenant(ctx: IHookFunctions): Promise<string> {
-	const managed = await resolveItemTenant(ctx, 0);
-	if (managed !== undefined) return managed;
-	const credentialType = tenantCredentialType(ctx);
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-	const stated = String(credentials.tenantId ?? '').trim();
-	const sitemap = await siteApiRequest.call(
+	const target = await resolveTenantTarget(ctx);
+	if (target.tenantId !== undefined) return target.tenantId;
+	const stated = String(target.credentials.tenantId ?? '').trim();
+	const sitemap = await siteRequest.call(
 		ctx,
-		credentialType,
 		{ method: 'POST', path: '/api/sitemap', body: {} },
-		{ itemIndex: 0 },
+		{ itemIndex: 0, target },
 	);
 	const told = isPlainObject(sitemap) ? sitemap.tenant_id : undefined;
 	const siteSays = typeof told === 'string' ? told : '';

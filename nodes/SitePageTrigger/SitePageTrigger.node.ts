@@ -16,6 +16,7 @@ import { detectChanges, type PageChange, type PageEvent } from './changes';
 import { withContent } from './content';
 import { listAllPages, readSnapshot, type PollLimits, type Snapshot } from './snapshot';
 import { watchedSite } from './site';
+import { resolveTenantTarget } from '../shared/target';
 import { readState, stateOf, timeOf, writeState } from './state';
 
 const EVENTS: Array<{ name: string; value: PageEvent; description: string }> = [
@@ -96,7 +97,7 @@ async function pollOnce(
 	// Every request happens before the state is written: a failed poll keeps the old state, and the
 	// next poll sees everything since it.
 	const snapshot = await readSnapshot.call(this, includeDrafts, limits);
-	const site = await watchedSite(this, snapshot.tenantId);
+	const site = watchedSite(limits.target, snapshot.tenantId);
 	const state = readState(staticData);
 	const known = state !== undefined && state.drafts === includeDrafts && state.site === site.key;
 	const detected = known
@@ -145,6 +146,7 @@ async function pollWithinDeadline(
 	const deadline = AbortSignal.timeout(seconds * 1000);
 	try {
 		return await pollOnce.call(this, ...args, {
+			target: await resolveTenantTarget(this),
 			signal: deadline,
 			maxResponseBytes: Math.round(
 				boundedOption(this, 'maxAnswerMb', DEFAULT_MAX_ANSWER_MB, MAX_ANSWER_MB) * 1024 * 1024,

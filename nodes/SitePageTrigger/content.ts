@@ -5,7 +5,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { runWindow, throwFirstFailure } from '../shared/window';
-import { pagesAtUrl } from '../SiteTenant/helpers/readPageByUrl';
+import { pagesAtUrl } from '../shared/pages';
 import type { PageChange } from './changes';
 import type { PollLimits } from './snapshot';
 
@@ -15,7 +15,7 @@ const CONCURRENCY = 8;
 async function readPage(
 	ctx: IPollFunctions,
 	url: string,
-	limits: PollLimits = {},
+	limits: PollLimits,
 ): Promise<IDataObject | null> {
 	const pages = await pagesAtUrl(ctx, url, { itemIndex: 0, ...limits });
 	return pages.find((page) => page?.url === url) ?? null;
@@ -24,7 +24,7 @@ async function readPage(
 export async function withContent(
 	this: IPollFunctions,
 	changes: PageChange[],
-	limits: PollLimits = {},
+	limits: PollLimits,
 ): Promise<Array<PageChange & { page: IDataObject | null }>> {
 	const pages: Array<IDataObject | null> = new Array(changes.length).fill(null);
 	throwFirstFailure(

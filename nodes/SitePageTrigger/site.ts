@@ -4,9 +4,8 @@
  * reporting the difference between two sites as changes.
  */
 import { createHash } from 'crypto';
-import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
 
-import { resolveItemTenant, tenantCredentialType } from '../shared/target';
+import type { RequestTarget } from '../shared/target';
 import { withoutTrailingSlashes, withoutUserInfo } from '../shared/url';
 
 interface WatchedSite {
@@ -18,16 +17,10 @@ interface WatchedSite {
 	key: string;
 }
 
-export async function watchedSite(
-	ctx: IPollFunctions,
-	sitemapTenant: string | undefined,
-): Promise<WatchedSite> {
-	const credentialType = tenantCredentialType(ctx);
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(credentialType);
-	const site = withoutTrailingSlashes(withoutUserInfo(String(credentials.baseUrl ?? '').trim()));
-	// A Managed Tenant credential: the tenant its requests went to (target.ts), within its scope.
-	const fromCredential = await resolveItemTenant(ctx, 0);
-	const tenantId = fromCredential || sitemapTenant || null;
+/** The site of the poll's target: a Managed Tenant's tenant (within its scope), else the sitemap's. */
+export function watchedSite(target: RequestTarget, sitemapTenant: string | undefined): WatchedSite {
+	const site = withoutTrailingSlashes(withoutUserInfo(target.baseUrl));
+	const tenantId = target.tenantId || sitemapTenant || null;
 	const key = createHash('sha256')
 		.update(JSON.stringify([site, tenantId]))
 		.digest('base64')

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/json';
 import type { SiteRequestOptions } from '../shared/transport';
-import { tenantApiRequest, tenantApiRequestAllItems } from '../SiteTenant/transport';
+import { siteRequest, siteRequestPages } from '../shared/transport';
 
 export interface WatchedPage {
 	url: string;
@@ -26,8 +26,8 @@ export interface Snapshot {
 	tenantId?: string;
 }
 
-/** What bounds every request of a poll: its deadline and its answer size cap. */
-export type PollLimits = Pick<SiteRequestOptions, 'signal' | 'maxResponseBytes'>;
+/** Where every request of a poll goes (resolved once per poll), its deadline and answer size cap. */
+export type PollLimits = Pick<SiteRequestOptions, 'target' | 'signal' | 'maxResponseBytes'>;
 
 /** Longest name kept: a longer one is cut to this many characters (the state and items stay small). */
 export const MAX_NAME_LENGTH = 1000;
@@ -71,8 +71,8 @@ function watchedPage(
 	};
 }
 
-async function readSitemap(this: IPollFunctions, limits: PollLimits = {}): Promise<Snapshot> {
-	const answer = await tenantApiRequest.call(
+async function readSitemap(this: IPollFunctions, limits: PollLimits): Promise<Snapshot> {
+	const answer = await siteRequest.call(
 		this,
 		{ method: 'POST', path: '/api/sitemap', body: {} },
 		{ itemIndex: 0, ...limits },
@@ -105,9 +105,9 @@ async function readSitemap(this: IPollFunctions, limits: PollLimits = {}): Promi
 export async function listAllPages(
 	this: IPollFunctions,
 	qs: IDataObject,
-	limits: PollLimits = {},
+	limits: PollLimits,
 ): Promise<IDataObject[]> {
-	return await tenantApiRequestAllItems.call(
+	return await siteRequestPages.call(
 		this,
 		'/api/pages',
 		qs,
@@ -119,7 +119,7 @@ export async function listAllPages(
 export async function readSnapshot(
 	this: IPollFunctions,
 	includeDrafts: boolean,
-	limits: PollLimits = {},
+	limits: PollLimits,
 ): Promise<Snapshot> {
 	const snapshot = await readSitemap.call(this, limits);
 	if (includeDrafts) {

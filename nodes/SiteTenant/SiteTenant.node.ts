@@ -14,7 +14,7 @@ import {
 } from '../shared/authentication';
 import { requestOptionsDescription } from '../shared/options';
 import { executeOperations } from '../shared/router';
-import { tenantOfItem } from '../shared/target';
+import { resolveTenantTarget } from '../shared/target';
 import { operationLabels } from '../shared/operationLabel';
 import { operationSubtitle } from '../shared/subtitle';
 import { destructiveToolNotice } from '../shared/toolForm';
@@ -173,9 +173,7 @@ export class SiteTenant implements INodeType {
 			},
 			{
 				labels,
-				tenantOf(itemIndex) {
-					return tenantOfItem(this, itemIndex);
-				},
+				resolveTarget: async (ctx, itemIndex) => await resolveTenantTarget(ctx, itemIndex),
 			},
 		);
 	}

@@ -1,6 +1,7 @@
 /**
- * Whether an item is a dry run, decided once here for every operation that has a Dry Run parameter,
- * and read by the sender (transport.ts), which then refuses every request that is not a read.
+ * Whether an item is a dry run, decided once here for every operation that has a Dry Run parameter:
+ * the item's target carries it (target.ts), the operation previews, and the sender (transport.ts)
+ * refuses every request that is not a read.
  */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
@@ -32,16 +33,4 @@ export function isDryRun(ctx: IExecuteFunctions, itemIndex: number): boolean {
 				'true, "true" or 1 make a dry run; false, "false", 0 or empty a real one. Nothing was sent.',
 		},
 	);
-}
-
-/** The methods a dry run may send: reads. */
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * Whether a request may be sent for the item: a read always, anything else only outside a dry run.
- * Contexts without items (triggers, the editor's searches) have no Dry Run.
- */
-export function mayWrite(ctx: object, method: string, itemIndex: number): boolean {
-	if (READS.has(method.toUpperCase()) || !('getInputData' in ctx)) return true;
-	return !isDryRun(ctx as IExecuteFunctions, itemIndex);
 }

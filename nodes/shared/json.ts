@@ -42,3 +42,17 @@ export function recordIn(response: unknown, key: string): IDataObject {
 	const answer = (response ?? {}) as IDataObject;
 	return objectOr(answer[key], answer);
 }
+
+/** JSON text with object keys sorted, so key order does not count as a change. */
+export function stableStringify(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+	if (value !== null && typeof value === 'object') {
+		const record = value as Record<string, unknown>;
+		const entries = Object.keys(record)
+			.filter((key) => record[key] !== undefined)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${stableStringify(record[key])}`);
+		return `{${entries.join(',')}}`;
+	}
+	return JSON.stringify(value ?? null);
+}

@@ -59,6 +59,19 @@ function tokensOf(ctx: SiteRequestContext): Map<string, Promise<MintedToken>> {
 	return tokens;
 }
 
+/** What a mint needs besides the context. */
+export interface TokenRequest {
+	credentials: ICredentialDataDecryptedObject;
+	tenantId: string;
+	/** Sends the mint's request (auth.ts: the admin token is in its headers already). */
+	send: (options: IHttpRequestOptions) => Promise<unknown>;
+	abortSignal?: IHttpRequestOptions['abortSignal'];
+	/** The token the service just refused: never handed out again. */
+	rejected?: string;
+	/** Milliseconds: the node's Options > Timeout, like its other requests. */
+	timeout?: number;
+}
+
 /**
  * The run's token for `tenantId` with these credentials: the one minted already while it is valid
  * and not `rejected` (the token the service just refused), else a new mint that every request of the
@@ -66,11 +79,7 @@ function tokensOf(ctx: SiteRequestContext): Map<string, Promise<MintedToken>> {
  */
 export async function managedTenantToken(
 	ctx: SiteRequestContext,
-	credentials: ICredentialDataDecryptedObject,
-	tenantId: string,
-	abortSignal?: IHttpRequestOptions['abortSignal'],
-	rejected?: string,
-	timeout?: number,
+	{ credentials, tenantId, send, abortSignal, rejected, timeout }: TokenRequest,
 ): Promise<string> {
 	const tokens = tokensOf(ctx);
 	const scope = tokenScope(credentials, tenantId);
@@ -87,12 +96,11 @@ export async function managedTenantToken(
 		}
 		break;
 	}
-	const minted = mintTenantToken(
-		async (options) => await ctx.helpers.httpRequest(options),
-		credentials,
-		tenantId,
-		{ abortSignal, redirectMessage, timeout },
-	);
+	const minted = mintTenantToken(send, credentials, tenantId, {
+		abortSignal,
+		redirectMessage,
+		timeout,
+	});
 	const mint = isListSearch(ctx)
 		? minted.then((token) => ({
 				...token,

@@ -17,14 +17,16 @@ import { isRecord } from './json';
 import { currentOperationLabel, type OperationLabels } from './operationLabel';
 import { stoppedRunData, stoppedRunSummary, type StoppedRun } from './runReport';
 import { withoutSecrets } from './secrets';
+import type { RequestTarget } from './target';
 import { positiveInteger, readConcurrency, runWindow } from './window';
 
 type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
 
-/** One operation of one resource, called once per input item. */
+/** One operation of one resource, called once per input item with the item's target. */
 export type OperationHandler = (
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ) => Promise<OperationResult>;
 
 /** Handlers of one resource, keyed by operation value. */
@@ -33,17 +35,15 @@ export type OperationHandlers = Record<string, OperationHandler>;
 /** Handlers of every resource of a node, keyed by resource value. */
 type ResourceHandlers = Record<string, OperationHandlers>;
 
-/** The tenant an item is for, where the node knows it (undefined: not known). */
-type TenantOf = (this: IExecuteFunctions, itemIndex: number) => string | undefined;
-
 interface RunOptions {
 	/** The editor's names of the operations (operationLabels of the node's properties), for errors. */
 	labels?: OperationLabels;
 	/**
-	 * The tenant of each item: output items (error items too) then carry it as `tenant_id`, and the
-	 * error of a stopped run names it per failed item.
+	 * Where an item's requests go (target.ts), resolved once per item before its operation runs. Its
+	 * tenant (a Managed Tenant's) goes on the item's output items, error items too, as `tenant_id`,
+	 * and the error of a stopped run names it per failed item.
 	 */
-	tenantOf?: TenantOf;
+	resolveTarget: (ctx: IExecuteFunctions, itemIndex: number) => Promise<RequestTarget>;
 }
 
 const EXECUTION_DATA_KEYS = new Set(['json', 'binary', 'pairedItem', 'error']);
@@ -184,22 +184,29 @@ function chooseHandler(
 ): OperationHandler | { unsupported: string } {
 	const resource = ctx.getNodeParameter('resource', 0) as string;
 	const operation = ctx.getNodeParameter('operation', 0) as string;
-	return (
-		handlers[resource]?.[operation] ?? {
-			unsupported: `The operation "${operation}" of resource "${resource}" is not supported`,
-		}
-	);
+	// Own properties only: an operation named "constructor" is not Object's.
+	const own = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
+	const operations = own(handlers, resource) ? handlers[resource] : undefined;
+	const handler = operations && own(operations, operation) ? operations[operation] : undefined;
+	return typeof handler === 'function'
+		? handler
+		: { unsupported: `The operation "${operation}" of resource "${resource}" is not supported` };
 }
 
+/** Runs the item's operation on its target; the target is resolved first, once (target.ts). */
 async function runItem(
 	ctx: IExecuteFunctions,
 	handler: OperationHandler | { unsupported: string },
 	itemIndex: number,
+	resolveTarget: RunOptions['resolveTarget'],
+	tenants: Map<number, string>,
 ): Promise<INodeExecutionData[]> {
 	if (typeof handler !== 'function')
 		throw new NodeOperationError(ctx.getNode(), handler.unsupported, { itemIndex });
-	const result = await handler.call(ctx, itemIndex);
-	return toOutputItems(result, itemIndex);
+	const target = await resolveTarget(ctx, itemIndex);
+	if (target.tenantId) tenants.set(itemIndex, target.tenantId);
+	const result = await handler.call(ctx, itemIndex, target);
+	return withTenant(toOutputItems(result, itemIndex), target.tenantId);
 }
 
 /**
@@ -225,7 +232,7 @@ function stopError(
 export async function executeOperations(
 	this: IExecuteFunctions,
 	handlers: ResourceHandlers,
-	options: RunOptions = {},
+	options: RunOptions,
 ): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	if (itemCount === 0) return [[]];
@@ -234,14 +241,9 @@ export async function executeOperations(
 	const handler = chooseHandler(this, handlers);
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
-	const tenantOf = (itemIndex: number): string | undefined => {
-		try {
-			return options.tenantOf?.call(this, itemIndex) || undefined;
-		} catch {
-			// The item's tenant cannot be told (its own error says why): name none.
-			return undefined;
-		}
-	};
+	// The tenant of each item whose target resolved (an item that failed before has none).
+	const tenants = new Map<number, string>();
+	const tenantOf = (itemIndex: number): string | undefined => tenants.get(itemIndex);
 	const operation = currentOperationLabel(this, options.labels ?? {});
 	const applied: number[] = [];
 	// A cancelled execution starts no further item; the ones in flight end their waits and requests.
@@ -250,8 +252,13 @@ export async function executeOperations(
 
 	const run = async (itemIndex: number) => {
 		try {
-			const items = await runItem(this, handler, itemIndex);
-			outputsByItem[itemIndex] = withTenant(items, tenantOf(itemIndex));
+			outputsByItem[itemIndex] = await runItem(
+				this,
+				handler,
+				itemIndex,
+				options.resolveTarget,
+				tenants,
+			);
 			applied.push(itemIndex);
 		} catch (error) {
 			const withIndex = withItemIndex(this, error, itemIndex);

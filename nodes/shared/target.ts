@@ -1,7 +1,7 @@
 /**
- * Where one item's request goes, decided here and nowhere else: credential → tenant → base URL, and
- * the item's Timeout and Max Retries. Each failure is the item's own error and names the field; no
- * failure falls back to another tenant. (The token is added by the transport, transport.ts.)
+ * Where one item's request goes, decided here and nowhere else: credential → tenant → base URL, the
+ * item's Timeout and Max Retries, and whether it is a dry run. Each failure is the item's own error and names the field; no
+ * failure falls back to another tenant. (The token is added by the sender's strategy, auth.ts.)
  *
  * The tenant, for a Managed Tenant credential: the node's Tenant parameter when it is filled in (an
  * expression that throws or resolves empty fails the item), else the credential's Tenant ID; either
@@ -18,6 +18,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isDryRun } from './dryRun';
 import { isRecord } from './json';
 import { MAX_CONFIGURABLE_RETRIES, MAX_RETRIES } from './retry';
 import { credentialScope, scopeProblem, TENANT_ID_PATTERN } from './tenantScope';
@@ -53,27 +54,11 @@ export interface RequestTarget {
 	/** Milliseconds per attempt. */
 	timeout: number;
 	maxRetries: number;
+	/** The item is a dry run (dryRun.ts): the sender sends reads only. */
+	dryRun: boolean;
 }
 
 const hasItems = (ctx: SiteRequestContext): ctx is IExecuteFunctions => 'getInputData' in ctx;
-
-/**
- * The tenant each item's requests went to, per node run (its execute context): the router puts it on
- * the item's output and names it in the item's error, without resolving the credential again.
- */
-const itemTenants = new WeakMap<object, Map<number, string>>();
-
-/** The tenant the item's requests were sent to in this node run, if it has sent any. */
-export function tenantOfItem(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	return itemTenants.get(ctx)?.get(itemIndex);
-}
-
-function recordTenant(ctx: SiteRequestContext, itemIndex: number, tenantId: string) {
-	if (!hasItems(ctx)) return;
-	let tenants = itemTenants.get(ctx);
-	if (!tenants) itemTenants.set(ctx, (tenants = new Map()));
-	tenants.set(itemIndex, tenantId);
-}
 
 /**
  * The credential type the node's Authentication parameter picks for the item. A hook, webhook, poll
@@ -200,9 +185,8 @@ function itemOption(
 function itemLimits(
 	ctx: SiteRequestContext,
 	itemIndex: number,
-	timeout: number | undefined,
 ): { timeout: number; maxRetries: number } {
-	const ms = timeout ?? itemOption(ctx, itemIndex, 'timeout', DEFAULT_TIMEOUT_MS);
+	const ms = itemOption(ctx, itemIndex, 'timeout', DEFAULT_TIMEOUT_MS);
 	if (!(ms > 0)) {
 		throw itemError(ctx, itemIndex, 'Timeout must be a number of milliseconds above 0');
 	}
@@ -218,19 +202,17 @@ function itemLimits(
 }
 
 /**
- * Each item's target, per node run (its execute context), credential type, timeout and named tenant:
- * an item's second request (Setting > Update reads, then writes) acts on what its first one
- * resolved, instead of n8n reading the credential and evaluating the Tenant expression again.
- * Failures are not kept: each request of the item meets the same error.
+ * Where the item's request goes: its credential as n8n resolves it for the item, the tenant (Managed
+ * Tenant), the base URL, and its Timeout and Max Retries. `tenant` names the Managed Tenant
+ * credential's tenant in place of the node's Tenant parameter (within the scope all the same; another
+ * credential's token decides its tenant itself). The router resolves it once per item and hands it to
+ * the operation (router.ts); a trigger or list search resolves it for its own requests.
  */
-const itemTargets = new WeakMap<object, Map<string, Promise<RequestTarget>>>();
-
-async function resolveItemTarget(
+export async function resolveRequestTarget(
 	ctx: SiteRequestContext,
 	credentialType: SiteCredentialType,
 	itemIndex: number,
-	timeout: number | undefined,
-	tenant: string | undefined,
+	tenant?: string,
 ): Promise<RequestTarget> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
 		credentialType,
@@ -250,60 +232,25 @@ async function resolveItemTarget(
 				: "The credential's Tenant Base URL is empty",
 		);
 	}
-	if (tenantId !== undefined) recordTenant(ctx, itemIndex, tenantId);
 	return {
 		credentialType,
 		credentials,
 		tenantId,
 		baseUrl,
-		...itemLimits(ctx, itemIndex, timeout),
+		...itemLimits(ctx, itemIndex),
+		dryRun: hasItems(ctx) && isDryRun(ctx, itemIndex),
 	};
 }
 
 /**
- * Where the item's request goes: its credential as n8n resolves it for the item, the tenant (Managed
- * Tenant), the base URL, and its Timeout and Max Retries. `timeout` overrides the node's option;
- * `tenant` names the Managed Tenant credential's tenant in place of the node's Tenant parameter
- * (within the scope all the same; another credential's token decides its tenant itself).
- * Resolved once per item and node run (itemTargets); a context without items resolves every time.
+ * The target of the Tenant node or a trigger: the credential its Authentication parameter picks.
+ * Its `tenantId` is the tenant acted on for a Managed Tenant credential (within its scope), undefined
+ * for a Tenant Token, whose token decides on the service.
  */
-export async function resolveRequestTarget(
+export async function resolveTenantTarget(
 	ctx: SiteRequestContext,
-	credentialType: SiteCredentialType,
-	itemIndex: number,
-	timeout?: number,
+	itemIndex = 0,
 	tenant?: string,
 ): Promise<RequestTarget> {
-	if (!hasItems(ctx)) {
-		return await resolveItemTarget(ctx, credentialType, itemIndex, timeout, tenant);
-	}
-	let targets = itemTargets.get(ctx);
-	if (!targets) itemTargets.set(ctx, (targets = new Map()));
-	const key = `${credentialType} ${itemIndex} ${timeout ?? ''} ${tenant ?? ''}`;
-	let target = targets.get(key);
-	if (!target) {
-		const resolving = resolveItemTarget(ctx, credentialType, itemIndex, timeout, tenant);
-		targets.set(key, resolving);
-		resolving.catch(() => targets.delete(key));
-		target = resolving;
-	}
-	return await target;
-}
-
-/**
- * The tenant the Tenant node or a trigger acts on for the item, as every request of the item resolves
- * it: the Managed Tenant credential's tenant (within its scope); undefined for a Tenant Token
- * credential, whose token decides on the service. Throws the item's error as a request would.
- */
-export async function resolveItemTenant(
-	ctx: SiteRequestContext,
-	itemIndex: number,
-): Promise<string | undefined> {
-	const credentialType = tenantCredentialType(ctx, itemIndex);
-	if (credentialType !== 'siteManagedTenantApi') return undefined;
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
-		credentialType,
-		itemIndex,
-	);
-	return managedTenant(ctx, itemIndex, credentials);
+	return await resolveRequestTarget(ctx, tenantCredentialType(ctx, itemIndex), itemIndex, tenant);
 }

@@ -10,19 +10,17 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
 	INode,
 	INodeListSearchResult,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { networkError, readThrownRequestError, redirectError, serverError } from './errors';
-import { isRedirectStatus } from './redirect';
+import { bearerAuth } from './auth';
 import type { SiteRequestContext } from './target';
 import { DEFAULT_TIMEOUT_MS } from './target';
 import { credentialScope, SCOPE_ONE, scopeAllows } from './tenantScope';
-import { lastPageOf, nextSearchPage, searchPageOf, unwrapList } from './transport';
-import { joinUrl } from './url';
+import type { Route } from './transport';
+import { lastPageOf, nextSearchPage, searchPageOf, sendOnRoute, unwrapList } from './transport';
 
 const TENANT_SEARCH_SIZE = 50;
 
@@ -52,37 +50,28 @@ async function adminTenantsPage(
 	credentials: ICredentialDataDecryptedObject,
 	{ page, perPage, search, instead }: TenantPageRequest,
 ): Promise<{ tenants: IDataObject[]; lastPage: number | undefined }> {
-	const baseUrl = String(credentials.adminBaseUrl ?? '');
-	const url = joinUrl(baseUrl, '/api/tenants');
 	const qs: IDataObject = { page, per_page: perPage };
 	if (search) qs.search = search;
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await ctx.helpers.httpRequest({
-			method: 'GET',
-			url,
-			qs,
-			headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-			timeout: DEFAULT_TIMEOUT_MS,
-		})) as IN8nHttpFullResponse;
-	} catch (error) {
-		const failure = readThrownRequestError(error);
-		throw networkError(ctx.getNode(), failure.code, failure.message, 0, 1, { baseUrl });
-	}
-	const status = response.statusCode;
-	if (isRedirectStatus(status)) {
-		throw redirectError(ctx.getNode(), url, status, response.headers, 0);
-	}
-	if (status === 404 || status === 405) throw noTenantListing(ctx.getNode(), status, 0, instead);
-	if (status < 200 || status > 299) {
-		throw serverError(ctx.getNode(), status, response.body, 0, { baseUrl });
-	}
+	const route: Route = {
+		baseUrl: String(credentials.adminBaseUrl ?? ''),
+		auth: bearerAuth(ctx, String(credentials.adminToken ?? '')),
+		timeout: DEFAULT_TIMEOUT_MS,
+		maxRetries: 0,
+		dryRun: false,
+	};
+	const response = await sendOnRoute(
+		ctx,
+		route,
+		{ method: 'GET', path: '/api/tenants', qs },
+		{ itemIndex: 0, acceptStatus: unlisted },
+	);
+	if (unlisted(response.statusCode))
+		throw noTenantListing(ctx.getNode(), response.statusCode, 0, instead);
 	return { tenants: unwrapList(response.body), lastPage: lastPageOf(response.body) };
 }
+
+/** What a service without the tenant listing answers. */
+const unlisted = (status: number) => status === 404 || status === 405;
 
 interface TenantPageRequest {
 	page: number;

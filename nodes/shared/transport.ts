@@ -1,15 +1,15 @@
 /**
- * The one way the nodes talk to the Site Management Service.
+ * The sender: the one way the nodes talk to the Site Management Service (operation → sender → n8n's
+ * helper, through the strategy of auth.ts).
  *
- * - Where an item's request goes (credential, tenant, base URL, Timeout, Max Retries) is decided by
- *   target.ts, per item: expressions in credential fields are per item, and an edited credential acts
- *   from the next request on. The Tenant Token and Admin credentials add their token through n8n
- *   (httpRequestWithAuthentication); a Managed Tenant credential's requests carry the run's token for
- *   the item's tenant (managedTenant.ts).
+ * - Where an item's request goes (credential, tenant, base URL, Timeout, Max Retries, Dry Run) is its
+ *   target, resolved once per item (target.ts) and passed in; the triggers and list searches resolve
+ *   theirs the same way.
+ * - A dry run sends reads only: every other request is refused here, whatever the operation.
  * - POST, PUT and DELETE carry an Idempotency-Key made once per call and reused by every retry of
  *   that call, so a retry after a lost answer never doubles anything.
  * - 429, 5xx and network failures are retried with exponential backoff and full jitter, honouring
- *   Retry-After; other 4xx fail at once.
+ *   Retry-After; other 4xx fail at once. A redirect is never followed.
  * - Server errors become NodeApiError with the server's message and field details, and no token.
  */
 import { randomUUID } from 'crypto';
@@ -17,7 +17,8 @@ import type {
 	IDataObject,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	IN8nHttpFullResponse,
+	INode,
+	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -41,26 +42,28 @@ import {
 	MAX_RETRY_AFTER_MS,
 	parseRetryAfter,
 } from './retry';
+import type { SiteAuth } from './auth';
+import { targetAuth } from './auth';
 import type { CancelSignal } from './cancel';
 import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
-import { mayWrite } from './dryRun';
-import { managedTenantToken } from './managedTenant';
 import { mintStatusOf } from './tokenMint';
-import type { RequestTarget, SiteCredentialType, SiteRequestContext } from './target';
-import { resolveRequestTarget } from './target';
+import type { RequestTarget, SiteRequestContext } from './target';
 import { isToolForm } from './toolForm';
 import { joinUrl } from './url';
 import { readConcurrency, runWindow, throwFirstFailure } from './window';
 
-export type { SiteCredentialType, SiteRequestContext } from './target';
+export type { RequestTarget, SiteCredentialType, SiteRequestContext } from './target';
 
 const METHODS_WITH_IDEMPOTENCY_KEY: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The methods a dry run may send. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type RequestBody = IHttpRequestOptions['body'];
 
 export interface SiteRequest {
 	method: IHttpRequestMethods;
-	/** Path on the credential's base URL, e.g. `/api/pages`. */
+	/** Path on the base URL, e.g. `/api/pages`. */
 	path: string;
 	/** A JSON value, a Buffer or a readable stream (multipart built by the caller). */
 	body?: RequestBody;
@@ -75,10 +78,9 @@ export interface SiteRequest {
 	json?: boolean;
 }
 
-export interface SiteRequestOptions {
+/** How one request is sent, whatever its route. */
+export interface SendOptions {
 	itemIndex: number;
-	/** Milliseconds per attempt. Default: the node's Options > Timeout, else 30000 (target.ts). */
-	timeout?: number;
 	/** Reuse a key made by the caller (e.g. one key for several calls of one item). */
 	idempotencyKey?: string;
 	/** The service's field names as the editor shows them, for the field details of an error. */
@@ -87,11 +89,27 @@ export interface SiteRequestOptions {
 	signal?: AbortSignal;
 	/** The longest answer read; a longer one fails the request unread (cappedBody.ts). */
 	maxResponseBytes?: number;
-	/**
-	 * Managed Tenant: the tenant to act on instead of the node's Tenant parameter (a trigger serving
-	 * several tenants), still within the credential's scope (target.ts).
-	 */
-	tenant?: string;
+	/** Answers handed back as they are instead of failing (an extension's 404, a claim's answer). */
+	acceptStatus?: (status: number) => boolean;
+}
+
+/** An item's request: how it is sent and where (its target, resolved once per item: target.ts). */
+export interface SiteRequestOptions extends SendOptions {
+	target: RequestTarget;
+}
+
+/** The item and where its requests go: what an operation hands its helpers. */
+export type SiteItem = Pick<SiteRequestOptions, 'itemIndex' | 'target'>;
+
+/** Where a request goes and how it proves its sender. */
+export interface Route {
+	baseUrl: string;
+	auth: SiteAuth;
+	/** Milliseconds per attempt. */
+	timeout: number;
+	maxRetries: number;
+	/** A dry run sends reads only. */
+	dryRun: boolean;
 }
 
 /** A response read whole: status, headers and the parsed body. */
@@ -114,143 +132,56 @@ function hasHeader(headers: IDataObject, name: string): boolean {
 	return headerValue(headers, name) !== undefined;
 }
 
-/** How one call reaches the service with its item's credential. */
-interface SiteAuth {
-	/** Sends one attempt with the credential's token. */
-	send(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse>;
-	/** After a 401: gets a fresh token for one more attempt; false when there is none to get. */
-	renew(): Promise<boolean>;
-}
-
-/** What a request needs, resolved once per call or per walk over pages. */
-interface ResolvedSettings {
-	auth: SiteAuth;
-	baseUrl: string;
-	timeout: number;
-	maxRetries: number;
-	signal: CancelSignal | undefined;
-}
-
-/** Sends with n8n's authentication of the credential (Tenant Token, Admin): the data read for the item. */
-function n8nAuth(ctx: SiteRequestContext, target: RequestTarget): SiteAuth {
-	const reference = ctx.getNode().credentials?.[target.credentialType];
-	return {
-		send: async (options) =>
-			(await ctx.helpers.httpRequestWithAuthentication.call(ctx, target.credentialType, options, {
-				credentialsDecrypted: {
-					id: reference?.id ?? '',
-					name: reference?.name ?? '',
-					type: target.credentialType,
-					data: target.credentials,
-				},
-			})) as IN8nHttpFullResponse,
-		renew: async () => false,
-	};
-}
-
-/** Sends with the run's token for the tenant (managedTenant.ts); a refused token is replaced once. */
-function managedAuth(
-	ctx: SiteRequestContext,
-	target: RequestTarget,
-	tenantId: string,
-	signal: CancelSignal | undefined,
-): SiteAuth {
-	// The token request keeps to Options > Timeout too.
-	const timeout = target.timeout;
-	let token: string | undefined;
-	let renewed = false;
-	return {
-		send: async (options) => {
-			token ??= await managedTenantToken(
-				ctx,
-				target.credentials,
-				tenantId,
-				signal,
-				undefined,
-				timeout,
-			);
-			return (await ctx.helpers.httpRequest({
-				...options,
-				headers: { ...options.headers, Authorization: `Bearer ${token}` },
-			})) as IN8nHttpFullResponse;
-		},
-		renew: async () => {
-			if (renewed || token === undefined) return false;
-			renewed = true;
-			token = await managedTenantToken(ctx, target.credentials, tenantId, signal, token, timeout);
-			return true;
-		},
-	};
-}
-
-/**
- * The item's target (target.ts) and the token that goes with it. Each read costs n8n a credential
- * decryption or an expression evaluation, so a walk over many pages (siteApiRequestAllItems) does it
- * once per item, not once per page.
- */
-async function resolveSettings(
-	ctx: SiteRequestContext,
-	credentialType: SiteCredentialType,
-	options: SiteRequestOptions,
-): Promise<ResolvedSettings> {
-	const target = await resolveRequestTarget(
-		ctx,
-		credentialType,
-		options.itemIndex,
-		options.timeout,
-		options.tenant,
-	);
+/** The execution's cancel signal joined with the request's own. */
+function signalOf(ctx: SiteRequestContext, options: SendOptions): CancelSignal | undefined {
 	const cancel = cancelSignalOf(ctx);
-	const signal =
-		cancel && options.signal
-			? AbortSignal.any([cancel, options.signal])
-			: (cancel ?? options.signal);
-	const auth =
-		target.tenantId !== undefined
-			? managedAuth(ctx, target, target.tenantId, signal)
-			: n8nAuth(ctx, target);
-	return {
-		auth,
-		baseUrl: target.baseUrl,
-		timeout: target.timeout,
-		maxRetries: target.maxRetries,
-		signal,
-	};
+	return cancel && options.signal
+		? AbortSignal.any([cancel, options.signal])
+		: (cancel ?? options.signal);
+}
+
+/** The route of an item's target: its base URL, its credential's strategy (auth.ts), its limits. */
+function routeOf(target: RequestTarget, auth: SiteAuth): Route {
+	const { baseUrl, timeout, maxRetries, dryRun } = target;
+	return { baseUrl, auth, timeout, maxRetries, dryRun };
 }
 
 /**
- * Sends one request with retries and returns the full response (status, headers, body).
- * Throws NodeApiError for every non-2xx answer that is not retried (or after the last retry).
+ * Sends one request of an item to its target, with retries, and returns the full response (status,
+ * headers, body). Throws NodeApiError for every non-2xx answer that is not retried (or after the
+ * last retry).
  */
-export async function siteApiRequestFull(
+export async function siteRequestFull(
 	this: SiteRequestContext,
-	credentialType: SiteCredentialType,
 	request: SiteRequest,
 	options: SiteRequestOptions,
 ): Promise<SiteResponse> {
-	const settings = await resolveSettings(this, credentialType, options);
-	return await sendRequest(this, request, options, settings);
+	const signal = signalOf(this, options);
+	const route = routeOf(options.target, targetAuth(this, options.target, signal));
+	return await sendOnRoute(this, route, request, options, signal);
 }
 
-async function sendRequest(
-	ctx: SiteRequestContext,
+/** Sends one request (see siteRequestFull) and returns the parsed response body. */
+export async function siteRequest(
+	this: SiteRequestContext,
 	request: SiteRequest,
 	options: SiteRequestOptions,
-	{ auth, baseUrl, timeout, maxRetries, signal }: ResolvedSettings,
-): Promise<SiteResponse> {
-	const { itemIndex } = options;
-	const node = ctx.getNode();
-	if (!mayWrite(ctx, request.method, itemIndex))
-		throw new NodeOperationError(
-			node,
-			`Dry Run: ${request.method} ${request.path} was not sent, a dry run sends only reads`,
-			{ itemIndex },
-		);
-	const url = joinUrl(baseUrl, request.path);
-	// An agent's tool answers its model: an error there names no address of the service.
-	const asTool = isToolForm(node);
-	const errorContext = { baseUrl: asTool ? undefined : baseUrl, fieldLabels: options.fieldLabels };
+): Promise<unknown> {
+	return (await siteRequestFull.call(this, request, options)).body;
+}
 
+/** A request that is not a read, in a dry run: refused before anything is sent. */
+function refuseInDryRun(node: INode, request: SiteRequest, itemIndex: number) {
+	if (READS.has(request.method.toUpperCase())) return;
+	throw new NodeOperationError(
+		node,
+		`Dry Run: ${request.method} ${request.path} was not sent, a dry run sends only reads`,
+		{ itemIndex },
+	);
+}
+
+/** The request's headers, with one Idempotency-Key for every attempt of a write. */
+function requestHeaders(request: SiteRequest, options: SendOptions): IDataObject {
 	const headers: IDataObject = { ...(request.headers ?? {}) };
 	if (
 		METHODS_WITH_IDEMPOTENCY_KEY.includes(request.method) &&
@@ -258,115 +189,181 @@ async function sendRequest(
 	) {
 		headers['Idempotency-Key'] = options.idempotencyKey ?? randomUUID();
 	}
+	return headers;
+}
 
-	let attempt = 0;
+/** The body of one attempt: a fresh one where the request makes them. */
+async function attemptBody(request: SiteRequest, headers: IDataObject): Promise<RequestBody> {
+	const body = request.createBody ? await request.createBody() : request.body;
+	if (isPlainObject(body) && Object.keys(body).length === 0 && request.method !== 'GET') {
+		// n8n's HTTP layer silently drops an empty object body; send the JSON text `{}` instead.
+		if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
+		return '{}';
+	}
+	return body;
+}
+
+/** n8n's options for one attempt. */
+function attemptOptions(
+	request: SiteRequest,
+	url: string,
+	headers: IDataObject,
+	body: RequestBody,
+	{ timeout }: Route,
+	signal: CancelSignal | undefined,
+	options: SendOptions,
+): IHttpRequestOptions {
+	const requestOptions: IHttpRequestOptions = {
+		method: request.method,
+		url,
+		headers: { ...headers },
+		json: request.json ?? true,
+		timeout,
+		returnFullResponse: true,
+		// Every answer comes back whole, its headers included: n8n 1.x drops the headers of an
+		// answer it throws (Retry-After, Location). No request here relies on n8n's refresh after a
+		// 401: the managed token is renewed by the sender.
+		ignoreHttpStatusErrors: true,
+		// The service never redirects: following one would resend the token and the body to the host
+		// the Location names. A 3xx becomes redirectError. (Not following also keeps n8n's client from
+		// holding a copy of a streamed body for a replay.)
+		disableFollowRedirect: true,
+	};
+	if (request.qs !== undefined) requestOptions.qs = request.qs;
+	if (body !== undefined) requestOptions.body = body;
+	if (signal) requestOptions.abortSignal = signal;
+	if (options.maxResponseBytes !== undefined) requestOptions.encoding = 'stream';
+	return requestOptions;
+}
+
+/** What one attempt got: an answer, or none (the network, or the token mint before it, failed). */
+type Outcome =
+	{ answer: SiteResponse } | { noAnswer: { code?: string; message: string; error: unknown } };
+
+async function attempt(
+	ctx: SiteRequestContext,
+	route: Route,
+	request: SiteRequest,
+	requestOptions: IHttpRequestOptions,
+	signal: CancelSignal | undefined,
+	options: SendOptions,
+): Promise<Outcome> {
+	const { itemIndex } = options;
+	try {
+		const response = await route.auth.send(requestOptions);
+		let body: unknown = response.body;
+		if (options.maxResponseBytes !== undefined && isReadableBody(body))
+			body = parseAnswer(await readCapped(body, options.maxResponseBytes, signal));
+		return {
+			answer: { statusCode: response.statusCode, headers: response.headers ?? {}, body },
+		};
+	} catch (error) {
+		if (signal?.aborted) throw cancelledError(ctx, itemIndex);
+		if (error instanceof AnswerTooLargeError)
+			throw answerTooLargeError(ctx.getNode(), request, error.maxBytes, itemIndex);
+		const failure = readThrownRequestError(error);
+		if (failure.status === undefined)
+			return { noAnswer: { code: failure.code, message: failure.message, error } };
+		return {
+			answer: { statusCode: failure.status, headers: failure.headers ?? {}, body: failure.body },
+		};
+	}
+}
+
+/** The error of a request that got no answer, for the user or, as a tool, for a model. */
+function noAnswerError(
+	node: INode,
+	{ code, message, error }: { code?: string; message: string; error: unknown },
+	itemIndex: number,
+	attempts: number,
+	baseUrl: string | undefined,
+): NodeApiError {
+	const transient = isRetryableNetworkError(code, message);
+	// The client's message names the address it could not reach: not for a model.
+	const shown =
+		baseUrl === undefined ? `The site could not be reached (${code ?? 'no answer'})` : message;
+	// A token mint the Admin API refused: its status, like any answer's.
+	const mintStatus = mintStatusOf(error);
+	if (mintStatus !== undefined) return mintFailedError(node, shown, itemIndex, mintStatus);
+	return transient
+		? networkError(node, code, shown, itemIndex, attempts, { baseUrl })
+		: requestFailedError(node, shown, itemIndex);
+}
+
+/** The error of an answer that is not a success and is not retried. */
+function answerError(
+	node: INode,
+	url: string,
+	{ statusCode, headers, body }: SiteResponse,
+	itemIndex: number,
+	errorContext: { baseUrl: string | undefined; fieldLabels?: FieldLabels },
+): NodeApiError {
+	if (!isRedirectStatus(statusCode))
+		return serverError(node, statusCode, body, itemIndex, errorContext);
+	return errorContext.baseUrl === undefined
+		? requestFailedError(
+				node,
+				`The site answered with a redirect (HTTP ${statusCode}); it was not followed.`,
+				itemIndex,
+			)
+		: redirectError(node, url, statusCode, headers, itemIndex);
+}
+
+/** How long to wait before the next attempt after this answer, or undefined: no retry. */
+function retryDelay(answer: SiteResponse, attemptNo: number): number | undefined {
+	if (!isRetryableStatus(answer.statusCode)) return undefined;
+	const retryAfter = parseRetryAfter(headerValue(answer.headers, 'retry-after'));
+	if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) return undefined;
+	return retryAfter ?? backoffDelay(attemptNo);
+}
+
+/**
+ * The sender: the one loop every request of the nodes goes through. A dry run sends reads only;
+ * 429, 5xx and network failures are retried (backoff, Retry-After); a refused managed token is
+ * replaced once; a redirect is never followed; errors are built afresh, without the token.
+ */
+export async function sendOnRoute(
+	ctx: SiteRequestContext,
+	route: Route,
+	request: SiteRequest,
+	options: SendOptions,
+	signal: CancelSignal | undefined = signalOf(ctx, options),
+): Promise<SiteResponse> {
+	const { itemIndex } = options;
+	const node = ctx.getNode();
+	if (route.dryRun) refuseInDryRun(node, request, itemIndex);
+	const url = joinUrl(route.baseUrl, request.path);
+	// An agent's tool answers its model: an error there names no address of the service.
+	const errorContext = {
+		baseUrl: isToolForm(node) ? undefined : route.baseUrl,
+		fieldLabels: options.fieldLabels,
+	};
+	const headers = requestHeaders(request, options);
+	let attemptNo = 0;
 	for (;;) {
 		if (signal?.aborted) throw cancelledError(ctx, itemIndex);
-		let body = request.createBody ? await request.createBody() : request.body;
-		if (isPlainObject(body) && Object.keys(body).length === 0 && request.method !== 'GET') {
-			// n8n's HTTP layer silently drops an empty object body; send the JSON text `{}` instead.
-			body = '{}';
-			if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
-		}
+		const body = await attemptBody(request, headers);
 		// A stream given directly can be sent once only; everything else can be sent again.
-		const canRetry = attempt < maxRetries && (request.createBody !== undefined || !isStream(body));
-
-		const requestOptions: IHttpRequestOptions = {
-			method: request.method,
-			url,
-			headers: { ...headers },
-			qs: request.qs,
-			body,
-			json: request.json ?? true,
-			timeout,
-			returnFullResponse: true,
-			// Every answer comes back whole, its headers included: n8n 1.x drops the headers of an
-			// answer it throws (Retry-After, Location). No request here relies on n8n's refresh after a
-			// 401: the managed token is renewed below.
-			ignoreHttpStatusErrors: true,
-		};
-		if (signal) requestOptions.abortSignal = signal;
-		if (options.maxResponseBytes !== undefined) requestOptions.encoding = 'stream';
-		if (requestOptions.qs === undefined) delete requestOptions.qs;
-		if (requestOptions.body === undefined) delete requestOptions.body;
-		// The service never redirects: following one would resend the token and the body to the host
-		// the Location names. A 3xx throws and becomes redirectError below. (Not following
-		// also keeps n8n's client from holding a copy of a streamed body for a replay.)
-		requestOptions.disableFollowRedirect = true;
-
-		let status: number;
-		// Undefined when n8n did not pass the answer's headers on (an answer thrown after all).
-		let responseHeaders: IDataObject | undefined = {};
-		let responseBody: unknown;
-		try {
-			const response = await auth.send(requestOptions);
-			status = response.statusCode;
-			responseHeaders = response.headers ?? {};
-			responseBody = response.body;
-			if (options.maxResponseBytes !== undefined && isReadableBody(responseBody))
-				responseBody = parseAnswer(
-					await readCapped(responseBody, options.maxResponseBytes, signal),
-				);
-		} catch (error) {
-			if (signal?.aborted) throw cancelledError(ctx, itemIndex);
-			if (error instanceof AnswerTooLargeError)
-				throw answerTooLargeError(node, request, error.maxBytes, itemIndex);
-			const failure = readThrownRequestError(error);
-			if (failure.status === undefined) {
-				// No answer at all: a network failure (or a failed mint of a managed token).
-				const transient = isRetryableNetworkError(failure.code, failure.message);
-				if (canRetry && transient) {
-					await wait(ctx, backoffDelay(attempt), signal, itemIndex);
-					attempt++;
-					continue;
-				}
-				// The client's message names the address it could not reach: not for a model.
-				const message = asTool
-					? `The site could not be reached (${failure.code ?? 'no answer'})`
-					: failure.message;
-				// A token mint the Admin API refused: its status, like any answer's.
-				const mintStatus = mintStatusOf(error);
-				if (mintStatus !== undefined) throw mintFailedError(node, message, itemIndex, mintStatus);
-				throw transient
-					? networkError(node, failure.code, message, itemIndex, attempt + 1, errorContext)
-					: requestFailedError(node, message, itemIndex);
-			}
-			status = failure.status;
-			responseHeaders = failure.headers;
-			responseBody = failure.body;
-		}
-
-		// A managed token the service refused (expired, revoked): once more with a fresh one. A stream
-		// given directly cannot be sent again.
-		if (
-			status === 401 &&
-			(request.createBody !== undefined || !isStream(body)) &&
-			(await auth.renew())
-		) {
+		const resendable = request.createBody !== undefined || !isStream(body);
+		const canRetry = attemptNo < route.maxRetries && resendable;
+		const requestOptions = attemptOptions(request, url, headers, body, route, signal, options);
+		const outcome = await attempt(ctx, route, request, requestOptions, signal, options);
+		if ('noAnswer' in outcome) {
+			const { code, message } = outcome.noAnswer;
+			if (!(canRetry && isRetryableNetworkError(code, message)))
+				throw noAnswerError(node, outcome.noAnswer, itemIndex, attemptNo + 1, errorContext.baseUrl);
+			await wait(ctx, backoffDelay(attemptNo++), signal, itemIndex);
 			continue;
 		}
-
-		if (status >= 200 && status < 300) {
-			return { statusCode: status, headers: responseHeaders ?? {}, body: responseBody };
-		}
-		if (isRedirectStatus(status)) {
-			throw asTool
-				? requestFailedError(
-						node,
-						`The site answered with a redirect (HTTP ${status}); it was not followed.`,
-						itemIndex,
-					)
-				: redirectError(node, url, status, responseHeaders, itemIndex);
-		}
-		if (canRetry && isRetryableStatus(status)) {
-			const retryAfter = parseRetryAfter(headerValue(responseHeaders, 'retry-after'));
-			if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
-				await wait(ctx, retryAfter ?? backoffDelay(attempt), signal, itemIndex);
-				attempt++;
-				continue;
-			}
-		}
-		throw serverError(node, status, responseBody, itemIndex, errorContext);
+		const { answer } = outcome;
+		// A managed token the service refused (expired, revoked): once more with a fresh one.
+		if (answer.statusCode === 401 && resendable && (await route.auth.renew())) continue;
+		const status = answer.statusCode;
+		if ((status >= 200 && status < 300) || options.acceptStatus?.(status)) return answer;
+		const delay = canRetry ? retryDelay(answer, attemptNo) : undefined;
+		if (delay === undefined) throw answerError(node, url, answer, itemIndex, errorContext);
+		await wait(ctx, delay, signal, itemIndex);
+		attemptNo++;
 	}
 }
 
@@ -387,17 +384,6 @@ async function wait(
 		if (error instanceof ExecutionCancelledError) throw cancelledError(ctx, itemIndex);
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 	}
-}
-
-/** Sends one request (see siteApiRequestFull) and returns the parsed response body. */
-export async function siteApiRequest(
-	this: SiteRequestContext,
-	credentialType: SiteCredentialType,
-	request: SiteRequest,
-	options: SiteRequestOptions,
-): Promise<unknown> {
-	const response = await siteApiRequestFull.call(this, credentialType, request, options);
-	return response.body;
 }
 
 /** A list that may come bare (`[...]`) or wrapped (`{data: [...]}`); anything else is an empty list. */
@@ -439,9 +425,8 @@ export interface AllItemsOptions {
  * many pages there are, a node with items fetches the rest Options > Concurrency at a time and joins
  * them in page order; a trigger walks them one by one.
  */
-export async function siteApiRequestAllItems(
+export async function siteRequestPages(
 	this: SiteRequestContext,
-	credentialType: SiteCredentialType,
 	path: string,
 	qs: IDataObject,
 	{ returnAll, limit = 50 }: AllItemsOptions,
@@ -452,16 +437,18 @@ export async function siteApiRequestAllItems(
 	const items: IDataObject[] = [];
 	if (wanted === 0) return items;
 
-	// The credential and options are the same for every page of the walk: read them once.
-	const settings = await resolveSettings(this, credentialType, options);
+	// One route (and with a Managed Tenant, one token) for every page of the walk.
+	const signal = signalOf(this, options);
+	const route = routeOf(options.target, targetAuth(this, options.target, signal));
 	const concurrency = 'getInputData' in this ? readConcurrency(this) : 1;
 	const fetchPage = async (page: number) =>
 		(
-			await sendRequest(
+			await sendOnRoute(
 				this,
+				route,
 				{ method: 'GET', path, qs: { ...qs, page, per_page: perPage } },
 				options,
-				settings,
+				signal,
 			)
 		).body;
 

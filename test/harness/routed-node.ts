@@ -1,6 +1,7 @@
 /**
  * A node of a test's own on the package's router (executeOperations): one operation, `handler`,
- * under resource `test` and operation `run`, with the test's properties and credentials.
+ * under resource `test` and operation `run`, with the test's properties and credentials; each item's
+ * target is the Tenant node's (its Authentication parameter's credential) unless `runOptions` says.
  */
 import type {
 	IExecuteFunctions,
@@ -12,6 +13,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { executeOperations, type OperationHandler } from '../../nodes/shared/router';
+import { resolveTenantTarget } from '../../nodes/shared/target';
 
 export function routedNode(
 	name: string,
@@ -19,7 +21,9 @@ export function routedNode(
 	{
 		properties = [],
 		credentials = [],
-		runOptions = {},
+		runOptions = {
+			resolveTarget: async (ctx, itemIndex) => await resolveTenantTarget(ctx, itemIndex),
+		},
 	}: {
 		properties?: INodeProperties[];
 		credentials?: INodeCredentialDescription[];

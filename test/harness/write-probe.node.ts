@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { dryRunProperty } from '../../nodes/SiteTenant/helpers/dryRun';
-import { tenantApiRequest } from '../../nodes/SiteTenant/transport';
+import type { RequestTarget } from '../../nodes/shared/transport';
+import { siteRequest } from '../../nodes/shared/transport';
 import { routedNode } from './routed-node';
 
 /**
@@ -10,11 +11,11 @@ import { routedNode } from './routed-node';
  */
 export const writeProbe = routedNode(
 	'writeProbe',
-	async function (this: IExecuteFunctions, itemIndex: number) {
+	async function (this: IExecuteFunctions, itemIndex: number, target: RequestTarget) {
 		const method = this.getNodeParameter('method', itemIndex) as 'PUT';
 		const path = this.getNodeParameter('path', itemIndex) as string;
 		const body = { key: `probe-${itemIndex}`, value: 'v' };
-		const answer = await tenantApiRequest.call(this, { method, path, body }, { itemIndex });
+		const answer = await siteRequest.call(this, { method, path, body }, { itemIndex, target });
 		return { answer: answer as IDataObject };
 	},
 	{

@@ -10,8 +10,9 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isRecord } from '../../shared/json';
-import { tenantApiRequest } from '../transport';
-import { readPageByUrl } from './readPageByUrl';
+import type { SiteItem } from '../../shared/transport';
+import { siteRequest } from '../../shared/transport';
+import { readPageByUrl } from '../../shared/pages';
 
 const PRECONDITION_FIELD = 'if_updated_at';
 
@@ -70,19 +71,16 @@ export async function putContentIfUnchanged(
 	this: IExecuteFunctions,
 	body: IDataObject,
 	version: string,
-	itemIndex: number,
+	item: SiteItem,
 	madeFrom?: string,
 ): Promise<unknown> {
+	const { itemIndex } = item;
 	const url = String(body.url);
-	const page = await readPageByUrl.call(this, url, itemIndex);
+	const page = await readPageByUrl.call(this, url, item);
 	if (page.updated_at !== version)
 		throw pageChangedError(this, url, version, page.updated_at, itemIndex, madeFrom);
 	const send = async (sent: IDataObject) =>
-		await tenantApiRequest.call(
-			this,
-			{ method: 'PUT', path: '/api/content', body: sent },
-			{ itemIndex },
-		);
+		await siteRequest.call(this, { method: 'PUT', path: '/api/content', body: sent }, item);
 	try {
 		return await send({ ...body, [PRECONDITION_FIELD]: version });
 	} catch (error) {

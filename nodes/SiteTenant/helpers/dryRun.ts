@@ -11,9 +11,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { stableStringify } from '../actions/ai/diff';
-
-export { isDryRun } from '../../shared/dryRun';
+import { stableStringify } from '../../shared/json';
 
 /** The Dry Run parameter; `reads` says what the operation still reads, e.g. "the page". */
 export function dryRunProperty(reads: string): INodeProperties {

@@ -1,6 +1,6 @@
 /**
  * The editor's searchable lists behind the resource locators (Page, Variable). They go through the
- * node's transport like every operation: the chosen credential, retries, errors without the token.
+ * sender like every operation: the chosen credential, retries, errors without the token.
  */
 import type {
 	IDataObject,
@@ -9,9 +9,15 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../transport';
+import { resolveTenantTarget } from '../../shared/target';
 import { listTenants } from '../../shared/tenantList';
-import { lastPageOf, nextSearchPage, searchPageOf, unwrapList } from '../../shared/transport';
+import {
+	lastPageOf,
+	nextSearchPage,
+	searchPageOf,
+	siteRequest,
+	unwrapList,
+} from '../../shared/transport';
 
 /** Pages per list page: the editor asks for the next one as the user scrolls. */
 const PAGE_SEARCH_SIZE = 50;
@@ -39,10 +45,10 @@ export async function searchPages(
 	const page = searchPageOf(paginationToken);
 	const qs: IDataObject = { page, per_page: PAGE_SEARCH_SIZE };
 	if (filter?.trim()) qs.search = filter.trim();
-	const response = (await tenantApiRequest.call(
+	const response = (await siteRequest.call(
 		this,
 		{ method: 'GET', path: '/api/pages', qs },
-		{ itemIndex: 0 },
+		{ itemIndex: 0, target: await resolveTenantTarget(this) },
 	)) as IDataObject;
 	return {
 		results: unwrapList(response).map(pageItem),
@@ -55,10 +61,10 @@ export async function searchVariables(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const response = await tenantApiRequest.call(
+	const response = await siteRequest.call(
 		this,
 		{ method: 'GET', path: '/api/variables' },
-		{ itemIndex: 0 },
+		{ itemIndex: 0, target: await resolveTenantTarget(this) },
 	);
 	const fragment = filter?.trim().toLowerCase() ?? '';
 	return {

@@ -1,5 +1,5 @@
 /**
- * The router's tenant hook (RunOptions.tenantOf) through n8n's engine, with a node of the test's own
+ * The router's target per item (RunOptions.resolveTarget) through n8n's engine, with a node of the test's own
  * whose only operation fails for items marked `fail`: output items carry the item's tenant, and the
  * error of a stopped run names the tenant of each failed item.
  */
@@ -19,9 +19,16 @@ const tenantEcho = routedNode(
 	{
 		runOptions: {
 			labels: { 'test:run': 'Site > Echo' },
-			tenantOf(itemIndex) {
-				return (this.getInputData()[itemIndex].json.site as string) || undefined;
-			},
+			// The item's target as the router hands it on: here its tenant is the item's `site`.
+			resolveTarget: async (ctx, itemIndex) => ({
+				credentialType: 'siteManagedTenantApi',
+				credentials: {},
+				tenantId: (ctx.getInputData()[itemIndex].json.site as string) || undefined,
+				baseUrl: 'http://127.0.0.1:9',
+				timeout: 1000,
+				maxRetries: 0,
+				dryRun: false,
+			}),
 		},
 	},
 );
@@ -41,7 +48,7 @@ const run = async (onError?: 'continueRegularOutput' | 'continueErrorOutput') =>
 		onError,
 	});
 
-test('output items and regular error items carry tenant_id where the hook knows the tenant', async () => {
+test('output items and regular error items carry tenant_id where the target names the tenant', async () => {
 	const result = await run('continueRegularOutput');
 	expect(result.items.map((item) => item.json)).toEqual([
 		{ tenant_id: 'acme', done: true },

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
-import { adminApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -17,15 +18,19 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const body: IDataObject = { id, ...(fqdn ? { fqdn } : {}) };
 	const response = objectOr(
-		await adminApiRequest.call(
+		await siteRequest.call(
 			this,
 			{ method: 'POST', path: '/api/tenant', body },
-			{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
+			{ itemIndex, target, fieldLabels: TENANT_FIELD_LABELS },
 		),
 	);
 	// The tenant record {id, fqdn} (null when none), with the service's confirmation.

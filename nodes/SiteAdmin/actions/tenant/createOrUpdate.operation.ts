@@ -10,7 +10,8 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
-import { adminApiRequest } from '../../transport';
+import type { RequestTarget, SiteItem } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { listedTenants } from './getAll.operation';
 import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
@@ -49,22 +50,26 @@ async function create(ctx: IExecuteFunctions, send: Send, body: IDataObject, ite
 }
 
 /** The domain tenant `id` has now; undefined when the service cannot list tenants (an extension). */
-async function currentDomain(ctx: IExecuteFunctions, id: string, itemIndex: number) {
-	const found = await listedTenants(ctx, itemIndex, { search: id }, { returnAll: true });
+async function currentDomain(ctx: IExecuteFunctions, id: string, item: SiteItem) {
+	const found = await listedTenants(ctx, item, { search: id }, { returnAll: true });
 	if (!Array.isArray(found)) return undefined;
 	return found.find((tenant) => tenant.id === id)?.fqdn ?? null;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const withDomain = fqdn ? { fqdn } : {};
 	const send: Send = async (method, body) =>
 		objectOr(
-			await adminApiRequest.call(
+			await siteRequest.call(
 				this,
 				{ method, path: '/api/tenant', body },
-				{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
+				{ itemIndex, target, fieldLabels: TENANT_FIELD_LABELS },
 			),
 		);
 
@@ -80,7 +85,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			message: `Tenant "${id}" exists; nothing to change (no domain given, it keeps its own).`,
 		};
 	}
-	if ((await currentDomain(this, id, itemIndex)) === fqdn)
+	if ((await currentDomain(this, id, { itemIndex, target })) === fqdn)
 		return {
 			id,
 			fqdn,

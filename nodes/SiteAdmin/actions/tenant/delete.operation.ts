@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import { requireString } from '../../../shared/validation';
-import { adminApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -19,13 +20,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
 	const response = objectOr(
-		await adminApiRequest.call(
+		await siteRequest.call(
 			this,
 			{ method: 'DELETE', path: '/api/tenant', body: { id } },
-			{ itemIndex, fieldLabels: TENANT_FIELD_LABELS },
+			{ itemIndex, target, fieldLabels: TENANT_FIELD_LABELS },
 		),
 	);
 	// The tenant, what happened to it, and the service's confirmation.

@@ -6,8 +6,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { RequestTarget, SiteItem } from '../../../shared/transport';
 import { requestFailure } from '../../../shared/errors';
-import { siteApiRequestAllItems } from '../../../shared/transport';
+import { siteRequestPages } from '../../../shared/transport';
 import { noTenantListing } from '../../../shared/tenantList';
 
 const properties: INodeProperties[] = [
@@ -50,26 +51,28 @@ type Paging = { returnAll: boolean; limit?: number };
  */
 export async function listedTenants(
 	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: SiteItem,
 	qs: IDataObject,
 	paging: Paging,
 ): Promise<IDataObject[] | { unlisted: number }> {
 	try {
-		return await siteApiRequestAllItems.call(ctx, 'siteAdminApi', '/api/tenants', qs, paging, {
-			itemIndex,
-		});
+		return await siteRequestPages.call(ctx, '/api/tenants', qs, paging, item);
 	} catch (error) {
-		const { failure, status } = requestFailure(ctx.getNode(), error, itemIndex);
+		const { failure, status } = requestFailure(ctx.getNode(), error, item.itemIndex);
 		if (status === 404 || status === 405) return { unlisted: status };
 		throw failure;
 	}
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = Number(this.getNodeParameter('limit', itemIndex, 50));
 	const search = String(this.getNodeParameter('search', itemIndex, '') ?? '').trim();
-	const tenants = await listedTenants(this, itemIndex, search ? { search } : {}, {
+	const tenants = await listedTenants(this, { itemIndex, target }, search ? { search } : {}, {
 		returnAll,
 		limit,
 	});

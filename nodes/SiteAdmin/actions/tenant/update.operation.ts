@@ -10,7 +10,8 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { requestFailure } from '../../../shared/errors';
 import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
-import { adminApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
 const NEW_ID_HELP = `The ID the tenant should have. ${tenantIdField.description}`;
@@ -54,16 +55,20 @@ function readIds(ctx: IExecuteFunctions, itemIndex: number) {
 const isMissingTenant = (error: NodeApiError) =>
 	error.httpCode === '404' && (error.context as IDataObject).error === 'not_found';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	const { oldId, id, labels } = readIds(this, itemIndex);
 	const fqdn = optionalString(this, 'fqdn', itemIndex);
 	const createIfMissing = this.getNodeParameter('createIfMissing', itemIndex, false) === true;
 	const send = async (method: 'PUT' | 'POST', body: IDataObject) =>
 		objectOr(
-			await adminApiRequest.call(
+			await siteRequest.call(
 				this,
 				{ method, path: '/api/tenant', body },
-				{ itemIndex, fieldLabels: { ...TENANT_FIELD_LABELS, ...labels } },
+				{ itemIndex, target, fieldLabels: { ...TENANT_FIELD_LABELS, ...labels } },
 			),
 		);
 	const withDomain = fqdn ? { fqdn } : {};

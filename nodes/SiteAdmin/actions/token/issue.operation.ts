@@ -9,7 +9,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { objectOr } from '../../../shared/json';
 import { isToolForm } from '../../../shared/toolForm';
 import { requireString } from '../../../shared/validation';
-import { adminApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { tenantIdField } from '../tenant/fields';
 
 /** The lifetime a token gets unless the user sets another: 30 days. */
@@ -56,7 +57,11 @@ const FIELD_LABELS = {
 	revoke_previous: 'Revoke Previous Tokens',
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	// The tool form offers no Token resource; a workflow saved with one still never hands a model a token.
 	if (isToolForm(this.getNode())) {
 		throw new NodeOperationError(
@@ -75,10 +80,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: IDataObject = { id: tenantId, revoke_previous: revokePrevious };
 	if (expiresIn > 0) body.expires_in = expiresIn;
 	return objectOr(
-		await adminApiRequest.call(
+		await siteRequest.call(
 			this,
 			{ method: 'POST', path: '/api/tenant/token', body },
-			{ itemIndex, fieldLabels: FIELD_LABELS },
+			{ itemIndex, target, fieldLabels: FIELD_LABELS },
 		),
 	);
 }

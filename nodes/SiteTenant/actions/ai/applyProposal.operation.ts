@@ -15,10 +15,11 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { pageParameter, readPageUrl } from '../page/locator';
-import { dryRunItem, isDryRun } from '../../helpers/dryRun';
-import { readPageByUrl } from '../../helpers/readPageByUrl';
+import { dryRunItem } from '../../helpers/dryRun';
+import { readPageByUrl } from '../../../shared/pages';
 import { contentChanges } from './diff';
 import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
 import { isToolForm } from '../../../shared/toolForm';
@@ -119,16 +120,17 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const urlOverride = readPageUrl(this, itemIndex, true);
-	const dryRun = isDryRun(this, itemIndex);
+	const dryRun = target.dryRun;
 	const parsed = readProposal(this, itemIndex, urlOverride);
 	const { proposal, ignoredKeys } = parsed;
 	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
 	const version = readVersion(this, itemIndex, parsed.version);
 
 	if (dryRun) {
-		const page = await readPageByUrl.call(this, proposal.url, itemIndex);
+		const page = await readPageByUrl.call(this, proposal.url, { itemIndex, target });
 		const preview: IDataObject = {
 			url: proposal.url,
 			changes: contentChanges(page, proposal),
@@ -151,12 +153,12 @@ export async function execute(
 	const body = proposal as unknown as IDataObject;
 	const response =
 		version === undefined
-			? await tenantApiRequest.call(
+			? await siteRequest.call(
 					this,
 					{ method: 'PUT', path: '/api/content', body },
-					{ itemIndex },
+					{ itemIndex, target },
 				)
-			: await putContentIfUnchanged.call(this, body, version, itemIndex);
+			: await putContentIfUnchanged.call(this, body, version, { itemIndex, target });
 	const answer = objectOr(response, {
 		url: proposal.url,
 		response: (response ?? null) as IDataObject,

@@ -7,8 +7,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { RequestTarget } from '../../../shared/transport';
 import { pageParameter, readPageUrl } from '../page/locator';
-import { readPageByUrl } from '../../helpers/readPageByUrl';
+import { readPageByUrl } from '../../../shared/pages';
 import { pageVersion, renderPrompt } from './promptContext';
 import { isToolForm } from '../../../shared/toolForm';
 
@@ -35,14 +36,18 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	const url = readPageUrl(this, itemIndex);
 	const includeInstructions = this.getNodeParameter(
 		'includeInstructions',
 		itemIndex,
 		true,
 	) as boolean;
-	const page = await readPageByUrl.call(this, url, itemIndex);
+	const page = await readPageByUrl.call(this, url, { itemIndex, target });
 	const withInstructions = includeInstructions !== false;
 	// For a model, the prompt alone holds the page (fields, blocks, banner) and the answer's schema.
 	const version = pageVersion(page);

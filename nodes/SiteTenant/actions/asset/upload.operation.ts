@@ -6,7 +6,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { createUploadBody } from './binaryBody';
 import { buildMultipartEnvelope, isValidMimeType } from './multipart';
 
@@ -69,7 +70,11 @@ function fallbackFileName(extension: string | undefined): string {
 	return extension ? `file.${extension.replace(/^\.+/, '')}` : 'file';
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	const binaryPropertyName = String(
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
 	).trim();
@@ -118,10 +123,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// the transport's one resend with a fresh managed token never reuse a consumed stream.
 	let response: unknown;
 	try {
-		response = await tenantApiRequest.call(
+		response = await siteRequest.call(
 			this,
 			{ method: 'POST', path: '/api/asset', createBody: upload.createBody, headers },
-			{ itemIndex },
+			{ itemIndex, target },
 		);
 	} finally {
 		upload.dispose();

@@ -12,15 +12,16 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { recordIn } from '../../../shared/json';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readBannerChange } from './readBannerChange';
 import { readTemplates } from './readTemplates';
 import { contentChanges } from '../ai/diff';
 import type { Proposal } from '../ai/proposal';
-import { dryRunItem, dryRunProperty, isDryRun, withResult } from '../../helpers/dryRun';
-import { readPageByUrl } from '../../helpers/readPageByUrl';
+import { dryRunItem, dryRunProperty, withResult } from '../../helpers/dryRun';
+import { readPageByUrl } from '../../../shared/pages';
 import { jsonTextField } from '../../../shared/jsonText';
 import { putContentIfUnchanged } from '../../helpers/contentIfUnchanged';
 
@@ -95,6 +96,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const url = readPageUrl(this, itemIndex);
 	const templates = readTemplates(this, itemIndex);
@@ -103,8 +105,8 @@ export async function execute(
 	const body: IDataObject = { url, templates };
 	if (bannerChange.send) body.banner = bannerChange.banner;
 
-	if (isDryRun(this, itemIndex)) {
-		const page = await readPageByUrl.call(this, url, itemIndex);
+	if (target.dryRun) {
+		const page = await readPageByUrl.call(this, url, { itemIndex, target });
 		const changes = contentChanges(page, body as unknown as Proposal);
 		return dryRunItem(this, itemIndex, { ...withResult(changes), url, wouldSend: body });
 	}
@@ -112,11 +114,17 @@ export async function execute(
 	const ifUpdatedAt = String(this.getNodeParameter('ifUpdatedAt', itemIndex, '') ?? '').trim();
 	const response =
 		ifUpdatedAt === ''
-			? await tenantApiRequest.call(
+			? await siteRequest.call(
 					this,
 					{ method: 'PUT', path: '/api/content', body },
-					{ itemIndex },
+					{ itemIndex, target },
 				)
-			: await putContentIfUnchanged.call(this, body, ifUpdatedAt, itemIndex, 'it was read');
+			: await putContentIfUnchanged.call(
+					this,
+					body,
+					ifUpdatedAt,
+					{ itemIndex, target },
+					'it was read',
+				);
 	return recordIn(response, 'page');
 }

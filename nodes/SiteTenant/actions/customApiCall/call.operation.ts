@@ -12,7 +12,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { isPlainObject, objectOr } from '../../../shared/json';
-import { tenantApiRequestFull } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequestFull } from '../../../shared/transport';
 import { parseJsonValue } from '../../../shared/validation';
 import { readApiPath } from './apiPath';
 import { jsonTextField } from '../../../shared/jsonText';
@@ -124,13 +125,14 @@ function listItems(list: unknown[]): IDataObject[] {
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | IDataObject[]> {
 	const method = this.getNodeParameter('method', itemIndex, 'GET') as IHttpRequestMethods;
 	const path = readApiPath(this, itemIndex);
 	const qs = queryObject(this.getNodeParameter('queryParameters', itemIndex, {}));
 	const body = METHODS_WITH_BODY.includes(method) ? readBody(this, itemIndex) : undefined;
 
-	const response = await tenantApiRequestFull.call(
+	const response = await siteRequestFull.call(
 		this,
 		{
 			method,
@@ -138,7 +140,7 @@ export async function execute(
 			...(Object.keys(qs).length ? { qs } : {}),
 			...(body !== undefined ? { body } : {}),
 		},
-		{ itemIndex },
+		{ itemIndex, target },
 	);
 
 	const result = response.body;

@@ -6,7 +6,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { recordIn } from '../../../shared/json';
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
 
 const properties: INodeProperties[] = [
@@ -48,16 +49,20 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	const body: IDataObject = {
 		id: requireString(this, 'notificationId', itemIndex, 'Notification ID'),
 		message: requireString(this, 'message', itemIndex, 'Message'),
 		status: this.getNodeParameter('status', itemIndex, 'info') as string,
 	};
-	const response = await tenantApiRequest.call(
+	const response = await siteRequest.call(
 		this,
 		{ method: 'POST', path: '/api/notifications', body },
-		{ itemIndex },
+		{ itemIndex, target },
 	);
 	return recordIn(response, 'notification');
 }

@@ -7,11 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
 import { recordIn } from '../../../shared/json';
-import { dryRunItem, dryRunProperty, isDryRun } from '../../helpers/dryRun';
-import { findPageByUrl } from '../../helpers/readPageByUrl';
+import { dryRunItem, dryRunProperty } from '../../helpers/dryRun';
+import { findPageByUrl } from '../../../shared/pages';
 import { pageUrlField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -79,6 +80,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const body: IDataObject = {
 		name: requireString(this, 'name', itemIndex, 'Name'),
@@ -90,8 +92,8 @@ export async function execute(
 	if (additional.metaDescription !== undefined) body.meta_description = additional.metaDescription;
 	if (additional.draft !== undefined) body.draft = additional.draft === true;
 
-	if (isDryRun(this, itemIndex)) {
-		const page = await findPageByUrl.call(this, String(body.url), itemIndex);
+	if (target.dryRun) {
+		const page = await findPageByUrl.call(this, String(body.url), { itemIndex, target });
 		return dryRunItem(
 			this,
 			itemIndex,
@@ -99,10 +101,10 @@ export async function execute(
 		);
 	}
 
-	const response = await tenantApiRequest.call(
+	const response = await siteRequest.call(
 		this,
 		{ method: 'POST', path: '/api/page', body },
-		{ itemIndex },
+		{ itemIndex, target },
 	);
 	return recordIn(response, 'page');
 }

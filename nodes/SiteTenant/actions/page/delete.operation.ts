@@ -12,10 +12,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { pageParameter, readPageUrl } from './locator';
-import { dryRunItem, dryRunProperty, isDryRun } from '../../helpers/dryRun';
-import { readPageByUrl } from '../../helpers/readPageByUrl';
+import { dryRunItem, dryRunProperty } from '../../helpers/dryRun';
+import { readPageByUrl } from '../../../shared/pages';
 
 const properties: INodeProperties[] = [
 	pageParameter({
@@ -41,19 +42,24 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const url = readPageUrl(this, itemIndex);
 	const permanently = this.getNodeParameter('permanently', itemIndex, false) as boolean;
 
-	const page = await readPageByUrl.call(this, url, itemIndex);
+	const page = await readPageByUrl.call(this, url, { itemIndex, target });
 
-	if (isDryRun(this, itemIndex))
+	if (target.dryRun)
 		return dryRunItem(this, itemIndex, { result: 'would delete', permanently, current: page });
 
 	// The page read is the page deleted: named by the url the service lists it under.
 	const body: IDataObject = { url: page.url ?? url };
 	if (permanently) body.permanently = 1;
-	await tenantApiRequest.call(this, { method: 'DELETE', path: '/api/page', body }, { itemIndex });
+	await siteRequest.call(
+		this,
+		{ method: 'DELETE', path: '/api/page', body },
+		{ itemIndex, target },
+	);
 	// The page as it was, plus what happened to it.
 	return { ...page, deleted: true, permanently };
 }

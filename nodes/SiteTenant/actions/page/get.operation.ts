@@ -2,8 +2,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { RequestTarget } from '../../../shared/transport';
 import { pageParameter, readPageUrl } from './locator';
-import { readPageByUrl } from '../../helpers/readPageByUrl';
+import { readPageByUrl } from '../../../shared/pages';
 
 const properties: INodeProperties[] = [
 	pageParameter({
@@ -16,7 +17,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
 	const url = readPageUrl(this, itemIndex);
-	return await readPageByUrl.call(this, url, itemIndex);
+	return await readPageByUrl.call(this, url, { itemIndex, target });
 }

@@ -2,9 +2,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequestPages } from '../../../shared/transport';
 import { isToolForm } from '../../../shared/toolForm';
-
-import { tenantApiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -72,7 +72,11 @@ const TOOL_PAGE_LIMIT = 100;
 /** As an agent's tool: the fields of each page a model needs to pick one. */
 const TOOL_PAGE_FIELDS = ['url', 'name', 'locale', 'draft', 'updated_at'];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject[]> {
 	const asTool = isToolForm(this.getNode());
 	let returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	let limit = Number(this.getNodeParameter('limit', itemIndex, 50));
@@ -90,12 +94,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (typeof filters.url === 'string' && filters.url.trim()) qs.url = filters.url.trim();
 	if (filters.draft === 'true' || filters.draft === 'false') qs.draft = filters.draft;
 
-	const pages = await tenantApiRequestAllItems.call(
+	const pages = await siteRequestPages.call(
 		this,
 		'/api/pages',
 		qs,
 		{ returnAll, limit },
-		{ itemIndex },
+		{ itemIndex, target },
 	);
 	if (!asTool) return pages;
 	return pages.map((page) =>

@@ -7,18 +7,16 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { requestFailure } from '../../../shared/errors';
 import { recordIn } from '../../../shared/json';
-import { tenantApiRequest } from '../../transport';
+import type { SiteItem } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 
 export async function readSettings(
 	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: SiteItem,
 ): Promise<IDataObject | { unreadable: number }> {
+	const { itemIndex } = item;
 	try {
-		const response = await tenantApiRequest.call(
-			ctx,
-			{ method: 'GET', path: '/api/settings' },
-			{ itemIndex },
-		);
+		const response = await siteRequest.call(ctx, { method: 'GET', path: '/api/settings' }, item);
 		return recordIn(response, 'settings');
 	} catch (error) {
 		const { failure, status } = requestFailure(ctx.getNode(), error, itemIndex);

@@ -13,13 +13,13 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { recordIn } from '../../../shared/json';
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import {
 	differs,
 	dryRunItem,
 	dryRunProperty,
 	fieldChanges,
-	isDryRun,
 	withResult,
 } from '../../helpers/dryRun';
 import {
@@ -147,6 +147,7 @@ function unreadable(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
@@ -166,8 +167,8 @@ export async function execute(
 		});
 	}
 
-	const current = await readSettings(this, itemIndex);
-	if (isDryRun(this, itemIndex)) {
+	const current = await readSettings(this, { itemIndex, target });
+	if (target.dryRun) {
 		if ('unreadable' in current)
 			throw unreadable(this, itemIndex, 'Dry Run', current.unreadable, 'sent');
 		return dryRunItem(this, itemIndex, withResult(fieldChanges(current, body)));
@@ -178,10 +179,10 @@ export async function execute(
 		assertUnchanged(this, itemIndex, current, body);
 	}
 
-	const response = await tenantApiRequest.call(
+	const response = await siteRequest.call(
 		this,
 		{ method: 'POST', path: '/api/settings', body },
-		{ itemIndex },
+		{ itemIndex, target },
 	);
 	const settings = recordIn(response, 'settings');
 	if ('unreadable' in current) return settings;

@@ -6,8 +6,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
-import { tenantApiRequest } from '../../transport';
-import { unwrapList } from '../../../shared/transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest, unwrapList } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -36,14 +36,15 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | IDataObject[]> {
 	const locale = String(this.getNodeParameter('locale', itemIndex, '') ?? '').trim();
 	const splitIntoItems = this.getNodeParameter('splitIntoItems', itemIndex, false) as boolean;
 
-	const response = await tenantApiRequest.call(
+	const response = await siteRequest.call(
 		this,
 		{ method: 'POST', path: '/api/sitemap', body: locale ? { locale } : {} },
-		{ itemIndex },
+		{ itemIndex, target },
 	);
 
 	const sitemap: IDataObject = Array.isArray(response) ? { pages: response } : objectOr(response);

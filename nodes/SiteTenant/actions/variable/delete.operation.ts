@@ -7,9 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { readVariableKey, variableParameter } from './locator';
-import { dryRunItem, dryRunProperty, isDryRun } from '../../helpers/dryRun';
+import { dryRunItem, dryRunProperty } from '../../helpers/dryRun';
 import { readVariable } from './get.operation';
 
 const properties: INodeProperties[] = [
@@ -25,17 +26,18 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const key = readVariableKey(this, itemIndex);
-	if (isDryRun(this, itemIndex)) {
+	if (target.dryRun) {
 		// A key the site does not have fails the item, as the delete would.
-		const current = await readVariable(this, key, itemIndex);
+		const current = await readVariable(this, key, { itemIndex, target });
 		return dryRunItem(this, itemIndex, { result: 'would delete', current });
 	}
-	await tenantApiRequest.call(
+	await siteRequest.call(
 		this,
 		{ method: 'DELETE', path: '/api/variables', body: { key } },
-		{ itemIndex },
+		{ itemIndex, target },
 	);
 	// What is left of the record, and what happened to it.
 	return { key, deleted: true };

@@ -5,8 +5,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../transport';
-import { unwrapList } from '../../../shared/transport';
+import type { RequestTarget, SiteItem } from '../../../shared/transport';
+import { siteRequest, unwrapList } from '../../../shared/transport';
 import { readVariableKey, variableParameter } from './locator';
 
 const properties: INodeProperties[] = variableParameter('Name of the variable to read');
@@ -20,13 +20,9 @@ export const description = updateDisplayOptions(
 export async function findVariable(
 	ctx: IExecuteFunctions,
 	key: string,
-	itemIndex: number,
+	item: SiteItem,
 ): Promise<IDataObject | undefined> {
-	const response = await tenantApiRequest.call(
-		ctx,
-		{ method: 'GET', path: '/api/variables' },
-		{ itemIndex },
-	);
+	const response = await siteRequest.call(ctx, { method: 'GET', path: '/api/variables' }, item);
 	return unwrapList(response).find((candidate) => candidate.key === key);
 }
 
@@ -34,18 +30,22 @@ export async function findVariable(
 export async function readVariable(
 	ctx: IExecuteFunctions,
 	key: string,
-	itemIndex: number,
+	item: SiteItem,
 ): Promise<IDataObject> {
-	const variable = await findVariable(ctx, key, itemIndex);
+	const variable = await findVariable(ctx, key, item);
 	if (!variable) {
 		throw new NodeOperationError(ctx.getNode(), `No variable with key "${key}"`, {
-			itemIndex,
+			itemIndex: item.itemIndex,
 			description: 'Variable > Get Many lists the keys the site has',
 		});
 	}
 	return variable;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	return await readVariable(this, readVariableKey(this, itemIndex), itemIndex);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: RequestTarget,
+): Promise<IDataObject> {
+	return await readVariable(this, readVariableKey(this, itemIndex), { itemIndex, target });
 }

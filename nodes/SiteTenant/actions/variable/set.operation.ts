@@ -7,17 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tenantApiRequest } from '../../transport';
+import type { RequestTarget } from '../../../shared/transport';
+import { siteRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
 import { recordIn } from '../../../shared/json';
 import { variableKeyField } from './fields';
-import {
-	dryRunItem,
-	dryRunProperty,
-	isDryRun,
-	withResult,
-	fieldChanges,
-} from '../../helpers/dryRun';
+import { dryRunItem, dryRunProperty, withResult, fieldChanges } from '../../helpers/dryRun';
 import { findVariable } from './get.operation';
 
 const properties: INodeProperties[] = [
@@ -40,23 +35,24 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
 	const body: IDataObject = {
 		key: requireString(this, 'key', itemIndex, 'Key'),
 		value: this.getNodeParameter('value', itemIndex, '') as string,
 	};
-	if (isDryRun(this, itemIndex)) {
-		const current = await findVariable(this, String(body.key), itemIndex);
+	if (target.dryRun) {
+		const current = await findVariable(this, String(body.key), { itemIndex, target });
 		const preview = current
 			? { ...withResult(fieldChanges(current, { value: body.value })), key: body.key }
 			: { result: 'would create', wouldSend: body };
 		return dryRunItem(this, itemIndex, preview);
 	}
 
-	const response = await tenantApiRequest.call(
+	const response = await siteRequest.call(
 		this,
 		{ method: 'PUT', path: '/api/variables', body },
-		{ itemIndex },
+		{ itemIndex, target },
 	);
 	return recordIn(response, 'variable');
 }

@@ -1,5 +1,5 @@
 /** Reading an AI step's output as a content proposal, and the diff's stable JSON: pure functions. */
-import { stableStringify } from '../../../../nodes/SiteTenant/actions/ai/diff';
+import { stableStringify } from '../../../../nodes/shared/json';
 import {
 	extractJsonFromText,
 	getByPath,

@@ -8,11 +8,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared/json';
-import { tenantApiRequest } from '../transport';
-import type { SiteRequestContext, SiteRequestOptions } from '../../shared/transport';
-import { unwrapList } from '../../shared/transport';
-import { withoutTrailingSlashes } from '../../shared/url';
+import { isPlainObject } from './json';
+import type { SiteItem, SiteRequestContext, SiteRequestOptions } from './transport';
+import { siteRequest, unwrapList } from './transport';
+import { withoutTrailingSlashes } from './url';
 
 const withoutTrailingSlash = (value: string) =>
 	value.length > 1 ? withoutTrailingSlashes(value) : value;
@@ -23,7 +22,7 @@ export async function pagesAtUrl(
 	url: string,
 	options: SiteRequestOptions,
 ): Promise<IDataObject[]> {
-	const response = await tenantApiRequest.call(
+	const response = await siteRequest.call(
 		ctx,
 		{ method: 'GET', path: '/api/pages', qs: { url, page: 1, per_page: 100 } },
 		options,
@@ -34,9 +33,9 @@ export async function pagesAtUrl(
 export async function findPageByUrl(
 	this: IExecuteFunctions,
 	url: string,
-	itemIndex: number,
+	item: SiteItem,
 ): Promise<IDataObject | undefined> {
-	const pages = await pagesAtUrl(this, url, { itemIndex });
+	const pages = await pagesAtUrl(this, url, item);
 	return (
 		pages.find((candidate) => candidate?.url === url) ??
 		pages.find(
@@ -50,12 +49,12 @@ export async function findPageByUrl(
 export async function readPageByUrl(
 	this: IExecuteFunctions,
 	url: string,
-	itemIndex: number,
+	item: SiteItem,
 ): Promise<IDataObject> {
-	const page = await findPageByUrl.call(this, url, itemIndex);
+	const page = await findPageByUrl.call(this, url, item);
 	if (!page) {
 		throw new NodeOperationError(this.getNode(), `No page with url "${url}"`, {
-			itemIndex,
+			itemIndex: item.itemIndex,
 			description:
 				'The tenant has no live page with this url (deleted pages are not listed). Urls are site paths such as "/about-us", as listed by Page > Get Many.',
 		});
