@@ -1,7 +1,9 @@
 /**
- * Only If Unchanged: a write approved from a Dry Run preview happens only if the site still has the
- * values the preview saw. Read, compare, write: the service has no precondition on these requests,
- * so an edit landing between the read and the write is not caught (docs/fleet-rollout.md).
+ * Only If Unchanged: a write approved from a Dry Run preview happens only if the site still has what
+ * the preview saw (Setting > Update, Variable > Set and Delete, Page > Delete). Read, compare, write:
+ * the service has no precondition on these requests, so an edit landing between the read and the
+ * write is not caught (docs/fleet-rollout.md). Content > Update and AI > Apply Proposal carry the
+ * page's version instead, which the service checks atomically; Page > Create never replaces a page.
  */
 import {
 	NodeOperationError,
@@ -14,7 +16,7 @@ import { isPlainObject } from '../../shared/json';
 import { HIDDEN_VALUE, withoutSecrets } from '../../shared/secrets';
 import { differs } from './dryRun';
 
-/** The Only If Unchanged switch and the values it compares (`reads`: e.g. "settings"). */
+/** The Only If Unchanged switch and the values it compares (`reads`: e.g. "settings have"). */
 export function onlyIfUnchangedProperties(reads: string): INodeProperties[] {
 	return [
 		{
@@ -22,7 +24,7 @@ export function onlyIfUnchangedProperties(reads: string): INodeProperties[] {
 			name: 'onlyIfUnchanged',
 			type: 'boolean',
 			default: false,
-			description: `Whether to write only if the site's ${reads} still have the values the preview saw (Previewed Values); otherwise the item fails naming the field, and nothing is written`,
+			description: `Whether to write only if the site's ${reads} still what the preview saw (Previewed Values); otherwise the item fails naming the field, and nothing is written`,
 		},
 		{
 			displayName: 'Previewed Values',
@@ -46,8 +48,14 @@ function unchangedError(ctx: IExecuteFunctions, itemIndex: number, message: stri
 	);
 }
 
-/** `{field: value}` from a preview's `changes` (each field's `before`) or from a plain object. */
-function previewedValues(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+/** A preview that saw nothing there (Variable > Set of a new key): the write expects it absent still. */
+const ABSENT = Symbol('absent');
+
+/**
+ * What the preview saw: `{field: value}` from its `changes` (each field's `before`), from its
+ * `current` record (a delete's), ABSENT for a preview that would create, or a plain object as given.
+ */
+function previewedValues(ctx: IExecuteFunctions, itemIndex: number): IDataObject | typeof ABSENT {
 	let value = ctx.getNodeParameter('previewedValues', itemIndex, undefined) as unknown;
 	if (typeof value === 'string') {
 		try {
@@ -62,6 +70,8 @@ function previewedValues(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 			itemIndex,
 			'Previewed Values is empty: give it the Dry Run preview of this item (its "dryRun" output)',
 		);
+	if (value.result === 'would create') return ABSENT;
+	if (isPlainObject(value.current)) return value.current;
 	if (!isPlainObject(value.changes)) return value;
 	return Object.fromEntries(
 		Object.entries(value.changes).map(([field, change]) => [
@@ -79,17 +89,26 @@ export const onlyIfUnchanged = (ctx: IExecuteFunctions, itemIndex: number): bool
 	ctx.getNodeParameter('onlyIfUnchanged', itemIndex, false) === true;
 
 /**
- * Fails the item unless every field `body` writes has, in `current`, the value the preview saw.
- * A previewed secret is masked in the preview and cannot be compared: that fails too.
+ * Fails the item unless each of `fields` has, in `current` (undefined: the site has no such record
+ * now), the value the preview saw. A previewed secret is masked in the preview and cannot be
+ * compared: that fails too. `what` names the record in errors ("variable \"k\"").
  */
 export function assertUnchanged(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	current: IDataObject,
-	body: IDataObject,
+	current: IDataObject | undefined,
+	fields: string[],
+	what: string,
 ): void {
 	const previewed = previewedValues(ctx, itemIndex);
-	for (const field of Object.keys(body)) {
+	if (previewed === ABSENT) {
+		if (current !== undefined)
+			throw unchangedError(ctx, itemIndex, `${what} exists on the site now, the preview saw none`);
+		return;
+	}
+	if (current === undefined)
+		throw unchangedError(ctx, itemIndex, `${what} is no longer on the site`);
+	for (const field of fields) {
 		if (!(field in previewed) || previewed[field] === undefined)
 			throw unchangedError(ctx, itemIndex, `the preview has no value for ${field}`);
 		if (JSON.stringify(previewed[field] ?? null).includes(HIDDEN_VALUE))

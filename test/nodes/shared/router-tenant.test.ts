@@ -77,3 +77,23 @@ test('a stopped run names the tenant of each failed item', async () => {
 		].join('\n'),
 	);
 });
+
+test.each([
+	['test', 'constructor'],
+	['test', 'toString'],
+	['constructor', 'name'],
+	['__proto__', 'run'],
+])(
+	'resource %s, operation %s: not an own handler, so the item fails as unsupported',
+	async (resource, operation) => {
+		const result = await runner.runNode({
+			type: 'tenantEcho',
+			parameters: { resource, operation },
+			input: [{ json: { site: 'acme' } }],
+		});
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toBe(
+			`The operation "${operation}" of resource "${resource}" is not supported`,
+		);
+	},
+);

@@ -17,6 +17,11 @@ import { siteRequest } from '../../../shared/transport';
 import { pageParameter, readPageUrl } from './locator';
 import { dryRunItem, dryRunProperty } from '../../helpers/dryRun';
 import { readPageByUrl } from '../../../shared/pages';
+import {
+	assertUnchanged,
+	onlyIfUnchanged,
+	onlyIfUnchangedProperties,
+} from '../../helpers/onlyIfUnchanged';
 
 const properties: INodeProperties[] = [
 	pageParameter({
@@ -32,6 +37,7 @@ const properties: INodeProperties[] = [
 			'Whether to erase the page for good. Off: the page leaves listings and the sitemap but the service keeps its data. Either way the output carries the page as it was.',
 	},
 	dryRunProperty('the page'),
+	...onlyIfUnchangedProperties('page has'),
 ];
 
 export const description = updateDisplayOptions(
@@ -51,6 +57,9 @@ export async function execute(
 
 	if (target.dryRun)
 		return dryRunItem(this, itemIndex, { result: 'would delete', permanently, current: page });
+	// The page's version: an edit since the preview gave it a newer one.
+	if (onlyIfUnchanged(this, itemIndex))
+		assertUnchanged(this, itemIndex, page, ['updated_at'], `page "${url}"`);
 
 	// The page read is the page deleted: named by the url the service lists it under.
 	const body: IDataObject = { url: page.url ?? url };

@@ -104,7 +104,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	dryRunProperty('the settings'),
-	...onlyIfUnchangedProperties('settings'),
+	...onlyIfUnchangedProperties('settings have'),
 ];
 
 export const description = updateDisplayOptions(
@@ -176,7 +176,7 @@ export async function execute(
 	if (onlyIfUnchanged(this, itemIndex)) {
 		if ('unreadable' in current)
 			throw unreadable(this, itemIndex, 'Only If Unchanged', current.unreadable, 'written');
-		assertUnchanged(this, itemIndex, current, body);
+		assertUnchanged(this, itemIndex, current, Object.keys(body), 'the settings');
 	}
 
 	const response = await siteRequest.call(

@@ -11,11 +11,17 @@ import type { RequestTarget } from '../../../shared/transport';
 import { siteRequest } from '../../../shared/transport';
 import { readVariableKey, variableParameter } from './locator';
 import { dryRunItem, dryRunProperty } from '../../helpers/dryRun';
-import { readVariable } from './get.operation';
+import { findVariable, readVariable } from './get.operation';
+import {
+	assertUnchanged,
+	onlyIfUnchanged,
+	onlyIfUnchangedProperties,
+} from '../../helpers/onlyIfUnchanged';
 
 const properties: INodeProperties[] = [
 	...variableParameter('Name of the variable to delete'),
 	dryRunProperty('the variables'),
+	...onlyIfUnchangedProperties('variable has'),
 ];
 
 export const description = updateDisplayOptions(
@@ -33,6 +39,10 @@ export async function execute(
 		// A key the site does not have fails the item, as the delete would.
 		const current = await readVariable(this, key, { itemIndex, target });
 		return dryRunItem(this, itemIndex, { result: 'would delete', current });
+	}
+	if (onlyIfUnchanged(this, itemIndex)) {
+		const current = await findVariable(this, key, { itemIndex, target });
+		assertUnchanged(this, itemIndex, current, ['value'], `variable "${key}"`);
 	}
 	await siteRequest.call(
 		this,

@@ -14,6 +14,11 @@ import { recordIn } from '../../../shared/json';
 import { variableKeyField } from './fields';
 import { dryRunItem, dryRunProperty, withResult, fieldChanges } from '../../helpers/dryRun';
 import { findVariable } from './get.operation';
+import {
+	assertUnchanged,
+	onlyIfUnchanged,
+	onlyIfUnchangedProperties,
+} from '../../helpers/onlyIfUnchanged';
 
 const properties: INodeProperties[] = [
 	{ ...variableKeyField, description: 'Name of the variable to create or replace' },
@@ -25,6 +30,7 @@ const properties: INodeProperties[] = [
 		description: 'Value of the variable',
 	},
 	dryRunProperty('the variables'),
+	...onlyIfUnchangedProperties('variable has'),
 ];
 
 export const description = updateDisplayOptions(
@@ -41,13 +47,19 @@ export async function execute(
 		key: requireString(this, 'key', itemIndex, 'Key'),
 		value: this.getNodeParameter('value', itemIndex, '') as string,
 	};
+	const checked = onlyIfUnchanged(this, itemIndex);
+	const current =
+		target.dryRun || checked
+			? await findVariable(this, String(body.key), { itemIndex, target })
+			: undefined;
 	if (target.dryRun) {
-		const current = await findVariable(this, String(body.key), { itemIndex, target });
 		const preview = current
 			? { ...withResult(fieldChanges(current, { value: body.value })), key: body.key }
 			: { result: 'would create', wouldSend: body };
 		return dryRunItem(this, itemIndex, preview);
 	}
+	if (checked)
+		assertUnchanged(this, itemIndex, current, ['value'], `variable "${String(body.key)}"`);
 
 	const response = await siteRequest.call(
 		this,
