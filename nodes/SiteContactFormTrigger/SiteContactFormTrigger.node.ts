@@ -1,7 +1,6 @@
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
-	IDataObject,
 	IHookFunctions,
 	INodeCredentialTestResult,
 	INodeType,
@@ -17,51 +16,14 @@ import {
 	TENANT_TOKEN,
 	tenantAuthenticationProperty,
 } from '../shared/authentication';
-import type { Registration } from './registration';
-import {
-	deliveryRegistrations,
-	register,
-	registrationExists,
-	secretHashOf,
-	unregister,
-} from './registration';
-import type { SiteClaim } from './repeats';
-import { claimSubmission } from './repeats';
-import {
-	AUTOMATIC_SECRET_HEADER,
-	DEFAULT_MANUAL_SECRET_HEADER,
-	matchingHashIndex,
-	secretCredentialProblems,
-	secretMatches,
-	visibleHeaders,
-} from './secret';
-import {
-	isJsonContentType,
-	requestJsonObject,
-	submissionIdentity,
-	submissionItem,
-} from './submission';
+import { receiveDelivery } from './delivery';
+import { manualCredentialProblems, manualTenantProblems } from './manualSecret';
+import { register, registrationExists, unregister } from './registration';
+import { secretCredentialProblems } from './secret';
 import { tenantsServedProperties } from './served';
-import { deliveryTenantProblem } from './tenant';
-import { TENANT_ID_PATTERN } from '../shared/tenantScope';
 
 /** The Registration parameter (registration.ts's Registration is the record of one). */
 type RegistrationMode = 'automatic' | 'manual';
-
-/** Answers the request itself and starts nothing. */
-function reject(
-	ctx: IWebhookFunctions,
-	status: number,
-	error: string,
-	message: string,
-	retryAfterSeconds?: number,
-): IWebhookResponseData {
-	ctx.logger.debug(`Site Management Contact Form Trigger rejected a request: ${status} ${error}`);
-	const response = ctx.getResponseObject();
-	if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(retryAfterSeconds));
-	response.status(status).json({ error, message });
-	return { noWebhookResponse: true };
-}
 
 export class SiteContactFormTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -250,177 +212,8 @@ export class SiteContactFormTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const registration = this.getNodeParameter('registration', 'automatic') as RegistrationMode;
-		const headers = this.getHeaderData() as IDataObject;
-		let headerName = AUTOMATIC_SECRET_HEADER;
-		let authentic: boolean;
-		let tenants: Set<string>;
-		// Automatic registration: the registration whose secret the delivery carries.
-		let registered: Registration | undefined;
-		if (registration === 'manual') {
-			const credentials = await this.getCredentials('siteContactFormSecretApi');
-			headerName = manualHeaderName(credentials);
-			const problems = manualCredentialProblems(credentials);
-			if (problems.length > 0) {
-				// Changed after activation: refuse (the site retries a 5xx) rather than accept a weak secret.
-				return reject(
-					this,
-					500,
-					'misconfigured',
-					`The trigger's secret credential is not usable: ${problems.join(' ')}`,
-				);
-			}
-			authentic = secretMatches(headers[headerName.toLowerCase()], String(credentials.secret));
-			tenants = new Set([manualTenant(credentials)]);
-		} else {
-			const accepted = deliveryRegistrations(this);
-			if (accepted.length === 0) {
-				// The site learns the URL and secret in create(); n8n stores them a moment later.
-				// A delivery in between is asked to come back, not refused for good as a 401 would be.
-				return reject(
-					this,
-					503,
-					'not_ready',
-					'The trigger is still being set up; deliver again in a moment.',
-					1,
-				);
-			}
-			// Each tenant has its own secret: the one the delivery carries tells which tenant it may name.
-			const index = matchingHashIndex(
-				headers[AUTOMATIC_SECRET_HEADER.toLowerCase()],
-				accepted.map(secretHashOf),
-			);
-			registered = accepted[index];
-			authentic = registered !== undefined;
-			const tenantId = registered?.tenantId;
-			tenants = new Set(typeof tenantId === 'string' && tenantId !== '' ? [tenantId] : []);
-		}
-		if (!authentic) {
-			return reject(this, 401, 'unauthorized', 'The webhook secret is missing or wrong.');
-		}
-
-		const body = requestJsonObject(this.getRequestObject());
-		if (!isJsonContentType(headers['content-type']) || body === undefined) {
-			return reject(
-				this,
-				400,
-				'invalid_json',
-				'The body must be a JSON object sent as application/json.',
-			);
-		}
-		const identity = submissionIdentity(body);
-		if (identity.kind === 'invalid') {
-			return reject(this, 400, 'validation_failed', `${identity.problem}.`);
-		}
-		if (tenants.size === 0) {
-			// Registered by an earlier version, which recorded no tenant: the site delivers again
-			// once the workflow is activated anew (that registers afresh).
-			return reject(
-				this,
-				503,
-				'unavailable',
-				'The webhook does not know its tenant yet; deliver it again later.',
-			);
-		}
-		const tenantProblem = deliveryTenantProblem(body, tenants);
-		if (tenantProblem) {
-			return reject(
-				this,
-				tenantProblem.status,
-				tenantProblem.status === 403 ? 'forbidden' : 'validation_failed',
-				tenantProblem.message,
-			);
-		}
-
-		// A test run takes no claim: with automatic registration it gets a copy of a submission that the
-		// published workflow receives too, and a claim would make that delivery look like a repeat.
-		const isTestRun = this.getMode() === 'manual';
-		if (
-			identity.kind === 'id' &&
-			!isTestRun &&
-			(this.getNodeParameter('ignoreRepeats', true) as boolean)
-		) {
-			let isNew: boolean;
-			try {
-				isNew = await claimSubmission(
-					this,
-					identity.key,
-					registered ? siteClaimOf(registered, headers) : undefined,
-				);
-			} catch (error) {
-				// Not knowing whether it is a repeat, start nothing: the site delivers again later.
-				this.logger.warn(
-					'Site Management Contact Form Trigger could not claim a submission on the site',
-					{
-						error: (error as Error).message,
-					},
-				);
-				return reject(
-					this,
-					503,
-					'unavailable',
-					'Could not check the submission with the site; deliver it again later.',
-				);
-			}
-			if (!isNew) {
-				return {
-					webhookResponse: { message: 'Submission already received', submission_id: identity.id },
-				};
-			}
-		}
-
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const item = submissionItem(body, {
-			liftFields: options.liftFields === true,
-			headers: options.includeHeaders === true ? visibleHeaders(headers, headerName) : undefined,
-		});
-		return { workflowData: [this.helpers.returnJsonArray([item])] };
+		return await receiveDelivery(this);
 	}
-}
-
-/**
- * How an automatic registration's delivery is claimed: at the tenant base URL it registered through,
- * for its tenant (the delivery named it: checked before), with the secret the delivery carried (no
- * credential read per delivery).
- */
-function siteClaimOf(registration: Registration, headers: IDataObject): SiteClaim | undefined {
-	const { siteUrl, tenantId } = registration;
-	const secret = headers[AUTOMATIC_SECRET_HEADER.toLowerCase()];
-	if (!siteUrl || typeof secret !== 'string' || typeof tenantId !== 'string' || !tenantId) {
-		return undefined;
-	}
-	return { siteUrl, tenantId, secret };
-}
-
-/** The credential's header name; empty means the default. */
-function manualHeaderName(credentials: IDataObject): string {
-	return String(credentials.headerName ?? '').trim() || DEFAULT_MANUAL_SECRET_HEADER;
-}
-
-const TENANT_ID = new RegExp(TENANT_ID_PATTERN);
-
-/** The tenant a manual registration takes submissions of: the secret credential's Tenant ID. */
-function manualTenant(credentials: IDataObject): string {
-	return String(credentials.tenantId ?? '').trim();
-}
-
-/** What is wrong with the secret credential's Tenant ID, if anything. */
-function manualTenantProblems(credentials: IDataObject): string[] {
-	const tenantId = manualTenant(credentials);
-	if (TENANT_ID.test(tenantId)) return [];
-	return [
-		tenantId === ''
-			? 'Its Tenant ID is empty: name the tenant whose site sends here.'
-			: `Its Tenant ID "${tenantId.slice(0, 80)}" is not a tenant ID.`,
-	];
-}
-
-/** What makes the secret credential unusable: its header name, its secret, its Tenant ID. */
-function manualCredentialProblems(credentials: IDataObject): string[] {
-	return [
-		...secretCredentialProblems(manualHeaderName(credentials), credentials.secret),
-		...manualTenantProblems(credentials),
-	];
 }
 
 /** Throws when the manual registration's credential is unusable (e.g. a short secret, no tenant). */

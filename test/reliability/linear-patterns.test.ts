@@ -31,9 +31,7 @@ interface Found {
 /** Each `new RegExp(…)` in the sources, by file: what it compiles, or why that is not checked. */
 const PATTERN_CONSTRUCTIONS: Record<string, Array<Omit<Found, 'where'> | { unchecked: string }>> = {
 	'nodes/shared/target.ts': [{ source: TENANT_ID_PATTERN, flags: '' }],
-	'nodes/SiteContactFormTrigger/SiteContactFormTrigger.node.ts': [
-		{ source: TENANT_ID_PATTERN, flags: '' },
-	],
+	'nodes/SiteContactFormTrigger/manualSecret.ts': [{ source: TENANT_ID_PATTERN, flags: '' }],
 	'nodes/SiteTenant/actions/page/sitePath.ts': [{ source: NODE_PAGE_URL_PATTERN, flags: 'i' }],
 	'reference-server/src/lib/page-url.ts': [{ source: SERVER_PAGE_URL_PATTERN, flags: 'u' }],
 	'reference-server/src/plugins/errors.ts': [
