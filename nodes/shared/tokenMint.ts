@@ -140,6 +140,27 @@ export async function mintTenantToken(
 		);
 	}
 
+	return mintedToken(response, { tenantId, url, redirectMessage, startedAt, lifetime });
+}
+
+/** The token in the Admin API's answer to a mint, or the mint's error. */
+function mintedToken(
+	response: IN8nHttpFullResponse,
+	{
+		tenantId,
+		url,
+		redirectMessage,
+		startedAt,
+		lifetime,
+	}: {
+		tenantId: string;
+		url: string;
+		redirectMessage: RedirectMessage;
+		/** When the mint was sent: the token's lifetime counts from then where the answer has none. */
+		startedAt: number;
+		lifetime: number;
+	},
+): MintedToken {
 	const status = response.statusCode;
 	if (status >= 300 && status < 400) {
 		throw mintError(
