@@ -57,6 +57,34 @@ const FIELD_LABELS = {
 	revoke_previous: 'Revoke Previous Tokens',
 };
 
+/** The longest lifetime the service takes (ten years, in seconds). */
+const MAX_EXPIRES_IN = 10 * 365 * 24 * 60 * 60;
+
+/**
+ * Expires In for the item: a whole number of seconds up to the service's bound, or exactly 0 for a
+ * token that never expires. Anything else (negative, fractional, text, empty) fails the item rather
+ * than issue a token that never expires by accident.
+ */
+function readExpiresIn(ctx: IExecuteFunctions, itemIndex: number): number {
+	const value = ctx.getNodeParameter(
+		'expiresIn',
+		itemIndex,
+		DEFAULT_TOKEN_LIFETIME_SECONDS,
+	) as unknown;
+	const seconds =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+				? Number(value)
+				: NaN;
+	if (Number.isInteger(seconds) && seconds >= 0 && seconds <= MAX_EXPIRES_IN) return seconds;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Expires In must be a whole number of seconds from 1 to ${MAX_EXPIRES_IN}, or 0 for a token that never expires; got ${JSON.stringify(value) ?? String(value)}`,
+		{ itemIndex, description: 'No token was issued.' },
+	);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -75,7 +103,7 @@ export async function execute(
 		);
 	}
 	const tenantId = requireString(this, 'id', itemIndex, tenantIdField.displayName);
-	const expiresIn = Math.floor(Number(this.getNodeParameter('expiresIn', itemIndex, 0)) || 0);
+	const expiresIn = readExpiresIn(this, itemIndex);
 	const revokePrevious = this.getNodeParameter('revokePrevious', itemIndex, false) as boolean;
 	const body: IDataObject = { id: tenantId, revoke_previous: revokePrevious };
 	if (expiresIn > 0) body.expires_in = expiresIn;

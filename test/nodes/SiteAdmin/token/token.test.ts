@@ -134,3 +134,41 @@ test('a tenant token on the central surface is refused with 403', async () => {
 	expect(storedTenant('sneaky-2')).toBeUndefined();
 	expectNoSecrets(result.run, [tenant.token]);
 });
+
+test.each([
+	['={{ -1 }}', '-1'],
+	['={{ "-5" }}', '"-5"'],
+	['={{ 0.5 }}', '0.5'],
+	['={{ 1.9 }}', '1.9'],
+	['={{ "abc" }}', '"abc"'],
+	['={{ null }}', 'null'],
+	['={{ 400000000 }}', '400000000'],
+])(
+	'Issue with Expires In %s fails the item naming the field before anything is sent',
+	async (expiresIn, shown) => {
+		await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'lifetimes' });
+		const result = await ctx.adminNode({
+			resource: 'token',
+			operation: 'issue',
+			id: 'lifetimes',
+			expiresIn,
+		});
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toBe(
+			`Expires In must be a whole number of seconds from 1 to 315360000, or 0 for a token that never expires; got ${shown}`,
+		);
+	},
+);
+
+test('Issue with Expires In "600" (text from an expression) is 600 seconds', async () => {
+	await ctx.adminNode({ resource: 'tenant', operation: 'createOrUpdate', id: 'lifetimes-text' });
+	const result = await ctx.adminNode({
+		resource: 'token',
+		operation: 'issue',
+		id: 'lifetimes-text',
+		expiresIn: '={{ "600" }}',
+	});
+	const expiresAt = Date.parse(String(result.items[0].json.expires_at));
+	expect(expiresAt - Date.now()).toBeGreaterThan(590_000);
+	expect(expiresAt - Date.now()).toBeLessThanOrEqual(600_000);
+});
