@@ -145,6 +145,20 @@ export class SiteManagedTenantApi implements ICredentialType {
 			displayOptions: { show: { tenantScope: [SCOPE_LISTED] } },
 		},
 		{
+			displayName:
+				'"*" alone would allow every tenant, so it allows none: choose Tenant Scope "Any Tenant" to act on every site (whoever may use this credential can then read and change every site of the service).',
+			name: 'catchAllNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: {
+					tenantScope: [SCOPE_LISTED],
+					// An entry of stars alone (tenantScope.ts: isCatchAll); blanks as [ \t\r], which keeps it linear.
+					allowedTenants: [{ _cnd: { regex: '(^|[,\\n])[ \\t\\r]*\\*+[ \\t\\r]*($|[,\\n])' } }],
+				},
+			},
+		},
+		{
 			displayName: 'Tenant Base URL',
 			name: 'baseUrl',
 			type: 'string',

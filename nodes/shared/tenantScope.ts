@@ -71,12 +71,20 @@ function patternMatches(pattern: string, tenantId: string): boolean {
 	return true;
 }
 
+/**
+ * A pattern of stars alone (`*`) would be Any Tenant without its notice: it allows nothing, and
+ * scopeProblem says to choose Any Tenant instead.
+ */
+export const isCatchAll = (pattern: string): boolean => /^\*+$/.test(pattern);
+
 /** Whether the scope lets a request act on `tenantId`. */
 export function scopeAllows(scope: TenantScope, tenantId: string): boolean {
 	if (tenantId === '') return false;
 	if (scope.kind === SCOPE_ANY) return true;
 	if (scope.kind === SCOPE_ONE) return tenantId === scope.tenantId;
-	return scope.patterns.some((pattern) => patternMatches(pattern, tenantId));
+	return scope.patterns.some(
+		(pattern) => !isCatchAll(pattern) && patternMatches(pattern, tenantId),
+	);
 }
 
 /** The scope in words, for an error: `only tenant "acme"`, `the tenants client-*, beta`. */
@@ -94,5 +102,7 @@ export function describeScope(scope: TenantScope): string {
 /** Why the credential may not act on `tenantId` (undefined when it may). */
 export function scopeProblem(scope: TenantScope, tenantId: string): string | undefined {
 	if (scopeAllows(scope, tenantId)) return undefined;
+	if (scope.patterns.some(isCatchAll))
+		return `The Managed Tenant credential may not act on tenant "${tenantId}": "*" alone in Allowed Tenants would allow every tenant, so it allows none. Choose Tenant Scope "Any Tenant" to act on every tenant`;
 	return `The Managed Tenant credential may not act on tenant "${tenantId}": it allows ${describeScope(scope)}`;
 }

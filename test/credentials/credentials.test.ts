@@ -452,3 +452,20 @@ describe("the Managed Tenant credential's own token (the credential test, n8n's 
 		);
 	});
 });
+
+test('the Managed Tenant credential shows its notice where Allowed Tenants holds "*" alone, as n8n\'s editor tests it', () => {
+	const notice = new SiteManagedTenantApi().properties.find(
+		(property) => property.name === 'catchAllNotice',
+	);
+	const condition = notice?.displayOptions?.show?.allowedTenants?.[0] as {
+		_cnd: { regex: string };
+	};
+	// n8n's editor: new RegExp(regex).test(value).
+	const shows = (value: string) => new RegExp(condition._cnd.regex).test(value);
+	expect(
+		['*', ' * ', '**', 'acme, *', 'acme,*', '*\nacme', 'acme\n  *  \nbeta'].map(shows),
+	).toEqual(Array(7).fill(true));
+	expect(['', 'acme', 'client-*', '*-x', 'a*b', 'acme, client-*'].map(shows)).toEqual(
+		Array(6).fill(false),
+	);
+});

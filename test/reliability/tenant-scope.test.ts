@@ -131,6 +131,28 @@ describe("a Managed Tenant credential's scope is a limit", () => {
 		expect([await urlsOf(a), await urlsOf(b), await urlsOf(outside)]).toEqual([['/a'], ['/b'], []]);
 	});
 
+	test('"*" alone in Allowed Tenants allows no tenant and says to choose Any Tenant; other entries still count', async () => {
+		const listed = await ctx.tenant('star-listed');
+		const other = await ctx.tenant('star-other');
+		const credentials = ctx.managedCredential('', {
+			tenantScope: 'listed',
+			allowedTenants: 'star-listed,\n * ',
+		});
+		const result = await run(
+			credentials,
+			[
+				{ tenant: 'star-other', url: '/o' },
+				{ tenant: 'star-listed', url: '/l' },
+			],
+			{ tenant: byId('={{ $json.tenant }}') },
+		);
+		expect(jsonOf(result.items).map((item) => String(item.error ?? 'ok'))).toEqual([
+			'The Managed Tenant credential may not act on tenant "star-other": "*" alone in Allowed Tenants would allow every tenant, so it allows none. Choose Tenant Scope "Any Tenant" to act on every tenant',
+			'ok',
+		]);
+		expect([await urlsOf(listed), await urlsOf(other)]).toEqual([['/l'], []]);
+	});
+
 	test('a credential saved without a scope and without a Tenant ID reaches no tenant', async () => {
 		const site = await ctx.tenant('no-scope');
 		const credentials = ctx.managedCredential('');
