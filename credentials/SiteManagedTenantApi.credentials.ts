@@ -18,7 +18,12 @@ import {
 	SCOPE_LISTED,
 	SCOPE_ONE,
 } from '../nodes/shared/tenantScope';
-import { MAX_TOKEN_LIFETIME_S, mintTenantToken, tokenScope } from '../nodes/shared/tokenMint';
+import {
+	MAX_TOKEN_LIFETIME_S,
+	mintOnHelper,
+	mintTenantToken,
+	tokenScope,
+} from '../nodes/shared/tokenMint';
 
 const sendBearer = bearerTokenAuth('accessToken');
 
@@ -196,7 +201,11 @@ export class SiteManagedTenantApi implements ICredentialType {
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const tenantId = ownTenant(credentials);
-		const minted = await mintTenantToken(this.helpers.httpRequest, credentials, tenantId);
+		const minted = await mintTenantToken(
+			mintOnHelper(this.helpers.httpRequest),
+			credentials,
+			tenantId,
+		);
 		return { accessToken: minted.token, accessTokenScope: tokenScope(credentials, tenantId) };
 	}
 

@@ -3,7 +3,8 @@
  * sender (transport.ts) picks one strategy per request and sends every attempt through it.
  *
  * - credentialAuth: n8n adds the Tenant Token or Admin credential's token (the data read for the item).
- * - managedAuth: the run's token for the item's tenant (managedTenant.ts), replaced once when refused.
+ * - managedAuth: the run's token for the item's tenant (managedTenant.ts), replaced once when refused;
+ *   the token is minted through the sender too, with bearerAuth.
  * - bearerAuth: the Managed Tenant credential's admin token (the tenant list, the token mint).
  * - headerAuth: a delivery secret in a header (the Contact Form Trigger's claims).
  */
@@ -12,6 +13,7 @@ import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import type { CancelSignal } from './cancel';
 import { managedTenantToken } from './managedTenant';
 import type { RequestTarget, SiteRequestContext } from './target';
+import type { MintSend } from './tokenMint';
 
 /** How one call reaches the service. */
 export interface SiteAuth {
@@ -24,7 +26,7 @@ export interface SiteAuth {
 const noRenewal = async () => false;
 
 /** A request exactly as given, through n8n's plain helper. */
-export async function plainRequest(
+async function plainRequest(
 	ctx: SiteRequestContext,
 	options: IHttpRequestOptions,
 ): Promise<IN8nHttpFullResponse> {
@@ -62,43 +64,48 @@ export function bearerAuth(ctx: SiteRequestContext, token: string): SiteAuth {
 	return headerAuth(ctx, 'Authorization', `Bearer ${token}`);
 }
 
-/** The run's token for the target's tenant; a refused token is replaced once. */
+/** The run's token for the target's tenant, minted through `mint`; a refused token is replaced once. */
 export function managedAuth(
 	ctx: SiteRequestContext,
 	target: RequestTarget & { tenantId: string },
 	signal: CancelSignal | undefined,
+	mint: MintSend,
 ): SiteAuth {
-	let token: string | undefined;
+	let current: string | undefined;
 	let renewed = false;
 	// The token request keeps to Options > Timeout too.
-	const mint = async (rejected?: string) =>
+	const token = async (rejected?: string) =>
 		await managedTenantToken(ctx, {
 			credentials: target.credentials,
 			tenantId: target.tenantId,
-			send: async (options) => await plainRequest(ctx, options),
+			send: mint,
 			abortSignal: signal,
 			rejected,
 			timeout: target.timeout,
 		});
 	return {
-		send: async (options) => await bearerAuth(ctx, (token ??= await mint())).send(options),
+		send: async (options) => await bearerAuth(ctx, (current ??= await token())).send(options),
 		renew: async () => {
-			if (renewed || token === undefined) return false;
+			if (renewed || current === undefined) return false;
 			renewed = true;
-			token = await mint(token);
+			current = await token(current);
 			return true;
 		},
 	};
 }
 
-/** The strategy of a target: the managed token for a Managed Tenant, else n8n's credential. */
+/**
+ * The strategy of a target: the managed token for a Managed Tenant (minted through `mint`, the
+ * sender's: transport.ts), else n8n's credential.
+ */
 export function targetAuth(
 	ctx: SiteRequestContext,
 	target: RequestTarget,
 	signal: CancelSignal | undefined,
+	mint: MintSend,
 ): SiteAuth {
 	const { tenantId } = target;
 	return tenantId !== undefined
-		? managedAuth(ctx, { ...target, tenantId }, signal)
+		? managedAuth(ctx, { ...target, tenantId }, signal, mint)
 		: credentialAuth(ctx, target);
 }

@@ -11,9 +11,9 @@
  * their expressions), and a token is only ever looked up by the scope it was minted for: an item
  * whose credential resolves to another tenant or host (a per-item expression, an edit) gets its own.
  */
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { MintedToken } from './tokenMint';
+import type { MintedToken, MintSend } from './tokenMint';
 import { mintTenantToken, tokenScope } from './tokenMint';
 import { redirectMessage } from './redirect';
 import type { SiteRequestContext } from './target';
@@ -63,9 +63,9 @@ function tokensOf(ctx: SiteRequestContext): Map<string, Promise<MintedToken>> {
 export interface TokenRequest {
 	credentials: ICredentialDataDecryptedObject;
 	tenantId: string;
-	/** Sends the mint's request (auth.ts: the admin token is in its headers already). */
-	send: (options: IHttpRequestOptions) => Promise<unknown>;
-	abortSignal?: IHttpRequestOptions['abortSignal'];
+	/** Sends the mint's request (the nodes' sender: transport.ts). */
+	send: MintSend;
+	abortSignal?: AbortSignal;
 	/** The token the service just refused: never handed out again. */
 	rejected?: string;
 	/** Milliseconds: the node's Options > Timeout, like its other requests. */

@@ -33,7 +33,55 @@ export interface MintedToken {
 	expiresAt: number;
 }
 
-type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+/** The mint's request: a POST of `body` to `path` on the Admin API with the admin token. */
+export interface MintRequest {
+	adminBaseUrl: string;
+	adminToken: string;
+	path: string;
+	body: IDataObject;
+	/** Milliseconds. */
+	timeout: number;
+	abortSignal?: AbortSignal;
+}
+
+/** The Admin API's answer to a mint, whatever its status (a redirect is handed back, not followed). */
+export interface MintAnswer {
+	statusCode: number;
+	headers?: IDataObject;
+	body: unknown;
+}
+
+/** Sends a mint: the nodes through their sender (auth.ts), the credential through n8n's helper. */
+export type MintSend = (request: MintRequest) => Promise<MintAnswer>;
+
+/** MintSend on n8n's plain helper: for the credential's preAuthentication, which has no sender. */
+export function mintOnHelper(
+	httpRequest: (options: IHttpRequestOptions) => Promise<unknown>,
+): MintSend {
+	return async ({ adminBaseUrl, adminToken, path, body, timeout, abortSignal }) =>
+		(await httpRequest({
+			method: 'POST',
+			url: `${withoutTrailingSlashes(adminBaseUrl)}${path}`,
+			headers: { Authorization: `Bearer ${adminToken}` },
+			body,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout,
+			...(abortSignal ? { abortSignal } : {}),
+		})) as IN8nHttpFullResponse;
+}
+
+/** The network code of a failed send, from the error or what it wraps. */
+function networkCode(error: unknown): string | undefined {
+	for (let current = error, depth = 0; depth < 4 && current; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string') return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
 
 /** What to say about a redirect answer to the mint (the nodes name both addresses). */
 type RedirectMessage = (url: string, status: number, headers: IDataObject) => string;
@@ -92,7 +140,7 @@ function serverMessage(body: unknown): string | undefined {
  * to the Admin Base URL.
  */
 export async function mintTenantToken(
-	httpRequest: HttpRequest,
+	send: MintSend,
 	credentials: ICredentialDataDecryptedObject,
 	tenantId: string,
 	{
@@ -100,7 +148,7 @@ export async function mintTenantToken(
 		redirectMessage = plainRedirectMessage,
 		timeout = 30_000,
 	}: {
-		abortSignal?: IHttpRequestOptions['abortSignal'];
+		abortSignal?: AbortSignal;
 		redirectMessage?: RedirectMessage;
 		/** Milliseconds: the node's Options > Timeout, like its other requests. */
 		timeout?: number;
@@ -114,38 +162,34 @@ export async function mintTenantToken(
 	}
 	const lifetime = tokenLifetime(credentials);
 	const adminBaseUrl = withoutTrailingSlashes(String(credentials.adminBaseUrl ?? '').trim());
-	const url = `${adminBaseUrl}/api/tenant/token`;
+	const path = '/api/tenant/token';
+	const url = `${adminBaseUrl}${path}`;
 	const startedAt = Date.now();
-	let response: IN8nHttpFullResponse;
+	let response: MintAnswer;
 	try {
-		response = (await httpRequest({
-			method: 'POST',
-			url,
-			headers: { Authorization: `Bearer ${String(credentials.adminToken ?? '')}` },
+		response = await send({
+			adminBaseUrl,
+			adminToken: String(credentials.adminToken ?? ''),
+			path,
 			// No revoke_previous: other runs may still hold a token minted earlier.
 			body: { id: tenantId, expires_in: lifetime },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
 			timeout,
 			...(abortSignal ? { abortSignal } : {}),
-		})) as IN8nHttpFullResponse;
+		});
 	} catch (error) {
 		if (abortSignal?.aborted) throw mintError('The execution was cancelled', false);
-		const code = (error as { code?: string }).code;
+		const code = networkCode(error);
 		throw mintError(
 			`Could not reach the Admin API to get a tenant token${code ? ` (${code})` : ''}`,
 			true,
 		);
 	}
-
 	return mintedToken(response, { tenantId, url, redirectMessage, startedAt, lifetime });
 }
 
 /** The token in the Admin API's answer to a mint, or the mint's error. */
 function mintedToken(
-	response: IN8nHttpFullResponse,
+	response: MintAnswer,
 	{
 		tenantId,
 		url,

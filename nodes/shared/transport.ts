@@ -43,9 +43,10 @@ import {
 	parseRetryAfter,
 } from './retry';
 import type { SiteAuth } from './auth';
-import { targetAuth } from './auth';
+import { bearerAuth, targetAuth } from './auth';
 import type { CancelSignal } from './cancel';
 import { cancelSignalOf, ExecutionCancelledError, pause } from './cancel';
+import type { MintSend } from './tokenMint';
 import { mintStatusOf } from './tokenMint';
 import type { RequestTarget, SiteRequestContext } from './target';
 import { isToolForm } from './toolForm';
@@ -140,9 +141,35 @@ function signalOf(ctx: SiteRequestContext, options: SendOptions): CancelSignal |
 		: (cancel ?? options.signal);
 }
 
+/**
+ * The token mint of a Managed Tenant through this sender: the admin token as the route's proof, and
+ * no retries of its own (the item's request retries a failed mint with its own backoff). A mint is
+ * no write to a site: a dry run mints too.
+ */
+function mintThroughSender(ctx: SiteRequestContext, itemIndex: number): MintSend {
+	return async ({ adminBaseUrl, adminToken, path, body, timeout, abortSignal }) => {
+		const route: Route = {
+			baseUrl: adminBaseUrl,
+			auth: bearerAuth(ctx, adminToken),
+			timeout,
+			maxRetries: 0,
+			dryRun: false,
+		};
+		// Every answer comes back: the mint reads a refusal (its status) and a redirect itself.
+		const options = { itemIndex, acceptStatus: () => true };
+		return await sendOnRoute(ctx, route, { method: 'POST', path, body }, options, abortSignal);
+	};
+}
+
 /** The route of an item's target: its base URL, its credential's strategy (auth.ts), its limits. */
-function routeOf(target: RequestTarget, auth: SiteAuth): Route {
+function routeOf(
+	ctx: SiteRequestContext,
+	target: RequestTarget,
+	itemIndex: number,
+	signal: CancelSignal | undefined,
+): Route {
 	const { baseUrl, timeout, maxRetries, dryRun } = target;
+	const auth = targetAuth(ctx, target, signal, mintThroughSender(ctx, itemIndex));
 	return { baseUrl, auth, timeout, maxRetries, dryRun };
 }
 
@@ -157,7 +184,7 @@ export async function siteRequestFull(
 	options: SiteRequestOptions,
 ): Promise<SiteResponse> {
 	const signal = signalOf(this, options);
-	const route = routeOf(options.target, targetAuth(this, options.target, signal));
+	const route = routeOf(this, options.target, options.itemIndex, signal);
 	return await sendOnRoute(this, route, request, options, signal);
 }
 
@@ -439,7 +466,7 @@ export async function siteRequestPages(
 
 	// One route (and with a Managed Tenant, one token) for every page of the walk.
 	const signal = signalOf(this, options);
-	const route = routeOf(options.target, targetAuth(this, options.target, signal));
+	const route = routeOf(this, options.target, options.itemIndex, signal);
 	const concurrency = 'getInputData' in this ? readConcurrency(this) : 1;
 	const fetchPage = async (page: number) =>
 		(
