@@ -18,6 +18,10 @@ export function createTenantRepository(db: SqliteDatabase) {
 		'INSERT INTO tenants (id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)',
 	);
 	const update = db.prepare('UPDATE tenants SET id = ?, fqdn = ?, updated_at = ? WHERE pk = ?');
+	const idOf = db.prepare<[number], string>('SELECT id FROM tenants WHERE pk = ?').pluck();
+	const revokeTokens = db.prepare(
+		'UPDATE tokens SET revoked_at = ? WHERE tenant_pk = ? AND revoked_at IS NULL',
+	);
 	const remove = db.prepare('DELETE FROM tenants WHERE pk = ?');
 	// `search`: a fragment of the id, case-insensitive (ids are lower case); instr, not LIKE: a
 	// fragment's % and _ are plain characters.
@@ -48,8 +52,16 @@ export function createTenantRepository(db: SqliteDatabase) {
 			})();
 		},
 		/** Renames and/or changes the fqdn; every other table follows through the unchanged pk. */
+		/**
+		 * A rename revokes every token issued so far, in the same transaction: a token issued for a
+		 * name never works again, even once the tenant takes that name back.
+		 */
 		update(pk: number, newId: string, fqdn: string | null): void {
-			update.run(newId, fqdn, nowIso(), pk);
+			const now = nowIso();
+			db.transaction(() => {
+				if (idOf.get(pk) !== newId) revokeTokens.run(now, pk);
+				update.run(newId, fqdn, now, pk);
+			})();
 		},
 		/** ON DELETE CASCADE removes tokens, pages, settings, assets rows, submissions, deliveries. */
 		remove(pk: number): void {

@@ -297,6 +297,30 @@ describe('PUT /api/tenant (update / rename)', () => {
 		expect((await fresh.get('/api/pages')).status).toBe(200);
 	});
 
+	it('a token a rename ended stays dead: renamed back, back again, deleted and re-created', async () => {
+		const orig = uniqueId('orig');
+		const moved = uniqueId('moved');
+		const t = await createTenant(h, orig);
+		const rename = async (from: string, to: string) =>
+			expectOk(await h.admin.put('/api/tenant', { old_id: from, id: to }));
+		await rename(orig, moved);
+		expectError(await t.api.get('/api/pages'), 401, 'unauthorized');
+		await rename(moved, orig);
+		expectError(await t.api.get('/api/pages'), 401, 'unauthorized');
+		// A token issued after the rename back lives, and a later round trip ends it too.
+		const later = client(h.url, await issueToken(h, orig));
+		expect((await later.get('/api/pages')).status).toBe(200);
+		await rename(orig, moved);
+		await rename(moved, orig);
+		expectError(await later.get('/api/pages'), 401, 'unauthorized');
+		expectError(await t.api.get('/api/pages'), 401, 'unauthorized');
+		// Deleted and made again under the same name: no earlier token reaches it.
+		expectOk(await h.admin.delete('/api/tenant', { data: { id: orig } }));
+		expectOk(await h.admin.post('/api/tenant', { id: orig }));
+		expectError(await t.api.get('/api/pages'), 401, 'unauthorized');
+		expectError(await later.get('/api/pages'), 401, 'unauthorized');
+	});
+
 	it('answers 404 for an unknown old_id', async () => {
 		expectError(
 			await h.admin.put('/api/tenant', { old_id: uniqueId('ghost'), id: uniqueId('x') }),
