@@ -1,5 +1,7 @@
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import ipaddr from 'ipaddr.js';
+
+import { ApiError } from '../errors/api-error';
 
 /** Requests a minute per client address and per tenant; 0 turns one off. */
 export interface PublicBudgets {
@@ -26,21 +28,45 @@ function clientAddressKey(ip: string): string {
 	return `${new ipaddr.IPv6([...groups, 0, 0, 0, 0]).toString()}/64`;
 }
 
+/** The answer past a budget, as the rate limiter's own (app.ts registers the same for its routes). */
+function rateLimited(
+	reply: FastifyReply,
+	{ max, ttlInSeconds }: { max: number; ttlInSeconds: number },
+) {
+	const seconds = Math.max(1, ttlInSeconds);
+	reply.header('retry-after', seconds);
+	reply.header('x-ratelimit-limit', max);
+	reply.header('x-ratelimit-remaining', 0);
+	reply.header('x-ratelimit-reset', seconds);
+	return new ApiError(429, 'rate_limited', `Too many requests; retry in ${seconds} s.`);
+}
+
 /**
  * Rate limits of a public route under /forms/:tenantId (no token: the form, the claims), per client
- * address, then per tenant: 429 rate_limited with Retry-After past them. Each call counts apart: a
- * route's budget is its own, so claims never eat into the form's.
+ * address and per tenant, each applied on its own: 429 rate_limited with Retry-After past either.
+ * (Two of the limiter's own hooks on one route would not do: the first marks the request as limited
+ * and the second then lets it through unchecked.) Each call counts apart: a route's budget is its
+ * own, so claims never eat into the form's.
  */
 export function publicRateLimits(
 	app: FastifyInstance,
 	{ perAddress, perTenant }: PublicBudgets,
 ): onRequestHookHandler[] {
-	const limits: Array<[number, (request: FastifyRequest) => string]> = [
+	const budgets: Array<[number, (request: FastifyRequest) => string]> = [
 		// request.ip is the peer, or with --trust-proxy the client a trusted proxy names.
 		[perAddress, (request) => `address:${clientAddressKey(request.ip)}`],
 		[perTenant, (request) => `tenant:${(request.params as { tenantId: string }).tenantId}`],
 	];
-	return limits
+	const limiters = budgets
 		.filter(([max]) => max > 0)
-		.map(([max, keyGenerator]) => app.rateLimit({ max, timeWindow: 60_000, keyGenerator }));
+		.map(([max, keyGenerator]) => app.createRateLimit({ max, timeWindow: 60_000, keyGenerator }));
+	if (limiters.length === 0) return [];
+	return [
+		async (request, reply) => {
+			for (const limiter of limiters) {
+				const budget = await limiter(request);
+				if (!budget.isAllowed && budget.isExceeded) throw rateLimited(reply, budget);
+			}
+		},
+	];
 }

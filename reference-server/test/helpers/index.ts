@@ -102,6 +102,21 @@ export function client(baseURL: string, token?: string): AxiosInstance {
 	});
 }
 
+/**
+ * A client whose requests leave from `localAddress`, another loopback address (127.0.0.2 and up:
+ * Linux answers the whole 127/8), so the server sees another client: budgets per address.
+ */
+export function clientFrom(baseURL: string, localAddress: string): AxiosInstance {
+	return axios.create({
+		baseURL,
+		validateStatus: () => true,
+		proxy: false,
+		maxRedirects: 0,
+		timeout: 15000,
+		httpAgent: new http.Agent({ localAddress } as http.AgentOptions),
+	});
+}
+
 export interface RawResponse {
 	status: number;
 	headers: http.IncomingHttpHeaders;

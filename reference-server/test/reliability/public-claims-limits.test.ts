@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import {
 	type Harness,
+	clientFrom,
 	createTenant,
 	expectError,
 	expectOk,
@@ -66,6 +67,25 @@ describe('rate limits, like the public form', () => {
 		).toBe(201);
 		// The public form counts apart.
 		expect((await h.anon.post(`/forms/${a.id}/contact`, { n: 1 })).status).toBe(202);
+	});
+
+	it('both budgets on: wrong secrets from ten loopback addresses meet the per-tenant budget', async () => {
+		const h = await start({ formRatePerAddress: 20, formRatePerTenant: 30 });
+		const a = await tenantWithSecret(h);
+		const statuses: number[] = [];
+		for (let address = 2; address < 12; address++) {
+			const from = clientFrom(h.url, `127.0.0.${address}`);
+			for (let n = 0; n < 10; n++) {
+				const answer = await from.post(
+					`/forms/${a.id}/claims`,
+					{ consumer: 'wf/node', key: `k${address}-${n}` },
+					{ headers: { 'X-Site-Webhook-Secret': 'wrong' } },
+				);
+				statuses.push(answer.status);
+			}
+		}
+		expect(statuses.filter((status) => status === 401)).toHaveLength(30);
+		expect(statuses.filter((status) => status === 429)).toHaveLength(70);
 	});
 
 	it('per address the budget is never below the per-tenant one (a receiver claims for every tenant it serves)', async () => {

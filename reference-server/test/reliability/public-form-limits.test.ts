@@ -6,6 +6,7 @@
 import {
 	type Harness,
 	Receiver,
+	clientFrom,
 	createTenant as createBareTenant,
 	detailFields,
 	expectError,
@@ -120,6 +121,34 @@ describe('rate limits', () => {
 		for (const tenant of [a, a, a, b])
 			statuses.push((await limited.anon.post(`/forms/${tenant.id}/contact`, { n: 1 })).status);
 		expect(statuses).toEqual([202, 202, 429, 202]);
+	});
+
+	it('both budgets on: spread over ten loopback addresses, the per-tenant budget still holds', async () => {
+		const limited = await start({ formRatePerAddress: 20, formRatePerTenant: 30 });
+		const t = await createTenant(limited);
+		const addresses = Array.from({ length: 10 }, (_, n) => `127.0.0.${n + 2}`);
+		const statuses: number[] = [];
+		const retryAfter: number[] = [];
+		for (const address of addresses) {
+			const from = clientFrom(limited.url, address);
+			for (let n = 0; n < 10; n++) {
+				const answer = await from.post(`/forms/${t.id}/contact`, { n });
+				statuses.push(answer.status);
+				if (answer.status === 429) retryAfter.push(Number(answer.headers['retry-after']));
+			}
+		}
+		expect(statuses.filter((status) => status === 202)).toHaveLength(30);
+		expect(statuses.filter((status) => status === 429)).toHaveLength(70);
+		expect(retryAfter.every((seconds) => seconds >= 1 && seconds <= 60)).toBe(true);
+		expect(storedSubmissions(limited, t.id)).toBe(30);
+		// One address past its own budget is refused whatever the tenant's.
+		const other = await createTenant(limited);
+		const one = clientFrom(limited.url, '127.0.0.20');
+		const own: number[] = [];
+		for (let n = 0; n < 21; n++)
+			own.push((await one.post(`/forms/${other.id}/contact`, { n })).status);
+		expect(own.filter((status) => status === 202)).toHaveLength(20);
+		expect(own[20]).toBe(429);
 	});
 
 	it('flags and environment twins; 0 turns a limit off; defaults 60 per address and 600 per tenant a minute, 64 KB', () => {
