@@ -147,6 +147,11 @@ const MIGRATIONS: Migration[] = [
 	ALTER TABLE tokens ADD COLUMN issued_for TEXT;
 	CREATE INDEX tokens_expiry ON tokens(expires_at);
 	`,
+	// 5. Page urls holding a default-ignorable code point (refused since: lib/page-url.ts), each moved
+	// and reported as in 3; no page is dropped.
+	(db, report) => {
+		for (const change of migratePageUrls(db)) report(change);
+	},
 ];
 
 export function runMigrations(db: Database.Database, report: MigrationReport = () => {}): void {

@@ -6,7 +6,8 @@ import { withoutTrailingSlashes } from './slashes';
  * same address is the same page: percent-encoding decoded, Unicode in NFC, letters in lower case, no
  * trailing slash (but on `/`). What a browser never sends as a path, or cannot be told apart when
  * read, is refused however it is written (raw or percent-encoded): a query or fragment, dot segments,
- * `//host` and `/\host`, whitespace, control, invisible and bidirectional-control characters,
+ * `//host` and `/\host`, whitespace, control, invisible (every default-ignorable code point) and
+ * bidirectional-control characters,
  * compatibility forms (fullwidth letters), escapes that are not UTF-8 or that encode another escape.
  *
  * The stored form is a fixed point (canonicalising it again gives it back): it holds no `%XX` escape,
@@ -21,7 +22,15 @@ import { withoutTrailingSlashes } from './slashes';
  * make a url read other than it is. Written as regex escapes, for this file and the OpenAPI pattern.
  */
 const REFUSED_CHARACTERS =
-	'\\s\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufeff\\uffa0';
+	'\\s\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufff8';
+
+/**
+ * Every character Unicode says to draw as nothing (Default_Ignorable_Code_Point): the ones above and
+ * those beyond the BMP, which the OpenAPI pattern leaves to this check (variation selectors
+ * supplement, tag characters, musical symbol formatting, shorthand format controls). `/about` with
+ * one of them after it would list as a second `/about`.
+ */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
 
 /** A page path as the OpenAPI document can say it (the raw characters; encoded ones are checked here). */
 export const PAGE_URL_PATTERN = `^(?!.*[/\\\\]\\.{1,2}(?:[/\\\\]|$))/(?![/\\\\])[^?#${REFUSED_CHARACTERS}]*$`;
@@ -58,6 +67,13 @@ export function canonicalPageUrl(raw: string): PageUrlCheck {
 	if (!PAGE_URL.test(url)) {
 		return problem(
 			`${raw === decoded ? 'must be' : 'must decode to'} a site path: starting with a single / (not // or /\\), without whitespace, control, invisible or bidirectional-control characters, ?, #, or . and .. segments`,
+		);
+	}
+	const ignorable = IGNORABLE.exec(url)?.[0];
+	if (ignorable !== undefined) {
+		const code = ignorable.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+		return problem(
+			`${raw === decoded ? 'contains' : 'decodes to'} an invisible character (U+${code}, a default-ignorable code point): the url would look like another`,
 		);
 	}
 	const plain = url.normalize('NFKC');

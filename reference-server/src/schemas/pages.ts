@@ -25,7 +25,7 @@ const pageUrlRule = patternWithinLength({
 });
 
 const PAGE_URL_RULE_TEXT =
-	'starts with a single / (not // or /\\), no whitespace, control, invisible or bidirectional-control characters, no query (?) or fragment (#), no . or .. segments (\\ counts as /), at most 2048 characters. Also refused (400 naming the field) though the pattern allows them: those characters percent-encoded (%3F, %20, %5C, %E2%80%AE, %2e%2e segments…), escapes that are not UTF-8 or encode another escape (%2541, %252e), and compatibility characters such as fullwidth letters (the address must read as what it is).';
+	"starts with a single / (not // or /\\), no whitespace, control, invisible (any of Unicode's Default_Ignorable_Code_Point: variation selectors, tag characters, fillers, invisible operators…) or bidirectional-control characters, no query (?) or fragment (#), no . or .. segments (\\ counts as /), at most 2048 characters. Also refused (400 naming the field) though the pattern allows them: those characters percent-encoded (%3F, %20, %5C, %E2%80%AE, %2e%2e segments…), escapes that are not UTF-8 or encode another escape (%2541, %252e), and compatibility characters such as fullwidth letters (the address must read as what it is).";
 
 const pageUrlSchema = Type.String({
 	minLength: 1,

@@ -3,7 +3,8 @@
  * get, where the fixture of test/reliability/upgrade-page-urls.test.ts has no such case.
  */
 import { openDatabase } from '../../src/db/open';
-import { migratePageUrls } from '../../src/db/page-url-migration';
+import { runMigrations } from '../../src/db/migrations';
+import { migratePageUrls, type PageUrlChange } from '../../src/db/page-url-migration';
 
 function databaseWith(pages: Array<[url: string, live: boolean]>) {
 	const db = openDatabase(':memory:');
@@ -71,4 +72,27 @@ test('a url stored by the server between canonical urls and fixed points (/x%41,
 		{ tenant: 't', from: '/x%41', to: '/xa--2', reason: 'duplicate', kept_by: '/xa' },
 		{ tenant: 't', from: '/y%41', to: '/ya', reason: 'canonical' },
 	]);
+});
+
+test('a database from before default-ignorable code points were refused: such a url is moved and reported, none dropped', () => {
+	const db = databaseWith([
+		['/about', true],
+		['/about\uFE0F', true],
+		['/about\u{E0041}', true],
+		['/caf\u00E9', true],
+	]);
+	// As a server of schema version 4 left it: migration 5 runs on the next start.
+	db.pragma('user_version = 4');
+	const reported: PageUrlChange[] = [];
+	runMigrations(db, (change) => reported.push(change));
+	expect(reported).toEqual([
+		{ tenant: 't', from: '/about\uFE0F', to: '/renamed-2', reason: 'refused' },
+		{ tenant: 't', from: '/about\u{E0041}', to: '/renamed-3', reason: 'refused' },
+	]);
+	expect(urlsByName(db)).toEqual({
+		'/about': '/about',
+		'/about\uFE0F': '/renamed-2',
+		'/about\u{E0041}': '/renamed-3',
+		'/caf\u00E9': '/caf\u00E9',
+	});
 });

@@ -80,6 +80,48 @@ test('what a browser never sends or a person cannot tell apart is refused, namin
 	);
 });
 
+/** Default-ignorable code points after /about (issue's look-alikes): each would list as a second /about. */
+const IGNORABLE = [
+	'\uFE0F', // variation selector 16
+	'\uFE00', // variation selector 1
+	'\u{E0041}', // tag latin capital letter a
+	'\u{E0001}', // language tag
+	'\u180B', // Mongolian free variation selector one
+	'\u17B4', // Khmer vowel inherent aq
+	'\u2065', // reserved default-ignorable
+	'\u{1D173}', // musical symbol begin beam
+	'\u{1BCA0}', // shorthand format letter overlap
+	'\u{E0100}', // variation selector 17
+	'\uFFF0', // reserved default-ignorable
+];
+
+test('a url with a default-ignorable code point is refused, raw or percent-encoded, naming url; /about stays one page', async () => {
+	const t = await createTenant(h);
+	expectOk(await t.api.post('/api/page', page('/about')), 201);
+	const spellings = IGNORABLE.flatMap((character) => [
+		`/about${character}`,
+		`/about${encodeURIComponent(character)}`,
+		`/ab${character}out`,
+	]);
+	const refused: string[] = [];
+	for (const url of spellings) {
+		const answer = await t.api.post('/api/page', page(url));
+		if (answer.status === 400 && detailFields(answer.data).join() === 'url') refused.push(url);
+	}
+	expect(refused).toEqual(spellings);
+	const named = expectError(
+		await t.api.post('/api/page', page('/about%F3%A0%81%81')),
+		400,
+		'validation_failed',
+	);
+	expect(named.details[0].problem).toBe(
+		'decodes to an invisible character (U+E0041, a default-ignorable code point): the url would look like another',
+	);
+	expect(expectOk(await t.api.get('/api/pages')).data.map((p: { url: string }) => p.url)).toEqual([
+		'/about',
+	]);
+});
+
 test('content and delete find the page by any of its spellings', async () => {
 	const t = await createTenant(h);
 	expectOk(await t.api.post('/api/page', page('/caf\u00e9')), 201);
