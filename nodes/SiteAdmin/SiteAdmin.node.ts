@@ -54,6 +54,13 @@ const properties: INodeProperties[] = [
 		default: 'tenant',
 		displayOptions: { show: inToolForm },
 	},
+	destructiveToolNotice('tenant', 'create', 'create a tenant (a website) under the ID it writes'),
+	destructiveToolNotice(
+		'tenant',
+		'createOrUpdate',
+		'create a tenant, or change the domain of an existing one (an ID written with spaces around it names the tenant without them)',
+	),
+	destructiveToolNotice('tenant', 'update', 'rename a tenant or change its domain'),
 	destructiveToolNotice('tenant', 'delete', 'delete a tenant with all its pages and data'),
 	...tenant.description,
 	...token.description,

@@ -68,10 +68,17 @@ test('a tool saved with Token > Issue fails before any request and returns no to
 
 test.each([
 	[new SiteAdmin(), { resource: 'tenant', operation: 'delete' }, /delete a tenant/],
+	[new SiteAdmin(), { resource: 'tenant', operation: 'create' }, /create a tenant/],
+	[
+		new SiteAdmin(),
+		{ resource: 'tenant', operation: 'createOrUpdate' },
+		/change the domain of an existing one/,
+	],
+	[new SiteAdmin(), { resource: 'tenant', operation: 'update' }, /rename a tenant/],
 	[new SiteTenant(), { resource: 'page', operation: 'delete' }, /delete a page/],
 	[new SiteTenant(), { resource: 'variable', operation: 'delete' }, /delete a variable/],
 ])(
-	'%#: a delete operation says in the tool form that the model picks what goes',
+	'%#: an operation that creates, repoints or deletes says in the tool form that the model picks what it acts on',
 	(node, parameters, text) => {
 		const notice = (form: INodeType) =>
 			shown(form, parameters).filter(
