@@ -191,6 +191,21 @@ async function executions(key, count) {
 }
 
 /**
+ * Waits until a poll that started at `since` or later has had its sitemap answer end (whole or cut
+ * off): the case can then change what the next poll sees. Waiting for n8n's execution instead
+ * races the next poll on a loaded machine, where n8n can record an execution after the next poll
+ * has already read the same answer.
+ */
+async function answeredSince(key, since) {
+	const site = ctx.sites[key];
+	await stack.waitFor(
+		`a poll of the ${key} case answered`,
+		() => site.answers.some((answer) => answer.startedAt >= since && answer.endedAt),
+		{ timeoutMs: 30_000, everyMs: 100 },
+	);
+}
+
+/**
  * Waits for two more polls to start: the first has then had a whole poll interval (10 s) to end and
  * record what it found. Resolves to the case's executions.
  */
@@ -228,8 +243,9 @@ const SCRIPTS = {
 
 	async endless(key) {
 		const site = ctx.sites[key];
+		const since = Date.now();
 		site.endless = true;
-		await executions(key, 1);
+		await answeredSince(key, since);
 		site.endless = false;
 		serve(key, [HOME, { url: '/new', updated_at: now() }]);
 		await executions(key, 2);
@@ -271,16 +287,18 @@ const SCRIPTS = {
 
 	async twice(key) {
 		const page = { url: '/twice', updated_at: now() };
+		const since = Date.now();
 		serve(key, [HOME, page, { ...page }]);
-		await executions(key, 1);
+		await answeredSince(key, since);
 		serve(key, [HOME, page]);
 		await executions(key, 2);
 		return { executions: await twoMorePolls(key) };
 	},
 
 	async badTime(key) {
+		const since = Date.now();
 		serve(key, [HOME, { url: '/odd', updated_at: 'yesterday' }]);
-		await executions(key, 1);
+		await answeredSince(key, since);
 		serve(key, [HOME, { url: '/odd', updated_at: now() }]);
 		await executions(key, 2);
 		return { executions: await twoMorePolls(key) };

@@ -189,10 +189,11 @@ test('no JSON parameter starts as an empty field (n8n marks one "Unexpected end 
 	const jsonProperties = Object.values(NODES).flatMap((node) =>
 		allProperties(node.description.properties).filter((property) => property.type === 'json'),
 	);
-	// Previewed Values starts as an expression (the item's Dry Run preview), never empty.
-	expect(jsonProperties.map(({ name, default: value }) => ({ name, value }))).toEqual([
-		{ name: 'previewedValues', value: '={{ $json.dryRun }}' },
-	]);
+	// Previewed Values (Setting > Update, Variable > Set and Delete, Page > Delete) starts as an
+	// expression (the item's Dry Run preview), never empty.
+	expect(jsonProperties.map(({ name, default: value }) => ({ name, value }))).toEqual(
+		Array(4).fill({ name: 'previewedValues', value: '={{ $json.dryRun }}' }),
+	);
 	// The JSON fields are multi-line text fields, empty meaning "not sent".
 	for (const name of ['templates', 'banner', 'body', 'proposalJson']) {
 		const property = allProperties(NODES.SiteTenant.description.properties).find(
