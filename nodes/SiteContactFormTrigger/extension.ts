@@ -9,9 +9,8 @@ import type {
 	SiteRequestOptions,
 	SiteResponse,
 } from '../shared/transport';
+import { isMissingEndpoint } from '../shared/errors';
 import { siteRequestFull } from '../shared/transport';
-
-const unsupported = (status: number) => status === 404 || status === 405;
 
 /** The response, or undefined when the service does not have the endpoint. */
 export async function extensionRequest(
@@ -22,7 +21,7 @@ export async function extensionRequest(
 	// A 404 of the token mint before it (a missing tenant) is an error, not "unsupported".
 	const response = await siteRequestFull.call(ctx, request, {
 		...options,
-		acceptStatus: unsupported,
+		acceptStatus: isMissingEndpoint,
 	});
-	return unsupported(response.statusCode) ? undefined : response;
+	return isMissingEndpoint(response.statusCode) ? undefined : response;
 }

@@ -8,7 +8,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { headerAuth } from '../shared/auth';
-import { readThrownRequestError } from '../shared/errors';
+import { isMissingEndpoint, readThrownRequestError } from '../shared/errors';
 import { isPlainObject } from '../shared/json';
 import type { Route, SiteResponse } from '../shared/transport';
 import { sendOnRoute } from '../shared/transport';
@@ -80,7 +80,7 @@ async function claimOnSite(
 	const status = response.statusCode;
 	if (status === 201) return 'new';
 	if (status === 200) return 'repeat';
-	if (status === 404 || status === 405) return 'unsupported';
+	if (isMissingEndpoint(status)) return 'unsupported';
 	const message = isPlainObject(response.body) ? response.body.message : undefined;
 	throw new NodeApiError(ctx.getNode(), {
 		message: `The site refused the claim: ${typeof message === 'string' ? message : `HTTP ${status}`}`,

@@ -34,7 +34,7 @@ async function plainRequest(
 }
 
 /** n8n's authentication of the target's credential (Tenant Token, Admin), as resolved for the item. */
-export function credentialAuth(ctx: SiteRequestContext, target: RequestTarget): SiteAuth {
+function credentialAuth(ctx: SiteRequestContext, target: RequestTarget): SiteAuth {
 	const reference = ctx.getNode().credentials?.[target.credentialType];
 	return {
 		send: async (options) =>
@@ -65,7 +65,7 @@ export function bearerAuth(ctx: SiteRequestContext, token: string): SiteAuth {
 }
 
 /** The run's token for the target's tenant, minted through `mint`; a refused token is replaced once. */
-export function managedAuth(
+function managedAuth(
 	ctx: SiteRequestContext,
 	target: RequestTarget & { tenantId: string },
 	signal: CancelSignal | undefined,

@@ -35,6 +35,12 @@ export function requestFailure(
 	return { failure: new NodeOperationError(node, error as Error, { itemIndex }), status: NaN };
 }
 
+/**
+ * The answer of a service that does not have the endpoint (404 or 405): an extension of the
+ * reference server the caller falls back from, not an error.
+ */
+export const isMissingEndpoint = (status: number): boolean => status === 404 || status === 405;
+
 /** Marks the error of a token mint the Admin API refused (mintFailedError). */
 const MINT_FAILURE = 'token_mint_failed';
 

@@ -16,6 +16,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { bearerAuth } from './auth';
+import { isMissingEndpoint } from './errors';
 import type { SiteRequestContext } from './target';
 import { DEFAULT_TIMEOUT_MS } from './target';
 import { credentialScope, SCOPE_ONE, scopeAllows } from './tenantScope';
@@ -63,15 +64,12 @@ async function adminTenantsPage(
 		ctx,
 		route,
 		{ method: 'GET', path: '/api/tenants', qs },
-		{ itemIndex: 0, acceptStatus: unlisted },
+		{ itemIndex: 0, acceptStatus: isMissingEndpoint },
 	);
-	if (unlisted(response.statusCode))
+	if (isMissingEndpoint(response.statusCode))
 		throw noTenantListing(ctx.getNode(), response.statusCode, 0, instead);
 	return { tenants: unwrapList(response.body), lastPage: lastPageOf(response.body) };
 }
-
-/** What a service without the tenant listing answers. */
-const unlisted = (status: number) => status === 404 || status === 405;
 
 interface TenantPageRequest {
 	page: number;

@@ -2,7 +2,7 @@
  * Turning the admin token into a short-lived tenant token (`POST /api/tenant/token`), and the scope a
  * minted token belongs to. Used by the Managed Tenant credential (n8n's preAuthentication, for the
  * credential test and the HTTP Request node) and by the nodes, which mint per tenant and per run
- * (managedTenant.ts). Imports nothing from the nodes or the credentials.
+ * (managedTenant.ts). Imports shared code only, nothing from a node or a credential.
  */
 import { createHash } from 'crypto';
 import type {
@@ -12,6 +12,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
+import { readThrownRequestError } from './errors';
 import { withoutTrailingSlashes } from './url';
 
 /** Error code of a mint that failed transiently (unreachable, 429, 5xx): minting again may work. */
@@ -71,16 +72,6 @@ export function mintOnHelper(
 			timeout,
 			...(abortSignal ? { abortSignal } : {}),
 		})) as IN8nHttpFullResponse;
-}
-
-/** The network code of a failed send, from the error or what it wraps. */
-function networkCode(error: unknown): string | undefined {
-	for (let current = error, depth = 0; depth < 4 && current; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string') return code;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
 }
 
 /** What to say about a redirect answer to the mint (the nodes name both addresses). */
@@ -178,7 +169,7 @@ export async function mintTenantToken(
 		});
 	} catch (error) {
 		if (abortSignal?.aborted) throw mintError('The execution was cancelled', false);
-		const code = networkCode(error);
+		const { code } = readThrownRequestError(error);
 		throw mintError(
 			`Could not reach the Admin API to get a tenant token${code ? ` (${code})` : ''}`,
 			true,

@@ -219,16 +219,9 @@ export function buildApp(config: ServerConfig): FastifyInstance {
 			parts: 30,
 		},
 	});
-	// Only the routes that ask for it (the public form) are limited: app.rateLimit() in their hooks.
-	app.register(rateLimit, {
-		global: false,
-		errorResponseBuilder: (_request, context) =>
-			new ApiError(
-				429,
-				'rate_limited',
-				`Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`,
-			),
-	});
+	// Only the routes that ask for it (the public form, the claims) are limited: their hook runs
+	// each budget's limiter and answers past one (routes/public-rate-limits.ts).
+	app.register(rateLimit, { global: false });
 	// 5. Our request hooks: tokens (requireAdmin / requireTenant), query coercion and the JSON-only
 	//    rule, then the JSON body checks and parser.
 	app.register(authPlugin);

@@ -104,24 +104,26 @@ describe("a Managed Tenant credential's scope is a limit", () => {
 		expect(await urlsOf(acme)).toEqual(['/own']);
 	});
 
+	/** Page > Create of each item on its `tenant` with a Listed Tenants credential: "ok" or the error. */
+	const runListed = async (
+		allowedTenants: string,
+		items: Array<{ tenant: string; url: string }>,
+	) => {
+		const credentials = ctx.managedCredential('', { tenantScope: 'listed', allowedTenants });
+		const result = await run(credentials, items, { tenant: byId('={{ $json.tenant }}') });
+		return jsonOf(result.items).map((item) => String(item.error ?? 'ok'));
+	};
+
 	test('Listed Tenants: IDs and patterns; everything else fails its own item only', async () => {
 		const a = await ctx.tenant('client-a');
 		const b = await ctx.tenant('listed-b');
 		const outside = await ctx.tenant('outside-c');
-		const credentials = ctx.managedCredential('', {
-			tenantScope: 'listed',
-			allowedTenants: 'client-*\nlisted-b',
-		});
-		const result = await run(
-			credentials,
-			[
-				{ tenant: 'client-a', url: '/a' },
-				{ tenant: 'outside-c', url: '/c' },
-				{ tenant: 'listed-b', url: '/b' },
-			],
-			{ tenant: byId('={{ $json.tenant }}') },
-		);
-		expect(jsonOf(result.items).map((item) => String(item.error ?? 'ok'))).toEqual([
+		const outcomes = await runListed('client-*\nlisted-b', [
+			{ tenant: 'client-a', url: '/a' },
+			{ tenant: 'outside-c', url: '/c' },
+			{ tenant: 'listed-b', url: '/b' },
+		]);
+		expect(outcomes).toEqual([
 			'ok',
 			expect.stringMatching(
 				/may not act on tenant "outside-c": it allows the tenants client-\*, listed-b/,
@@ -134,19 +136,11 @@ describe("a Managed Tenant credential's scope is a limit", () => {
 	test('"*" alone in Allowed Tenants allows no tenant and says to choose Any Tenant; other entries still count', async () => {
 		const listed = await ctx.tenant('star-listed');
 		const other = await ctx.tenant('star-other');
-		const credentials = ctx.managedCredential('', {
-			tenantScope: 'listed',
-			allowedTenants: 'star-listed,\n * ',
-		});
-		const result = await run(
-			credentials,
-			[
-				{ tenant: 'star-other', url: '/o' },
-				{ tenant: 'star-listed', url: '/l' },
-			],
-			{ tenant: byId('={{ $json.tenant }}') },
-		);
-		expect(jsonOf(result.items).map((item) => String(item.error ?? 'ok'))).toEqual([
+		const outcomes = await runListed('star-listed,\n * ', [
+			{ tenant: 'star-other', url: '/o' },
+			{ tenant: 'star-listed', url: '/l' },
+		]);
+		expect(outcomes).toEqual([
 			'The Managed Tenant credential may not act on tenant "star-other": "*" alone in Allowed Tenants would allow every tenant, so it allows none. Choose Tenant Scope "Any Tenant" to act on every tenant',
 			'ok',
 		]);

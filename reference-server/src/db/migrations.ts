@@ -13,6 +13,11 @@ type Migration = string | ((db: Database.Database, report: MigrationReport) => v
 /** Told what a migration changed in the data (today: page urls moved), to be logged. */
 export type MigrationReport = (change: PageUrlChange) => void;
 
+/** Moves every page url today's rule changes or refuses, reporting each move. */
+const pageUrlsToTodaysRule = (db: Database.Database, report: MigrationReport) => {
+	for (const change of migratePageUrls(db)) report(change);
+};
+
 const MIGRATIONS: Migration[] = [
 	`
 	CREATE TABLE tenants (
@@ -137,9 +142,7 @@ const MIGRATIONS: Migration[] = [
 	CREATE INDEX pages_live ON pages(tenant_pk, deleted_at, id);
 	`,
 	// 3. Page urls written before canonical urls, brought to today's rule (db/page-url-migration.ts).
-	(db, report) => {
-		for (const change of migratePageUrls(db)) report(change);
-	},
+	pageUrlsToTodaysRule,
 	// 4. Tokens remember the tenant id they were issued for: one issued before a rename no longer
 	// works (a client that minted for the old name must never reach the renamed tenant, nor a new
 	// tenant of that name). Expired tokens are pruned on each issue, by this index.
@@ -149,9 +152,7 @@ const MIGRATIONS: Migration[] = [
 	`,
 	// 5. Page urls holding a default-ignorable code point (refused since: lib/page-url.ts), each moved
 	// and reported as in 3; no page is dropped.
-	(db, report) => {
-		for (const change of migratePageUrls(db)) report(change);
-	},
+	pageUrlsToTodaysRule,
 ];
 
 export function runMigrations(db: Database.Database, report: MigrationReport = () => {}): void {

@@ -89,15 +89,15 @@ export function largeNonDbFiles(dir: string, minBytes: number): string[] {
 // HTTP clients
 // ---------------------------------------------------------------------------------------------
 
+/** What every test client shares: no throw on a status, no proxy, no redirect followed. */
+const clientDefaults = (baseURL: string) =>
+	({ baseURL, validateStatus: () => true, proxy: false, maxRedirects: 0, timeout: 15000 }) as const;
+
 /** An axios instance that never throws on a status and never uses a proxy. */
 export function client(baseURL: string, token?: string): AxiosInstance {
 	if (token) rememberSecret(token);
 	return axios.create({
-		baseURL,
-		validateStatus: () => true,
-		proxy: false,
-		maxRedirects: 0,
-		timeout: 15000,
+		...clientDefaults(baseURL),
 		headers: token ? { Authorization: `Bearer ${token}` } : {},
 	});
 }
@@ -108,11 +108,7 @@ export function client(baseURL: string, token?: string): AxiosInstance {
  */
 export function clientFrom(baseURL: string, localAddress: string): AxiosInstance {
 	return axios.create({
-		baseURL,
-		validateStatus: () => true,
-		proxy: false,
-		maxRedirects: 0,
-		timeout: 15000,
+		...clientDefaults(baseURL),
 		httpAgent: new http.Agent({ localAddress } as http.AgentOptions),
 	});
 }

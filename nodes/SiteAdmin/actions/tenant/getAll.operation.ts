@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { RequestTarget, SiteItem } from '../../../shared/transport';
-import { requestFailure } from '../../../shared/errors';
+import { isMissingEndpoint, requestFailure } from '../../../shared/errors';
 import { siteRequestPages } from '../../../shared/transport';
 import { noTenantListing } from '../../../shared/tenantList';
 
@@ -59,7 +59,7 @@ export async function listedTenants(
 		return await siteRequestPages.call(ctx, '/api/tenants', qs, paging, item);
 	} catch (error) {
 		const { failure, status } = requestFailure(ctx.getNode(), error, item.itemIndex);
-		if (status === 404 || status === 405) return { unlisted: status };
+		if (isMissingEndpoint(status)) return { unlisted: status };
 		throw failure;
 	}
 }

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { requestFailure } from '../../../shared/errors';
+import { isMissingEndpoint, requestFailure } from '../../../shared/errors';
 import { recordIn } from '../../../shared/json';
 import type { SiteItem } from '../../../shared/transport';
 import { siteRequest } from '../../../shared/transport';
@@ -20,7 +20,7 @@ export async function readSettings(
 		return recordIn(response, 'settings');
 	} catch (error) {
 		const { failure, status } = requestFailure(ctx.getNode(), error, itemIndex);
-		if (status === 404 || status === 405) return { unreadable: status };
+		if (isMissingEndpoint(status)) return { unreadable: status };
 		throw failure;
 	}
 }
