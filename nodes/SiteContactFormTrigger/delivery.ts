@@ -6,8 +6,8 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { manualCredentialProblems, manualHeaderName, manualTenant } from './manualSecret';
-import type { Registration } from './registration';
-import { deliveryRegistrations, secretHashOf } from './registration';
+import type { Registration } from './records';
+import { deliveryRegistrations, secretHashOf } from './records';
 import type { SiteClaim } from './repeats';
 import { claimSubmission } from './repeats';
 import {

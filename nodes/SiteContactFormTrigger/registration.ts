@@ -1,116 +1,49 @@
 /**
  * Automatic registration: the trigger points each tenant it serves (served.ts) at its own URL, each
- * with its own fresh secret for the site to send along.
+ * with its own fresh secret for the site to send along, and records each place (records.ts).
  *
- * The node's static data keeps one registration per tenant and webhook URL (production and, while
- * the editor listens, test), each with the hash of its secret (never the secret: static data goes
- * into every workflow export, backup and n8n's cache of test webhooks). A delivery is taken only
- * when its secret is one registration's and it names that registration's tenant. Listening never
- * displaces the live setting: the test URL is registered as a test webhook with each tenant, which
- * gets a copy of each submission while the live webhook keeps receiving them all. A service without
- * test webhooks lets the test URL into the settings only when they hold no other URL, so there is
- * never a setting to remember and put back.
+ * A delivery is taken only when its secret is one registration's and it names that registration's
+ * tenant. Listening never displaces the live setting: the test URL is registered as a test webhook
+ * with each tenant, which gets a copy of each submission while the live webhook keeps receiving them
+ * all. A service without test webhooks lets the test URL into the settings only when they hold no
+ * other URL, so there is never a setting to remember and put back.
  *
- * An activation registers with every tenant or with none: when one fails, those made in the same
- * attempt are taken back and the error names each tenant that failed and why.
+ * An activation first takes the URL off the places recorded that it will not renew (another tenant,
+ * base URL or URL: the credential or the node changed), and fails naming them if it cannot
+ * (unregistration.ts). It then registers with every tenant or with none: when one fails, those made
+ * in the same attempt are taken back and the error names each tenant that failed and why.
  */
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IHookFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { tenantCredentialType } from '../shared/authentication';
 import { headerValue } from '../shared/json';
-import { runWindow } from '../shared/window';
+import { tenantCredentialType } from '../shared/target';
+import type { TenantFailure } from './forEachTenant';
+import { describeFailures, forEachTenant } from './forEachTenant';
+import type { Registration, TestRoute } from './records';
+import { comparableBaseUrl } from './registeredSite';
+import {
+	allRegistrations,
+	hasTenant,
+	registrationsAt,
+	secretHashOf,
+	storeRegistrationsAt,
+} from './records';
 import { AUTOMATIC_SECRET_HEADER, generateSecret, hashSecret, secretMatchesHash } from './secret';
 import { servedTenants } from './served';
 import {
 	addTestWebhook,
 	readWebhookSettings,
-	removeTestWebhook,
 	saveWebhookSettings,
+	servedSite,
 	testWebhookListed,
 } from './siteSettings';
-
-export interface Registration extends IDataObject {
-	url: string;
-	headerName: string;
-	/** SHA-256 of the secret, hex (secret.ts hashSecret). */
-	secretHash: string;
-	/** The tenant base URL the site was registered through: where deliveries are claimed. */
-	siteUrl?: string;
-	/** The tenant registered for: the only tenant_id deliveries with this secret may name (tenant.ts). */
-	tenantId?: string;
-	registeredAt: string;
-	/** Made while the editor listens for a test event (activation mode "manual"). */
-	test: boolean;
-	/**
-	 * Test registrations: "copies" when the site sends copies to a test webhook, "settings" when the
-	 * settings, empty before, point at the test URL.
-	 */
-	via?: TestRoute;
-}
-
-type TestRoute = 'copies' | 'settings';
-
-interface TriggerStaticData extends IDataObject {
-	registrations?: Record<string, Registration>;
-}
-
-/** Tenants registered with (or taken off) at once: the service is asked a few times per tenant. */
-const REGISTRATION_CONCURRENCY = 8;
-
-function staticData(ctx: IHookFunctions | IWebhookFunctions): TriggerStaticData {
-	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
-}
-
-function allRegistrations(ctx: IHookFunctions | IWebhookFunctions): Registration[] {
-	return Object.values(staticData(ctx).registrations ?? {});
-}
-
-export function secretHashOf(registration: Registration): string {
-	return typeof registration.secretHash === 'string' ? registration.secretHash : '';
-}
-
-/**
- * Stores `registrations` as the whole set for `url`; the other URL's stay. Keyed by URL when the URL
- * serves one tenant (as before triggers served several, so such static data does not change), else
- * by tenant and URL. Readers go by the records' fields, never by the key.
- */
-function storeRegistrationsAt(ctx: IHookFunctions, url: string, registrations: Registration[]) {
-	const entries = (list: Registration[]) =>
-		list.map((registration) => [
-			list.length === 1 ? registration.url : `${registration.tenantId ?? ''} ${registration.url}`,
-			registration,
-		]);
-	const kept = allRegistrations(ctx).filter((registration) => registration.url !== url);
-	const otherUrls = [...new Set(kept.map((registration) => registration.url))];
-	// Assign a new object at the top level so n8n notices the change and saves the static data.
-	staticData(ctx).registrations = Object.fromEntries([
-		...otherUrls.flatMap((other) =>
-			entries(kept.filter((registration) => registration.url === other)),
-		),
-		...entries(registrations),
-	]);
-}
-
-function registrationsAt(ctx: IHookFunctions, url: string): Registration[] {
-	return allRegistrations(ctx).filter((registration) => registration.url === url);
-}
-
-/**
- * The registrations a request may match: a test run (mode "manual") those of the test URL, a
- * production request those of the production URL, so the one never opens the other's URL.
- */
-export function deliveryRegistrations(ctx: IWebhookFunctions): Registration[] {
-	const isTest = ctx.getMode() === 'manual';
-	return allRegistrations(ctx).filter(
-		(registration) => (registration.test === true) === isTest && secretHashOf(registration) !== '',
-	);
-}
+import {
+	clearSite,
+	takeOffError,
+	takeOffRecorded,
+	unregister as unregisterAt,
+} from './unregistration';
 
 function webhookUrlOf(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
@@ -122,47 +55,47 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 	return url;
 }
 
-/** What failed for whom, in the order the tenants were given. */
-interface TenantFailure {
-	tenantId: string;
-	reason: string;
+const isTestActivation = (ctx: IHookFunctions) => ctx.getActivationMode() === 'manual';
+
+async function credentialBaseUrl(ctx: IHookFunctions): Promise<string> {
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
+		tenantCredentialType(ctx),
+	);
+	return String(credentials.baseUrl ?? '');
 }
 
 /**
- * Runs `work` for each entry, REGISTRATION_CONCURRENCY at a time, every one to the end whatever
- * the others do; returns the results and the failures.
+ * The live registrations recorded that this activation will not renew: another URL, a tenant no
+ * longer served, or made through another base URL. A test activation leaves live ones alone.
  */
-async function forEachTenant<T, R>(
-	entries: T[],
-	tenantOf: (entry: T) => string,
-	work: (entry: T) => Promise<R>,
-): Promise<{ done: R[]; failures: TenantFailure[] }> {
-	const done: R[] = [];
-	const failed = new Map<number, TenantFailure>();
-	await runWindow(0, entries.length, REGISTRATION_CONCURRENCY, async (index) => {
-		try {
-			done.push(await work(entries[index]));
-		} catch (error) {
-			failed.set(index, { tenantId: tenantOf(entries[index]), reason: (error as Error).message });
-		}
-	});
-	const failures = [...failed.entries()].sort(([a], [b]) => a - b).map(([, failure]) => failure);
-	return { done, failures };
-}
-
-function describeFailures(failures: TenantFailure[]): string {
-	return failures.map(({ tenantId, reason }) => `"${tenantId}": ${reason}`).join('; ');
+function notRenewed(
+	ctx: IHookFunctions,
+	url: string,
+	tenants: string[],
+	baseUrl: string,
+): Array<Registration & { tenantId: string }> {
+	if (isTestActivation(ctx)) return [];
+	const served = new Set(tenants);
+	return allRegistrations(ctx)
+		.filter(hasTenant)
+		.filter(
+			(registration) =>
+				registration.test !== true &&
+				(registration.url !== url ||
+					!served.has(registration.tenantId) ||
+					(registration.siteUrl !== undefined &&
+						comparableBaseUrl(registration.siteUrl) !== comparableBaseUrl(baseUrl))),
+		);
 }
 
 /** Whether the tenant's site still delivers to this registration's URL with its secret. */
 async function registrationHolds(
 	ctx: IHookFunctions,
-	registration: Registration,
+	registration: Registration & { tenantId: string },
 ): Promise<boolean> {
-	const tenantId = registration.tenantId as string;
-	if (registration.via === 'copies')
-		return await testWebhookListed(ctx, tenantId, registration.url);
-	const current = await readWebhookSettings(ctx, tenantId);
+	const site = servedSite(registration.tenantId);
+	if (registration.via === 'copies') return await testWebhookListed(ctx, site, registration.url);
+	const current = await readWebhookSettings(ctx, site);
 	if (current === undefined) return true;
 	return (
 		current.url === registration.url &&
@@ -175,18 +108,21 @@ async function registrationHolds(
 
 /**
  * Whether every tenant served delivers to this node's URL with this node's secret for it: the static
- * data holds exactly one registration per tenant served for the URL, and each site's settings (when
- * it can report them) still name that URL and carry that secret (for a test URL: the site still lists
- * it as a test webhook). Anything else (settings changed elsewhere, static data lost, the list
- * changed) answers false, and n8n calls create, which registers afresh.
+ * data holds exactly one registration per tenant served for the URL, no other live one, and each
+ * site's settings (when it can report them) still name that URL and carry that secret (for a test
+ * URL: the site still lists it as a test webhook). Anything else (settings changed elsewhere, static
+ * data lost, the list or the credential changed) answers false, and n8n calls create.
  */
 export async function registrationExists(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrlOf(ctx);
 	const tenants = await servedTenants(ctx);
+	if (notRenewed(ctx, url, tenants, await credentialBaseUrl(ctx)).length > 0) return false;
 	const here = registrationsAt(ctx, url);
 	// One made before tenants were recorded has no tenant: it is made afresh, so that its
 	// deliveries can be checked.
-	const byTenant = new Map(here.map((registration) => [registration.tenantId, registration]));
+	const byTenant = new Map(
+		here.filter(hasTenant).map((registration) => [registration.tenantId, registration]),
+	);
 	if (here.length !== tenants.length || tenants.some((tenantId) => !byTenant.has(tenantId))) {
 		return false;
 	}
@@ -195,7 +131,7 @@ export async function registrationExists(ctx: IHookFunctions): Promise<boolean> 
 		tenants,
 		(tenantId) => tenantId,
 		async (tenantId) => {
-			if (!(await registrationHolds(ctx, byTenant.get(tenantId) as Registration))) holds = false;
+			if (!(await registrationHolds(ctx, byTenant.get(tenantId)!))) holds = false;
 		},
 	);
 	if (failures.length > 0) {
@@ -206,7 +142,6 @@ export async function registrationExists(ctx: IHookFunctions): Promise<boolean> 
 	}
 	return holds;
 }
-
 /** Registers the URL with one tenant under a fresh secret; returns the record of it. */
 async function registerTenant(
 	ctx: IHookFunctions,
@@ -216,9 +151,9 @@ async function registerTenant(
 ): Promise<Registration> {
 	const secret = generateSecret();
 	const headers = { [AUTOMATIC_SECRET_HEADER]: secret };
-	const isTest = ctx.getActivationMode() === 'manual';
+	const isTest = isTestActivation(ctx);
 	const via = isTest ? await registerTestUrl(ctx, tenantId, url, headers) : undefined;
-	if (!isTest) await saveWebhookSettings(ctx, tenantId, { url, headers });
+	if (!isTest) await saveWebhookSettings(ctx, servedSite(tenantId), { url, headers });
 	return {
 		url,
 		headerName: AUTOMATIC_SECRET_HEADER,
@@ -233,27 +168,28 @@ async function registerTenant(
 
 /**
  * Registers this node's URL with every tenant served, each with its own fresh secret, and records
- * them in the static data. If any tenant fails, the others of this attempt are taken back and the
- * activation fails naming each failed tenant. Tenants registered before and no longer served are
- * taken off.
+ * them in the static data. Places recorded that this activation will not renew are taken off first;
+ * if one cannot be, nothing is registered and the activation fails naming it. If any tenant fails to
+ * register, the others of this attempt are taken back and the activation fails naming each.
  */
 export async function register(ctx: IHookFunctions): Promise<void> {
 	const url = webhookUrlOf(ctx);
 	const tenants = await servedTenants(ctx);
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
-		tenantCredentialType(ctx),
-	);
-	const siteUrl = String(credentials.baseUrl ?? '');
+	const siteUrl = await credentialBaseUrl(ctx);
 	// Every tenant answers first (its token minted, its settings read), so that an unknown tenant or
 	// a refused token fails the activation before any site's setting has changed. (n8n 2.x publishes
 	// again every few seconds while a published workflow's trigger is missing.)
 	const reachable = await forEachTenant(
 		tenants,
 		(tenantId) => tenantId,
-		async (tenantId) => await readWebhookSettings(ctx, tenantId),
+		async (tenantId) => await readWebhookSettings(ctx, servedSite(tenantId)),
 	);
 	if (reachable.failures.length > 0) {
 		throw activationError(ctx, tenants.length, reachable.failures, undefined);
+	}
+	const stale = await takeOffRecorded(ctx, notRenewed(ctx, url, tenants, siteUrl));
+	if (stale.length > 0) {
+		throw takeOffError(ctx, stale, 'It no longer serves them, and nothing new was registered. ');
 	}
 	const { done, failures } = await forEachTenant(
 		tenants,
@@ -264,25 +200,17 @@ export async function register(ctx: IHookFunctions): Promise<void> {
 		const takeBack = await forEachTenant(
 			done,
 			(registration) => registration.tenantId as string,
-			async (registration) => await unregisterTenant(ctx, registration),
+			async (registration) =>
+				await clearSite(ctx, servedSite(registration.tenantId as string), registration),
 		);
 		throw activationError(ctx, tenants.length, failures, takeBack.failures);
 	}
-	const served = new Set(tenants);
-	const dropped = registrationsAt(ctx, url).filter(
-		(registration) => !served.has(registration.tenantId as string),
-	);
-	const leftOver = await forEachTenant(
-		dropped,
-		(registration) => registration.tenantId ?? '',
-		async (registration) => await unregisterTenant(ctx, registration),
-	);
-	for (const { tenantId, reason } of leftOver.failures) {
-		ctx.logger.warn(
-			`Site Management Contact Form Trigger: could not take tenant "${tenantId}", no longer served, off this URL: ${reason}`,
-		);
-	}
 	storeRegistrationsAt(ctx, url, done);
+}
+
+/** Takes this node's URL off every place recorded for it (unregistration.ts). */
+export async function unregister(ctx: IHookFunctions): Promise<void> {
+	await unregisterAt(ctx, webhookUrlOf(ctx));
 }
 
 /**
@@ -319,8 +247,9 @@ async function registerTestUrl(
 	url: string,
 	headers: IDataObject,
 ): Promise<TestRoute> {
-	if (await addTestWebhook(ctx, tenantId, url, headers)) return 'copies';
-	const current = await readWebhookSettings(ctx, tenantId);
+	const site = servedSite(tenantId);
+	if (await addTestWebhook(ctx, site, url, headers)) return 'copies';
+	const current = await readWebhookSettings(ctx, site);
 	if (current === undefined) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -341,75 +270,6 @@ async function registerTestUrl(
 			},
 		);
 	}
-	await saveWebhookSettings(ctx, tenantId, { url, headers });
+	await saveWebhookSettings(ctx, site, { url, headers });
 	return 'settings';
-}
-
-/**
- * Takes the URL off one tenant's site: a test webhook is removed; a setting that still points here
- * is cleared. A setting someone changed in the meantime (another URL) is left alone.
- */
-async function unregisterTenant(ctx: IHookFunctions, registration: Registration): Promise<void> {
-	const tenantId = registration.tenantId as string;
-	if (registration.via === 'copies') {
-		await removeTestWebhook(ctx, tenantId, registration.url);
-		return;
-	}
-	const current = await readWebhookSettings(ctx, tenantId);
-	if (current === undefined || current.url === registration.url) {
-		await saveWebhookSettings(ctx, tenantId, { url: null, headers: null });
-	}
-}
-
-/**
- * Takes this node's URL off every tenant registered for it. Without a stored registration (static
- * data lost) the tenants served are asked, and each setting that still points here is cleared. The
- * registrations leave the static data, except those whose tenant could not be reached: the error
- * names them, and the next deactivation tries again.
- */
-export async function unregister(ctx: IHookFunctions): Promise<void> {
-	const url = webhookUrlOf(ctx);
-	const here = registrationsAt(ctx, url).filter(
-		(registration): registration is Registration & { tenantId: string } =>
-			typeof registration.tenantId === 'string' && registration.tenantId !== '',
-	);
-	const targets = here.length > 0 ? here : await unrecordedTargets(ctx, url);
-	const { failures } = await forEachTenant(
-		targets,
-		(registration) => registration.tenantId as string,
-		async (registration) => await unregisterTenant(ctx, registration),
-	);
-	const failed = new Set(failures.map((failure) => failure.tenantId));
-	storeRegistrationsAt(
-		ctx,
-		url,
-		here.filter((registration) => failed.has(registration.tenantId)),
-	);
-	if (failures.length > 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The trigger could not take its URL off ${describeFailures(failures)}`,
-		);
-	}
-}
-
-/** For static data lost: the tenants served, as registrations of the URL (clears only settings pointing here). */
-async function unrecordedTargets(ctx: IHookFunctions, url: string): Promise<Registration[]> {
-	let tenants: string[];
-	try {
-		tenants = await servedTenants(ctx);
-	} catch (error) {
-		ctx.logger.warn(
-			`Site Management Contact Form Trigger: no registration recorded and the tenants served cannot be told (${(error as Error).message}); nothing was cleared`,
-		);
-		return [];
-	}
-	return tenants.map((tenantId) => ({
-		url,
-		headerName: AUTOMATIC_SECRET_HEADER,
-		secretHash: '',
-		tenantId,
-		registeredAt: '',
-		test: ctx.getActivationMode() === 'manual',
-	}));
 }

@@ -6,6 +6,7 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/json';
+import type { TenantCheck } from '../shared/target';
 import { resolveTenantTarget } from '../shared/target';
 import type { SiteRequestOptions } from '../shared/transport';
 import { siteRequest } from '../shared/transport';
@@ -22,9 +23,20 @@ export interface WebhookSettings {
 	headers: IDataObject | null;
 }
 
-/** A request for `tenantId` (a Tenant Token's own tenant is decided by its token). */
-async function forTenant(ctx: IHookFunctions, tenantId: string): Promise<SiteRequestOptions> {
-	return { itemIndex: 0, target: await resolveTenantTarget(ctx, 0, tenantId) };
+/**
+ * A tenant's site as the trigger reaches it: one it serves (within the credential's scope), or one
+ * it registered with and takes its registration off (registeredSite.ts). A Tenant Token's own tenant
+ * is decided by its token.
+ */
+export interface TenantSite {
+	tenantId: string;
+	check: TenantCheck;
+}
+
+export const servedSite = (tenantId: string): TenantSite => ({ tenantId, check: 'scope' });
+
+async function forTenant(ctx: IHookFunctions, site: TenantSite): Promise<SiteRequestOptions> {
+	return { itemIndex: 0, target: await resolveTenantTarget(ctx, 0, site.tenantId, site.check) };
 }
 
 /**
@@ -34,12 +46,12 @@ async function forTenant(ctx: IHookFunctions, tenantId: string): Promise<SiteReq
  */
 export async function readWebhookSettings(
 	ctx: IHookFunctions,
-	tenantId: string,
+	site: TenantSite,
 ): Promise<WebhookSettings | undefined> {
 	const response = await extensionRequest(
 		ctx,
 		{ method: 'GET', path: SETTINGS_PATH },
-		await forTenant(ctx, tenantId),
+		await forTenant(ctx, site),
 	);
 	if (response === undefined) {
 		ctx.logger.warn(
@@ -59,7 +71,7 @@ export async function readWebhookSettings(
 
 export async function saveWebhookSettings(
 	ctx: IHookFunctions,
-	tenantId: string,
+	site: TenantSite,
 	settings: WebhookSettings,
 ): Promise<void> {
 	await siteRequest.call(
@@ -72,20 +84,20 @@ export async function saveWebhookSettings(
 				contact_form_webhook_headers: settings.headers,
 			},
 		},
-		await forTenant(ctx, tenantId),
+		await forTenant(ctx, site),
 	);
 }
 
 /** Whether the tenant's site still sends copies to this test URL (it lists test webhooks without headers). */
 export async function testWebhookListed(
 	ctx: IHookFunctions,
-	tenantId: string,
+	site: TenantSite,
 	url: string,
 ): Promise<boolean> {
 	const response = await extensionRequest(
 		ctx,
 		{ method: 'GET', path: TEST_WEBHOOKS_PATH },
-		await forTenant(ctx, tenantId),
+		await forTenant(ctx, site),
 	);
 	const listed = isPlainObject(response?.body) ? response.body.data : undefined;
 	return Array.isArray(listed) && listed.some((entry) => isPlainObject(entry) && entry.url === url);
@@ -94,7 +106,7 @@ export async function testWebhookListed(
 /** Asks the tenant's site for test copies at `url`; false when the service has no test webhooks. */
 export async function addTestWebhook(
 	ctx: IHookFunctions,
-	tenantId: string,
+	site: TenantSite,
 	url: string,
 	headers: IDataObject,
 ): Promise<boolean> {
@@ -105,19 +117,19 @@ export async function addTestWebhook(
 			path: TEST_WEBHOOKS_PATH,
 			body: { url, headers, ttl_seconds: TEST_WEBHOOK_TTL_SECONDS },
 		},
-		await forTenant(ctx, tenantId),
+		await forTenant(ctx, site),
 	);
 	return copies !== undefined;
 }
 
 export async function removeTestWebhook(
 	ctx: IHookFunctions,
-	tenantId: string,
+	site: TenantSite,
 	url: string,
 ): Promise<void> {
 	await extensionRequest(
 		ctx,
 		{ method: 'DELETE', path: TEST_WEBHOOKS_PATH, body: { url } },
-		await forTenant(ctx, tenantId),
+		await forTenant(ctx, site),
 	);
 }

@@ -46,6 +46,10 @@ const MINT_FAILURE = 'token_mint_failed';
 
 const isMintFailure = (error: NodeApiError) => error.context.error === MINT_FAILURE;
 
+/** A token mint refused because the Admin API has no such tenant (404): the tenant is gone. */
+export const isMissingTenant = (error: unknown): boolean =>
+	error instanceof NodeApiError && isMintFailure(error) && error.httpCode === '404';
+
 /**
  * A token mint the Admin API refused: its message, and its status as `httpCode` (a workflow branches
  * on it), marked so that requestFailure does not take it for the site's answer.

@@ -5,8 +5,9 @@
  *
  * The tenant, for a Managed Tenant credential: the node's Tenant parameter when it is filled in (an
  * expression that throws or resolves empty fails the item), else the credential's Tenant ID; either
- * way it must lie within the credential's scope (tenantScope.ts). A Tenant Token credential's token
- * decides its tenant on the service; the Admin credential has none.
+ * way it must lie within the credential's scope (tenantScope.ts), except for a trigger taking its own
+ * registration off the tenant it recorded (TenantCheck). A Tenant Token credential's token decides
+ * its tenant on the service; the Admin credential has none.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -121,18 +122,27 @@ function namedTenant(ctx: SiteRequestContext, itemIndex: number): string | undef
 	return tenantId;
 }
 
+interface TenantProblem {
+	message: string;
+	description: string;
+}
+
+function notATenantId(tenantId: string): TenantProblem | undefined {
+	if (TENANT_ID.test(tenantId)) return undefined;
+	return {
+		message: `Tenant "${tenantId.slice(0, 80)}" is not a tenant ID`,
+		description:
+			'A tenant ID is 1 to 63 lowercase letters, digits, - and _, starting with a letter or digit.',
+	};
+}
+
 /** Why a Managed Tenant credential may not act on `tenantId` (not a tenant ID, outside its scope). */
 export function managedTenantProblem(
 	credentials: ICredentialDataDecryptedObject,
 	tenantId: string,
-): { message: string; description: string } | undefined {
-	if (!TENANT_ID.test(tenantId)) {
-		return {
-			message: `Tenant "${tenantId.slice(0, 80)}" is not a tenant ID`,
-			description:
-				'A tenant ID is 1 to 63 lowercase letters, digits, - and _, starting with a letter or digit.',
-		};
-	}
+): TenantProblem | undefined {
+	const malformed = notATenantId(tenantId);
+	if (malformed) return malformed;
 	const problem = scopeProblem(credentialScope(credentials), tenantId);
 	if (problem) {
 		return {
@@ -145,7 +155,15 @@ export function managedTenantProblem(
 }
 
 /**
- * The tenant a Managed Tenant credential acts on for the item, checked against its scope: `chosen`
+ * How a Managed Tenant credential's tenant is checked: against its scope (every request the node
+ * starts), or, for taking a trigger's own registration off the tenant it recorded, only as a tenant
+ * ID. That call only takes off what the node put there, and a scope narrowed since must not strand
+ * it on a site (SiteContactFormTrigger/registeredSite.ts).
+ */
+export type TenantCheck = 'scope' | 'ownRegistration';
+
+/**
+ * The tenant a Managed Tenant credential acts on for the item, checked (TenantCheck): `chosen`
  * (a trigger serving several tenants names each), else the node's Tenant parameter, else the
  * credential's Tenant ID.
  */
@@ -153,7 +171,8 @@ function managedTenant(
 	ctx: SiteRequestContext,
 	itemIndex: number,
 	credentials: ICredentialDataDecryptedObject,
-	chosen?: string,
+	chosen: string | undefined,
+	check: TenantCheck,
 ): string {
 	const tenantId = chosen ?? namedTenant(ctx, itemIndex) ?? credentialScope(credentials).tenantId;
 	if (tenantId === '') {
@@ -164,7 +183,8 @@ function managedTenant(
 			'Name the tenant in the Tenant parameter of the Site Management Tenant node, or fill in the Tenant ID of the credential (the triggers use it unless they name their tenants).',
 		);
 	}
-	const problem = managedTenantProblem(credentials, tenantId);
+	const problem =
+		check === 'scope' ? managedTenantProblem(credentials, tenantId) : notATenantId(tenantId);
 	if (problem) throw itemError(ctx, itemIndex, problem.message, problem.description);
 	return tenantId;
 }
@@ -213,6 +233,7 @@ export async function resolveRequestTarget(
 	credentialType: SiteCredentialType,
 	itemIndex: number,
 	tenant?: string,
+	check: TenantCheck = 'scope',
 ): Promise<RequestTarget> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(
 		credentialType,
@@ -220,7 +241,7 @@ export async function resolveRequestTarget(
 	);
 	const tenantId =
 		credentialType === 'siteManagedTenantApi'
-			? managedTenant(ctx, itemIndex, credentials, tenant)
+			? managedTenant(ctx, itemIndex, credentials, tenant, check)
 			: undefined;
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	if (baseUrl === '') {
@@ -251,6 +272,13 @@ export async function resolveTenantTarget(
 	ctx: SiteRequestContext,
 	itemIndex = 0,
 	tenant?: string,
+	check: TenantCheck = 'scope',
 ): Promise<RequestTarget> {
-	return await resolveRequestTarget(ctx, tenantCredentialType(ctx, itemIndex), itemIndex, tenant);
+	return await resolveRequestTarget(
+		ctx,
+		tenantCredentialType(ctx, itemIndex),
+		itemIndex,
+		tenant,
+		check,
+	);
 }
