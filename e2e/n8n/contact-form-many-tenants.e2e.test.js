@@ -6,6 +6,8 @@
  * - Published, a workflow whose trigger lists two tenants registers its URL with both; a visitor's
  *   submission on each site's public form starts one execution whose item carries that site's
  *   tenant_id. Unpublished, neither site points at n8n any more.
+ * - The credential narrowed to one of the two tenants while the workflow is published: unpublishing
+ *   still takes the URL off both sites (issue 48, item 4).
  * - A workflow whose list names a tenant that does not exist fails to publish: n8n answers the
  *   editor's publish with an error naming that tenant, the workflow stays unpublished, and the other
  *   tenant of the list is not left pointing at it.
@@ -207,6 +209,28 @@ describe(`one Contact Form Trigger for two sites in n8n ${N8N_1 ? '1.x' : '2.x'}
 			await stack.waitFor(`${tenant} to be unregistered`, async () =>
 				(await settingsOf(tenant)).contact_form_webhook_url === null ? true : undefined,
 			);
+		}
+	});
+
+	test('the credential narrowed to one tenant while published: unpublishing takes the URL off both', async () => {
+		await ctx.rest.activateWorkflow(WORKFLOWS.both);
+		for (const tenant of [SITE_A, SITE_B]) {
+			await stack.waitFor(`the registration on ${tenant}`, () => urlAtN8n(tenant), {
+				timeoutMs: 60_000,
+			});
+		}
+		await e2eStack.editCredential(ctx, CREDENTIAL.id, { allowedTenants: SITE_A });
+		say(`credential narrowed to ${SITE_A}`);
+		try {
+			await ctx.rest.call('POST', `/workflows/${WORKFLOWS.both}/deactivate`, {});
+			for (const tenant of [SITE_A, SITE_B]) {
+				await stack.waitFor(`${tenant} to be unregistered`, async () =>
+					(await settingsOf(tenant)).contact_form_webhook_url === null ? true : undefined,
+				);
+				expect((await settingsOf(tenant)).contact_form_webhook_headers).toBeNull();
+			}
+		} finally {
+			await e2eStack.editCredential(ctx, CREDENTIAL.id, { allowedTenants: 'mtf-*' });
 		}
 	});
 

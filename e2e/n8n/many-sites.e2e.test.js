@@ -457,19 +457,9 @@ async function run(workflowId) {
 
 const items = (execution, name) => n8nCommands.nodeItems(execution.run, name);
 
-/**
- * Edits a credential as the editor does: reads it with its data (secrets come back redacted), changes
- * `changes`, and saves it with `PATCH /rest/credentials/:id` (n8n keeps the redacted secrets).
- */
+/** Edits a credential as the editor does (e2eStack.editCredential). */
 async function editCredential(key, changes) {
-	const id = e2eStack.credentialIdOf(ctx, CREDENTIALS[key].id);
-	const current = await ctx.rest.call('GET', `/credentials/${id}?includeData=true`);
-	await ctx.rest.call('PATCH', `/credentials/${id}`, {
-		id,
-		name: current.name,
-		type: current.type,
-		data: { ...current.data, ...changes },
-	});
+	await e2eStack.editCredential(ctx, CREDENTIALS[key].id, changes);
 	say(`credential ${key} edited: ${JSON.stringify(changes)}`);
 }
 

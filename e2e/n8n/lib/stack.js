@@ -188,6 +188,22 @@ async function createCredentials(site, credentials) {
 /** The ID n8n keeps the credential under that a fixture names `id` (createCredentials). */
 const credentialIdOf = (site, id) => site.credentialIds?.get(id) ?? id;
 
+/**
+ * Edits a credential as the editor does: reads it with its data (secrets come back redacted), changes
+ * `changes`, and saves it with `PATCH /rest/credentials/:id` (n8n keeps the redacted secrets).
+ * `id` is the fixture's (credentialIdOf).
+ */
+async function editCredential(site, id, changes) {
+	const n8nId = credentialIdOf(site, id);
+	const current = await site.rest.call('GET', `/credentials/${n8nId}?includeData=true`);
+	await site.rest.call('PATCH', `/credentials/${n8nId}`, {
+		id: n8nId,
+		name: current.name,
+		type: current.type,
+		data: { ...current.data, ...changes },
+	});
+}
+
 /** A workflow whose nodes name the credentials by the IDs n8n gave them (credentialIdOf). */
 function withCredentialIds(site, workflow) {
 	if (!site.credentialIds?.size) return workflow;
@@ -420,6 +436,7 @@ module.exports = {
 	saveCredentials,
 	createCredentials,
 	credentialIdOf,
+	editCredential,
 	withCredentialIds,
 	workflowJson,
 	chainLinks,
