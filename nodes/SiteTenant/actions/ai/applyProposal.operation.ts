@@ -1,8 +1,8 @@
 /**
  * AI > Apply Proposal: takes a proposal `{url, templates, banner?}` in any accepted shape, validates
- * it and applies it with `PUT /api/content`, only to the page version it was made from when it has
- * one (Page Version, or the proposal's `version`): a page changed since fails the item, nothing
- * written (helpers/contentIfUnchanged.ts). Dry Run reads the page and shows what would change
+ * it and applies it with `PUT /api/content`, to the workflow's page and only at the page version the
+ * site gave (proposalGuard.ts): a page changed since fails the item, nothing written
+ * (helpers/contentIfUnchanged.ts). Dry Run reads the page and shows what would change
  * instead of sending the update. A malformed proposal fails the item and nothing is sent.
  * It reads the output field of n8n's AI nodes by default, and its dry run passes the input on.
  */
@@ -12,7 +12,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectOr } from '../../../shared/json';
 import type { RequestTarget } from '../../../shared/transport';
@@ -25,6 +25,7 @@ import { AI_OUTPUT_FIELD, readProposal } from './readProposal';
 import { isToolForm } from '../../../shared/toolForm';
 import { jsonTextField } from '../../../shared/jsonText';
 import { putContentIfUnchanged } from '../../helpers/contentIfUnchanged';
+import { guardedVersion } from './proposalGuard';
 
 const properties: INodeProperties[] = [
 	{
@@ -79,7 +80,7 @@ const properties: INodeProperties[] = [
 	pageParameter({
 		required: false,
 		description:
-			'Optional. The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item.',
+			"The page the proposal must be for: a proposal without a URL is applied to this page, a proposal for another page fails the item. Empty: the page Get Page Context read, as its version in the proposal says (a proposal's own URL alone is never enough).",
 	}),
 	{
 		displayName: 'Page Version',
@@ -88,15 +89,15 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: "={{ $('Get Page Context').item.json.version }}",
 		description:
-			'The version of the page the proposal was made from: the version (updated_at) AI > Get Page Context output. Empty: the proposal\'s own version field (Get Page Context\'s prompt asks the model to give it back). The proposal is applied only if the page still has this version; otherwise the item fails with "the page changed since the proposal was made" and nothing is written.',
+			'The version of the page the proposal was made from: the version AI > Get Page Context output. Empty: the version in the proposal, if it is Get Page Context\'s (its prompt asks the model to give it back unchanged; one the model made up does not count). The proposal is applied only if the page still has this version; otherwise the item fails with "the page changed since the proposal was made" and nothing is written.',
 	},
 	{
 		displayName: 'Require Page Version',
 		name: 'requireVersion',
 		type: 'boolean',
-		default: false,
+		default: true,
 		description:
-			'Whether a proposal with no page version (neither Page Version nor a version field in the proposal) fails the item instead of being applied without the check that the page is unchanged',
+			"Whether a proposal without a page version from the site (Page Version, or Get Page Context's version in the proposal) fails the item. Turn off only for a workflow that truly has no version: the page is then written whatever changed since.",
 	},
 	{
 		displayName: 'Dry Run',
@@ -127,7 +128,13 @@ export async function execute(
 	const parsed = readProposal(this, itemIndex, urlOverride);
 	const { proposal, ignoredKeys } = parsed;
 	const extra: IDataObject = ignoredKeys.length > 0 ? { ignoredFields: ignoredKeys } : {};
-	const version = readVersion(this, itemIndex, parsed.version);
+	const version = guardedVersion(
+		this,
+		itemIndex,
+		target,
+		{ url: proposal.url, version: parsed.version },
+		urlOverride !== '',
+	);
 
 	if (dryRun) {
 		const page = await readPageByUrl.call(this, proposal.url, { itemIndex, target });
@@ -175,26 +182,4 @@ export async function execute(
 	}
 	// The updated page (plus ignoredFields).
 	return { ...objectOr(answer.page, answer), ...extra };
-}
-
-/** Page Version, else the proposal's version; none fails the item when Require Page Version is on. */
-function readVersion(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	fromProposal: string | undefined,
-): string | undefined {
-	const given = String(ctx.getNodeParameter('pageVersion', itemIndex, '') ?? '').trim();
-	const version = given !== '' ? given : fromProposal;
-	if (version === undefined && ctx.getNodeParameter('requireVersion', itemIndex, false) === true) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'The proposal has no page version, and Require Page Version is on. Nothing was written.',
-			{
-				itemIndex,
-				description:
-					"Give Page Version (the version AI > Get Page Context output, e.g. {{ $('Get Page Context').item.json.version }}) or let the model's answer carry the version field its prompt asks for.",
-			},
-		);
-	}
-	return version;
 }

@@ -1,8 +1,8 @@
 /**
  * AI > Get Page Context: reads a page and hands out its fields and content plus `prompt`: the whole
  * prompt (task, page, answer format and its JSON schema), so a chain's prompt is `{{ $json.prompt }}`,
- * and `version` (the page's updated_at), which the proposal carries back so that AI > Apply Proposal
- * applies it only to an unchanged page.
+ * and `version` (the page's updated_at, sealed for this page and credential: siteVersion.ts), which
+ * the proposal carries back so that AI > Apply Proposal applies it only to that page, unchanged.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -10,7 +10,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { RequestTarget } from '../../../shared/transport';
 import { pageParameter, readPageUrl } from '../page/locator';
 import { readPageByUrl } from '../../../shared/pages';
-import { pageVersion, renderPrompt } from './promptContext';
+import { pageUpdatedAt, renderPrompt } from './promptContext';
+import { sealedVersion } from './siteVersion';
 import { isToolForm } from '../../../shared/toolForm';
 
 const properties: INodeProperties[] = [
@@ -50,16 +51,14 @@ export async function execute(
 	const page = await readPageByUrl.call(this, url, { itemIndex, target });
 	const withInstructions = includeInstructions !== false;
 	// For a model, the prompt alone holds the page (fields, blocks, banner) and the answer's schema.
-	const version = pageVersion(page);
-	if (isToolForm(this.getNode()))
-		return {
-			url: (page.url as string) ?? url,
-			version,
-			prompt: renderPrompt(page, withInstructions),
-		};
+	const pageUrl = typeof page.url === 'string' ? page.url : url;
+	const updatedAt = pageUpdatedAt(page);
+	const version = updatedAt === null ? null : sealedVersion(target, pageUrl, updatedAt);
+	const prompt = renderPrompt(page, withInstructions, version);
+	if (isToolForm(this.getNode())) return { url: pageUrl, version, prompt };
 
 	return {
-		url: (page.url as string) ?? url,
+		url: pageUrl,
 		name: page.name ?? null,
 		locale: page.locale ?? null,
 		meta_title: page.meta_title ?? null,
@@ -69,6 +68,6 @@ export async function execute(
 		banner: page.banner ?? null,
 		updated_at: page.updated_at ?? null,
 		version,
-		prompt: renderPrompt(page, withInstructions),
+		prompt,
 	};
 }

@@ -18,8 +18,8 @@ export function inline(value: unknown): string {
 	return String(value);
 }
 
-/** The page's version: its updated_at, which a proposal carries back so it is applied only to that version. */
-export function pageVersion(page: IDataObject): string | null {
+/** The page's updated_at, when it has one: what its version (siteVersion.ts) seals. */
+export function pageUpdatedAt(page: IDataObject): string | null {
 	return typeof page.updated_at === 'string' && page.updated_at !== '' ? page.updated_at : null;
 }
 
@@ -33,7 +33,11 @@ function answerInstruction(url: string, version: string | null = null): string {
 	);
 }
 
-function renderPromptContext(page: IDataObject, includeInstructions: boolean): string {
+function renderPromptContext(
+	page: IDataObject,
+	includeInstructions: boolean,
+	version: string | null = null,
+): string {
 	const url = String(page.url ?? '');
 	const templates = Array.isArray(page.templates) ? page.templates : [];
 	const lines = [`Page: ${url}`];
@@ -49,7 +53,7 @@ function renderPromptContext(page: IDataObject, includeInstructions: boolean): s
 		`Banner: ${banner === undefined || banner === null ? 'null' : JSON.stringify(banner)}`,
 	);
 
-	if (includeInstructions) lines.push('', answerInstruction(url, pageVersion(page)));
+	if (includeInstructions) lines.push('', answerInstruction(url, version));
 	return lines.join('\n');
 }
 
@@ -91,7 +95,11 @@ export const PAGE_DATA_END = '<<<END OF PAGE DATA>>>';
  * The whole prompt for a model: what to do, the page (fields, templates, banner) between markers
  * that say it is data, and, with instructions, how to answer and the answer's JSON schema.
  */
-export function renderPrompt(page: IDataObject, includeInstructions: boolean): string {
+export function renderPrompt(
+	page: IDataObject,
+	includeInstructions: boolean,
+	version: string | null,
+): string {
 	const url = String(page.url ?? '');
 	const parts = [
 		`Improve the content of the web page ${url}: clearer and friendlier, keeping its facts.`,
@@ -102,7 +110,6 @@ export function renderPrompt(page: IDataObject, includeInstructions: boolean): s
 		renderPromptContext(page, false).split(PAGE_DATA_END).join('<<<END (quoted from the page)>>>'),
 		PAGE_DATA_END,
 	];
-	const version = pageVersion(page);
 	if (includeInstructions) parts.push('', answerInstruction(url, version));
 	if (includeInstructions) {
 		parts.push(

@@ -26,7 +26,7 @@ export interface Proposal {
 
 export interface ParsedProposal {
 	proposal: Proposal;
-	/** The page version (its updated_at) the proposal says it was made from, when it gives one. */
+	/** The page version the proposal says it was made from, when it gives one (proposalGuard.ts). */
 	version?: string;
 	/** Top-level keys of the proposal other than url, templates and banner: ignored, not sent. */
 	ignoredKeys: string[];

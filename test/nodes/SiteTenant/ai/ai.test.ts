@@ -56,6 +56,26 @@ afterAll(async () => {
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
+/**
+ * Most tests here are about reading proposals, not the guard (guard.test.ts): they name the page in
+ * Page and turn Require Page Version off, as a workflow with no version does.
+ */
+const namedPage = (url: string) => ({ url: byUrl(url), requireVersion: false });
+
+/** The version Get Page Context gives for `url` (sealed: siteVersion.ts). */
+async function contextVersion(url: string): Promise<string> {
+	const context = await tenant.run({
+		resource: 'ai',
+		operation: 'getPageContext',
+		url: byUrl(url),
+	});
+	expect(context.error).toBeUndefined();
+	return context.items[0].json.version as string;
+}
+
+/** The page's updated_at a sealed version holds. */
+const updatedAtOf = (version: string) => version.slice(0, version.lastIndexOf('~'));
+
 describe('Get Page Context', () => {
 	test('outputs the page fields, its content and a prompt-ready text with answer instructions', async () => {
 		const result = await tenant.run({
@@ -216,6 +236,7 @@ describe('Apply Proposal: every accepted shape updates the page', () => {
 				operation: 'applyProposal',
 				proposalSource: 'field',
 				proposalField: 'proposal',
+				...namedPage(url),
 			},
 			{
 				input: [{ json: { proposal: make(url, templates, { title: `banner ${name}` }) as never } }],
@@ -242,13 +263,14 @@ describe('Apply Proposal: every accepted shape updates the page', () => {
 				resource: 'ai',
 				operation: 'applyProposal',
 				proposalField: 'llm.choices[0].message.content',
+				...namedPage('/path-1'),
 			},
 			{ input: [{ json: { llm: completion('/path-1') } }] },
 		);
 		expect(byPath.error).toBeUndefined();
 
 		const wholeItem = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', proposalField: '' },
+			{ resource: 'ai', operation: 'applyProposal', proposalField: '', ...namedPage('/path-2') },
 			{ input: [{ json: completion('/path-2') }] },
 		);
 		expect(wholeItem.error).toBeUndefined();
@@ -261,6 +283,7 @@ describe('Apply Proposal: every accepted shape updates the page', () => {
 				url: '/path-3',
 				templates: [{ type: 'text', text: '/path-3' }],
 			}),
+			...namedPage('/path-3'),
 		});
 		expect(parameter.error).toBeUndefined();
 
@@ -280,7 +303,7 @@ describe('Apply Proposal: every accepted shape updates the page', () => {
 		});
 
 		const keep = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', url: byUrl('/banners') },
+			{ resource: 'ai', operation: 'applyProposal', ...namedPage('/banners') },
 			{ input: [{ json: { proposal: { templates: [{ type: 'text', text: 'one' }] } } }] },
 		);
 		expect(keep.error).toBeUndefined();
@@ -290,7 +313,12 @@ describe('Apply Proposal: every accepted shape updates the page', () => {
 		});
 
 		const clear = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', url: byList('/banners') },
+			{
+				resource: 'ai',
+				operation: 'applyProposal',
+				...namedPage('/banners'),
+				url: byList('/banners'),
+			},
 			{
 				input: [
 					{
@@ -321,7 +349,12 @@ describe('Apply Proposal: Dry Run', () => {
 		const result = await ctx.runner.runNode({
 			type: 'siteTenant',
 			credentials: viaProxy,
-			parameters: { resource: 'ai', operation: 'applyProposal', dryRun: true },
+			parameters: {
+				resource: 'ai',
+				operation: 'applyProposal',
+				dryRun: true,
+				...namedPage('/about'),
+			},
 			input: [{ json: { proposal } }],
 		});
 		expect(result.error).toBeUndefined();
@@ -345,7 +378,7 @@ describe('Apply Proposal: Dry Run', () => {
 
 	test('an identical proposal shows no change; a dry run for a missing page fails', async () => {
 		const same = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
+			{ resource: 'ai', operation: 'applyProposal', dryRun: true, ...namedPage('/about') },
 			{ input: [{ json: { proposal: { url: '/about', ...ORIGINAL } } }] },
 		);
 		expect((same.items[0].json.dryRun as Record<string, unknown>).changes).toMatchObject({
@@ -354,7 +387,7 @@ describe('Apply Proposal: Dry Run', () => {
 		});
 
 		const missing = await tenant.run(
-			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
+			{ resource: 'ai', operation: 'applyProposal', dryRun: true, ...namedPage('/nowhere') },
 			{ input: [{ json: { proposal: { url: '/nowhere', templates: [] } } }] },
 		);
 		expect(missing.error?.message).toBe('No page with url "/nowhere"');
@@ -458,14 +491,20 @@ test('Continue On Fail: bad proposals become error items paired to their input, 
 			resource: 'ai',
 			operation: 'applyProposal',
 			options: { batching: { batch: { batchSize: 2 } } },
+			...namedPage('={{ $json.page }}'),
 		},
 		{
 			continueOnFail: true,
 			input: [
-				{ json: { proposal: { url: '/cof-0', templates: [{ n: 0 }] } } },
-				{ json: { proposal: '```json\n{"url": "/cof-1", "templates": [\n```' } },
-				{ json: { proposal: JSON.stringify({ url: '/cof-2', templates: [{ n: 2 }] }) } },
-				{ json: { proposal: { url: '/cof-3', templates: 'x' } } },
+				{ json: { page: '/cof-0', proposal: { url: '/cof-0', templates: [{ n: 0 }] } } },
+				{ json: { page: '/cof-1', proposal: '```json\n{"url": "/cof-1", "templates": [\n```' } },
+				{
+					json: {
+						page: '/cof-2',
+						proposal: JSON.stringify({ url: '/cof-2', templates: [{ n: 2 }] }),
+					},
+				},
+				{ json: { page: '/cof-3', proposal: { url: '/cof-3', templates: 'x' } } },
 			],
 		},
 	);
@@ -496,7 +535,7 @@ test('a round trip: page context in, a model answer out, applied', async () => {
 		choices: [
 			{
 				message: {
-					content: `Here you go:\n\`\`\`json\n${JSON.stringify({ url: page.url, templates: [{ type: 'text', text: `Welcome to ${String(page.name)}` }], banner: null })}\n\`\`\``,
+					content: `Here you go:\n\`\`\`json\n${JSON.stringify({ url: page.url, version: page.version, templates: [{ type: 'text', text: `Welcome to ${String(page.name)}` }], banner: null })}\n\`\`\``,
 				},
 			},
 		],
@@ -512,8 +551,10 @@ test('a round trip: page context in, a model answer out, applied', async () => {
 });
 
 describe('reads what n8n AI nodes output', () => {
-	const proposalFor = (url: string, text: string) => ({
+	/** A proposal as a model answers Get Page Context's prompt: its url and version given back. */
+	const proposalFor = (url: string, text: string, version: string) => ({
 		url,
+		version,
 		templates: [{ type: 'text', text }],
 		banner: null,
 	});
@@ -554,9 +595,10 @@ describe('reads what n8n AI nodes output', () => {
 		async (name, output) => {
 			const url = `/ai-nodes/${slug(name)}`;
 			await seedPages(tenant.client, [{ url }]);
+			const version = await contextVersion(url);
 			const result = await tenant.run(
 				{ resource: 'ai', operation: 'applyProposal' },
-				{ input: [{ json: output(proposalFor(url, name)) as never }] },
+				{ input: [{ json: output(proposalFor(url, name, version)) as never }] },
 			);
 			expect(result.error).toBeUndefined();
 			expect((await readPage(tenant.client, url))?.templates).toEqual([
@@ -611,7 +653,9 @@ describe('reads what n8n AI nodes output', () => {
 			url: '/ai-nodes/dry',
 			templates: [{ type: 'text', text: 'old' }],
 		});
-		const answer = { text: fenced(proposalFor('/ai-nodes/dry', 'new')), other: 'kept' };
+		const version = await contextVersion('/ai-nodes/dry');
+		const proposal = proposalFor('/ai-nodes/dry', 'new', version);
+		const answer = { text: fenced(proposal), other: 'kept' };
 		const dry = await tenant.run(
 			{ resource: 'ai', operation: 'applyProposal', dryRun: true },
 			{ input: [{ json: answer }] },
@@ -629,8 +673,8 @@ describe('reads what n8n AI nodes output', () => {
 					},
 					banner: { before: null, after: null, changed: false },
 				},
-				wouldSend: proposalFor('/ai-nodes/dry', 'new'),
-				version: null,
+				wouldSend: { url: '/ai-nodes/dry', templates: proposal.templates, banner: null },
+				version: { proposal: updatedAtOf(version), page: updatedAtOf(version), unchanged: true },
 			},
 		});
 		expect((await readPage(tenant.client, '/ai-nodes/dry'))?.templates).toEqual([
@@ -675,10 +719,13 @@ describe('reads what n8n AI nodes output', () => {
 		);
 		const schemaLine = lines.find((line) => line.startsWith('JSON schema of the answer: '));
 		const schema = JSON.parse(String(schemaLine).slice('JSON schema of the answer: '.length));
-		// The version is the page's updated_at, asked back unchanged.
-		const { updated_at: version } = (await readPage(tenant.client, '/about')) as {
+		// The version is the page's updated_at with the seal (siteVersion.ts), asked back unchanged.
+		const { updated_at: updatedAt } = (await readPage(tenant.client, '/about')) as {
 			updated_at: string;
 		};
+		const version = context.version as string;
+		expect(updatedAtOf(version)).toBe(updatedAt);
+		expect(context.updated_at).toBe(updatedAt);
 		expect(schema).toMatchObject({
 			type: 'object',
 			required: ['url', 'version', 'templates', 'banner'],
@@ -707,7 +754,9 @@ describe('reads what n8n AI nodes output', () => {
 		});
 		expect(Object.keys(context.items[0].json).sort()).toEqual(['prompt', 'url', 'version']);
 		expect(context.items[0].json.prompt).toContain('JSON schema of the answer');
-		const proposalJson = JSON.stringify(proposalFor('/ai-nodes/tool', 'by a tool'));
+		const proposalJson = JSON.stringify(
+			proposalFor('/ai-nodes/tool', 'by a tool', context.items[0].json.version as string),
+		);
 		const applied = await asTool({
 			resource: 'ai',
 			operation: 'applyProposal',

@@ -65,6 +65,21 @@ async function edit(t: TenantContext, url: string): Promise<string> {
 	return put.data.page.updated_at as string;
 }
 
+/** The version Get Page Context gives for `url` through `credentials` (sealed: siteVersion.ts). */
+async function contextVersion(
+	url: string,
+	credentials: INodeCredentials = viaProxy,
+	runner = ctx.runner,
+): Promise<string> {
+	const context = await runner.runNode({
+		type: 'siteTenant',
+		credentials,
+		parameters: { resource: 'ai', operation: 'getPageContext', url: byUrl(url) },
+	});
+	expect(context.error).toBeUndefined();
+	return context.items[0].json.version as string;
+}
+
 const apply = (
 	proposal: Record<string, unknown>,
 	parameters: Record<string, unknown> = {},
@@ -78,22 +93,25 @@ const apply = (
 		input: [{ json: { proposal } }],
 	});
 
-test('Get Page Context gives the version; the prompt asks the model to give it back', async () => {
-	const version = await freshPage(tenant, '/context');
+test('Get Page Context gives the version (updated_at, sealed); the prompt asks the model to give it back', async () => {
+	const updatedAt = await freshPage(tenant, '/context');
 	const result = await tenant.run({
 		resource: 'ai',
 		operation: 'getPageContext',
 		url: byUrl('/context'),
 	});
 	expect(result.error).toBeUndefined();
-	expect(result.items[0].json).toMatchObject({ version, updated_at: version });
+	const version = result.items[0].json.version as string;
+	expect(version).toMatch(new RegExp(`^${updatedAt.replace(/[.]/g, '\\.')}~[A-Za-z0-9_-]{22}$`));
+	expect(result.items[0].json).toMatchObject({ updated_at: updatedAt });
 	expect(result.items[0].json.prompt).toContain(`"version": ${JSON.stringify(version)}`);
 	expect(result.items[0].json.prompt).toMatch(/Keep the url and the version as given/);
 });
 
 test('unchanged since the context: applied, with the precondition sent to the server', async () => {
 	const version = await freshPage(tenant, '/unchanged');
-	const result = await apply({ url: '/unchanged', version, templates: PROPOSED });
+	const sealed = await contextVersion('/unchanged');
+	const result = await apply({ url: '/unchanged', version: sealed, templates: PROPOSED });
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].json).toMatchObject({ url: '/unchanged', templates: PROPOSED });
 	// version is no field of the content: it went as the precondition only.
@@ -106,7 +124,10 @@ test('changed between the context and the apply: refused, saying what changed, n
 	const version = await freshPage(tenant, '/changed');
 	const edited = await edit(tenant, '/changed');
 	// The version as Page Version (the model's answer without one), as the examples give it.
-	const result = await apply({ url: '/changed', templates: PROPOSED }, { pageVersion: version });
+	const result = await apply(
+		{ url: '/changed', templates: PROPOSED },
+		{ pageVersion: version, url: byUrl('/changed') },
+	);
 	expect(result.error?.message).toBe(
 		`The page changed since the proposal was made: /changed was last updated at ${edited}, not at ${version}. Nothing was written.`,
 	);
@@ -120,13 +141,14 @@ test('changed between the context and the apply: refused, saying what changed, n
 
 test("changed between the node's read and its write: the server's precondition refuses it (412)", async () => {
 	const version = await freshPage(tenant, '/race');
+	const sealed = await contextVersion('/race');
 	let edited = '';
 	beforeForward = async (method, path) => {
 		// The node has read the page (unchanged); a person saves an edit just before its write lands.
 		if (method === 'PUT' && path === '/api/content' && edited === '')
 			edited = await edit(tenant, '/race');
 	};
-	const result = await apply({ url: '/race', version, templates: PROPOSED });
+	const result = await apply({ url: '/race', version: sealed, templates: PROPOSED });
 	expect(result.error?.message).toBe(
 		`The page changed since the proposal was made: /race was last updated at ${edited}, not at ${version}. Nothing was written.`,
 	);
@@ -139,32 +161,47 @@ test("changed between the node's read and its write: the server's precondition r
 
 test('Dry Run says whether the page is still at the proposal version', async () => {
 	const version = await freshPage(tenant, '/dry');
-	const fresh = await apply({ url: '/dry', version, templates: PROPOSED }, { dryRun: true });
+	const sealed = await contextVersion('/dry');
+	const fresh = await apply(
+		{ url: '/dry', version: sealed, templates: PROPOSED },
+		{ dryRun: true },
+	);
 	expect(fresh.items[0].json.dryRun).toMatchObject({
 		version: { proposal: version, page: version, unchanged: true },
 	});
 	const edited = await edit(tenant, '/dry');
-	const stale = await apply({ url: '/dry', version, templates: PROPOSED }, { dryRun: true });
+	const stale = await apply(
+		{ url: '/dry', version: sealed, templates: PROPOSED },
+		{ dryRun: true },
+	);
 	expect(stale.items[0].json.dryRun).toMatchObject({
 		version: { proposal: version, page: edited, unchanged: false },
 	});
 	expect(sentBodies).toEqual([]);
 });
 
-test('Require Page Version: a proposal without one fails the item, nothing sent', async () => {
+test('Require Page Version (on by default): a proposal without one fails the item, nothing sent', async () => {
 	await freshPage(tenant, '/required');
-	const result = await apply({ url: '/required', templates: PROPOSED }, { requireVersion: true });
-	expect(result.error?.message).toBe(
-		'The proposal has no page version, and Require Page Version is on. Nothing was written.',
-	);
+	for (const parameters of [
+		{ url: byUrl('/required') },
+		{ url: byUrl('/required'), requireVersion: true },
+	]) {
+		const result = await apply({ url: '/required', templates: PROPOSED }, parameters);
+		expect(result.error?.message).toBe(
+			'The proposal has no page version from the site, and Require Page Version is on. Nothing was written.',
+		);
+		expect(result.error?.description).toMatch(/turn Require Page Version off/);
+	}
 	expect(proxy.log.filter((request) => request.path.includes('/required'))).toEqual([]);
 	expect((await readPage(tenant.client, '/required'))?.templates).toEqual(ORIGINAL);
 });
 
 test('Continue On Fail: a stale proposal is an error item naming the change, the fresh one is applied', async () => {
-	const staleVersion = await freshPage(tenant, '/batch-stale');
+	await freshPage(tenant, '/batch-stale');
+	const staleVersion = await contextVersion('/batch-stale');
 	await edit(tenant, '/batch-stale');
-	const freshVersion = await freshPage(tenant, '/batch-fresh');
+	await freshPage(tenant, '/batch-fresh');
+	const freshVersion = await contextVersion('/batch-fresh');
 	const result = await ctx.runner.runNode({
 		type: 'siteTenant',
 		credentials: viaProxy,
@@ -233,7 +270,8 @@ describe('a service without the precondition (--no-extensions): read, compare, w
 	});
 
 	test('unchanged: applied (the update sent again without the field the service refused)', async () => {
-		const version = await freshPage(other, '/fallback');
+		await freshPage(other, '/fallback');
+		const version = await contextVersion('/fallback', other.credential, plain.runner);
 		const result = await apply(
 			{ url: '/fallback', version, templates: PROPOSED },
 			{},
@@ -247,9 +285,10 @@ describe('a service without the precondition (--no-extensions): read, compare, w
 
 	test('changed since the proposal: refused by the compare, nothing written', async () => {
 		const version = await freshPage(other, '/fallback-changed');
+		const sealed = await contextVersion('/fallback-changed', other.credential, plain.runner);
 		const edited = await edit(other, '/fallback-changed');
 		const result = await apply(
-			{ url: '/fallback-changed', version, templates: PROPOSED },
+			{ url: '/fallback-changed', version: sealed, templates: PROPOSED },
 			{},
 			other.credential,
 			plain.runner,

@@ -176,6 +176,7 @@ describe('Page locator', () => {
 			proposalSource: 'json',
 			proposalJson: JSON.stringify({ templates: [{ type: 'text', text: 'AI' }] }),
 			url: byList('/fresh'),
+			requireVersion: false,
 		});
 		expect(applied.error).toBeUndefined();
 		expect(applied.items[0].json).toMatchObject({
