@@ -133,8 +133,13 @@ test('list_pages and get_page_context read the site', async () => {
 
 test('apply_proposal: a dry run changes nothing, then the proposal is on the site; send_notification reaches the owner', async () => {
 	const before = await aboutUs();
+	// The version get_page_context gives (sealed for the page), passed back as its description asks.
+	const context = await call('get_page_context', { page: '/about-us' });
+	const version = /"version":\s*"([^"]+)"/.exec(context.text)?.[1];
+	expect(version).toMatch(/^[^~]+~[A-Za-z0-9_-]{22}$/);
 	const proposal = {
 		url: '/about-us',
+		version,
 		templates: [
 			{ type: 'heading', text: 'About us' },
 			{ type: 'text', body: 'A small team that builds friendly websites, proposed over MCP.' },
@@ -171,7 +176,7 @@ test('apply_proposal: a dry run changes nothing, then the proposal is on the sit
 	});
 });
 
-test('a rejected proposal comes back as a tool error the client can read, and the page is unchanged', async () => {
+test('a rejected proposal (malformed, or without the version) comes back as a tool error the client can read, and the page is unchanged', async () => {
 	const before = await aboutUs();
 	const rejected = await call('apply_proposal', {
 		page: '/about-us',
@@ -180,6 +185,14 @@ test('a rejected proposal comes back as a tool error the client can read, and th
 	});
 	expect(rejected.isError).toBe(true);
 	expect(rejected.text).toMatch(/No usable proposal.*Proposal templates must be an array/);
+	// A proposal without the version get_page_context gave: refused, whatever the model believes.
+	const unversioned = await call('apply_proposal', {
+		page: '/about-us',
+		proposal: JSON.stringify({ url: '/about-us', templates: [{ type: 'text', body: 'x' }] }),
+		dry_run: false,
+	});
+	expect(unversioned.isError).toBe(true);
+	expect(unversioned.text).toMatch(/no page version from the site/);
 	expect(await aboutUs()).toEqual(before);
 });
 

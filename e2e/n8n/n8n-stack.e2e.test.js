@@ -328,7 +328,11 @@ describe('examples and operations, run in n8n as the editor runs them', () => {
 		one(run, 'Delete variable');
 		expect(one(run, 'Page context').prompt).toContain('/e2e-page');
 		// The dry run passes its input on, with what would change under dryRun.
-		expect(one(run, 'Dry-run proposal').dryRun).toMatchObject({ url: '/e2e-page' });
+		expect(one(run, 'Dry-run proposal').dryRun).toMatchObject({
+			url: '/e2e-page',
+			// Get Page Context's sealed version, given as Page Version: the page is unchanged.
+			version: { unchanged: true },
+		});
 		const customCall = items(run, 'Custom call');
 		expect(JSON.stringify(customCall)).toContain('e2e-progress');
 		expect(one(run, 'Delete page')).toMatchObject({
