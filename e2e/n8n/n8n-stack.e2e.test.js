@@ -445,19 +445,21 @@ describe("AI: n8n's own AI nodes on an OpenAI credential pointed at the stand-in
 		expect(prompt).toContain('Page: /about-us');
 		expect(prompt).toContain('We are a small team.');
 		expect(prompt).toContain('JSON schema of the answer');
-		expect(prompt).toContain(`"version": "${before.updated_at}"`);
+		// The version: the page's updated_at, sealed for the page and the credential (siteVersion.ts).
+		expect(prompt).toContain(`"version": "${before.updated_at}~`);
 
 		// The model gave the version back; the review shows what would change and that the page is
 		// still at that version. The approval and the apply: examples-stock.e2e.test.js.
 		const { version, ...content } = proposalFor(prompt);
-		expect(version).toBe(before.updated_at);
+		expect(version).toBe(one(run, 'Page context').version);
+		expect(version.startsWith(`${before.updated_at}~`)).toBe(true);
 		const review = one(run, 'Review (dry run)');
 		expect(review.text).toContain('```json');
 		expect(review.dryRun).toMatchObject({
 			url: '/about-us',
 			wouldSend: content,
 			changes: { templates: { before: ABOUT_US.templates, changed: true } },
-			version: { proposal: version, page: before.updated_at, unchanged: true },
+			version: { proposal: before.updated_at, page: before.updated_at, unchanged: true },
 		});
 		expect(await aboutUs()).toEqual(before);
 	});
