@@ -20,7 +20,6 @@ const path = require('node:path');
 const runtime = require('../../scripts/lib/runtime');
 const runtimeInstall = require('../../scripts/lib/install');
 const n8nCommands = require('../../scripts/lib/n8n');
-const { restClient } = require('../../scripts/lib/rest');
 const stack = require('../../scripts/lib/stack');
 const e2eStack = require('./lib/stack');
 const runData = require('./lib/run-data');
@@ -133,20 +132,7 @@ beforeAll(async () => {
 		],
 		folder: 'many-tenants-workflows',
 	});
-	ctx.n8n = await e2eStack.startN8nIn(ctx);
-	// n8n 1.x answers its readiness check a while before /rest exists (longer on a busy machine than
-	// the owner set-up waits for).
-	await stack.waitFor(
-		"n8n's REST API",
-		async () => ((await fetch(`${ctx.n8nUrl}/rest/login`)).status === 404 ? undefined : true),
-		{ timeoutMs: 120_000, everyMs: 500 },
-	);
-	ctx.rest = await restClient(ctx.n8nUrl, {
-		email: 'owner@many-tenants.example.com',
-		firstName: 'E2E',
-		lastName: 'Owner',
-		password: `E2e-${Date.now().toString(36)}-Aa1`,
-	});
+	ctx.rest = await e2eStack.siteRest(ctx, 'many-tenants');
 	say(`reference server ${ctx.server.url}, n8n ${ctx.n8nUrl}`);
 }, runtimeInstall.INSTALL_TIMEOUT_MS);
 

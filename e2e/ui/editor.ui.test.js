@@ -246,6 +246,20 @@ step(
 	},
 );
 
+/**
+ * Opens a node's panel and waits for it to settle: its option lists loaded (a list that fails shows
+ * its issue only then), then an issue badge looked at for up to 60 s, every half second, so a
+ * settled panel costs nothing (the panel may still be settling on a loaded machine: a list loading,
+ * a locator checking its value).
+ */
+async function openSettled(node, ndv, issues) {
+	await node.dblclick();
+	await ndv.waitFor();
+	await ndv.getByText('Loading options').first().waitFor({ state: 'hidden' });
+	for (let waited = 0; waited < 60_000 && (await issues.count()) > 0; waited += 500)
+		await page.waitForTimeout(500);
+}
+
 step(
 	'5. every example workflow and each of its nodes opens without an error or an issue badge',
 	async () => {
@@ -261,21 +275,22 @@ step(
 			expect(count).toBe(saved.nodes.filter((node) => !node.type.endsWith('.stickyNote')).length);
 			for (let index = 0; index < count; index++) {
 				const node = nodes.nth(index);
-				await node.dblclick();
 				const ndv = page.getByTestId('ndv');
-				await ndv.waitFor();
-				// Judged once its option lists have loaded: a list that fails to load shows its issue
-				// only then (a Data table column of a table that does not exist yet, say).
-				await ndv.getByText('Loading options').first().waitFor({ state: 'hidden' });
-				// An issue badge that stays: the panel may still be settling (a list loading, a
-				// locator checking its value) on a loaded machine, so it is looked at for up to 15 s.
 				const issues = ndv.getByTestId('parameter-issues');
-				// CI's loaded machine has taken over 15 s to settle a Data table panel: 60 s, checked
-				// every half second, so a settled panel costs nothing.
-				for (let waited = 0; waited < 60_000 && (await issues.count()) > 0; waited += 500)
-					await page.waitForTimeout(500);
 				// Named in a failure: which example, which node.
 				const where = { file: workflow.file, node: await node.getAttribute('data-node-name') };
+				// On a loaded machine a Data table panel has kept a column list's issue after its
+				// request timed out (the list is not asked again while the panel is open): a panel
+				// whose badge stays is opened once more, as a person would.
+				for (let opening = 1; opening <= 2; opening++) {
+					if (opening === 2) {
+						say(`${where.file} > ${where.node}: opened again after its badge stayed`);
+						await page.getByTestId('ndv-close-button').click();
+						await ndv.waitFor({ state: 'hidden' });
+					}
+					await openSettled(node, ndv, issues);
+					if ((await issues.count()) === 0) break;
+				}
 				if ((await issues.count()) > 0)
 					say(`${where.file} > ${where.node}: issues at ${await issueLabels(issues)}`);
 				expect({ ...where, issues: await issues.count() }).toEqual({ ...where, issues: 0 });

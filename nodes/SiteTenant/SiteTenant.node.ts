@@ -4,8 +4,10 @@ import type {
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import {
 	MANAGED_TENANT,
@@ -23,6 +25,7 @@ import * as asset from './actions/asset';
 import * as content from './actions/content';
 import * as customApiCall from './actions/customApiCall';
 import * as notification from './actions/notification';
+import { APPROVAL_WEBHOOKS, approvalWebhook } from './actions/notification/approvalWebhook';
 import * as page from './actions/page';
 import * as settings from './actions/settings';
 import * as sitemap from './actions/sitemap';
@@ -139,6 +142,9 @@ export class SiteTenant implements INodeType {
 		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		// The approval links of Notification > Send and Wait for Approval (approvalWebhook.ts): n8n's
+		// waiting webhooks, which register nothing anywhere, so the node has no webhookMethods.
+		webhooks: APPROVAL_WEBHOOKS,
 		// A literal array, so that n8n's lint rules can read it.
 		credentials: [
 			{
@@ -157,7 +163,14 @@ export class SiteTenant implements INodeType {
 
 	methods = { listSearch };
 
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await approvalWebhook.call(this);
+	}
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getNodeParameter('operation', 0, '') === SEND_AND_WAIT_OPERATION) {
+			return await notification.sendAndWaitForApproval.call(this, labels);
+		}
 		return await executeOperations.call(
 			this,
 			{

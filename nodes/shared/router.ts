@@ -229,6 +229,26 @@ function stopError(
 	return first;
 }
 
+/**
+ * An operation that acts once for the whole input (Notification > Send and Wait for Approval) and
+ * failed: every item fails with its error, as the router would route it (error output, error item),
+ * or the error stops the node.
+ */
+export function failEveryItem(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	options: Pick<RunOptions, 'labels'> & { tenant?: string },
+): INodeExecutionData[][] {
+	const failure = withItemIndex(ctx, error, 0);
+	if (!ctx.continueOnFail()) throw failure;
+	const run: ErrorItemContext = {
+		toErrorOutput: ctx.getNode().onError === 'continueErrorOutput',
+		operation: currentOperationLabel(ctx, options.labels ?? {}),
+		tenant: options.tenant,
+	};
+	return [ctx.getInputData().map((_, itemIndex) => errorItem(failure, itemIndex, run))];
+}
+
 export async function executeOperations(
 	this: IExecuteFunctions,
 	handlers: ResourceHandlers,

@@ -87,6 +87,7 @@ function reviewLinks(message) {
 }
 
 module.exports = {
+	followLink,
 	runToApproval,
 	followWhenWaiting,
 	decide,

@@ -24,7 +24,11 @@ const READ_ONLY = [
 ];
 const NEITHER = ['notification.send', 'customApiCall.call'];
 
-/** Every resource.operation the node offers, from its own Resource and Operation parameters. */
+/**
+ * Every resource.operation the node offers as a tool, from its own Resource and Operation parameters
+ * (an Operation parameter shown outside the tool form only, e.g. Send and Wait for Approval's, is not
+ * the tool's).
+ */
 function operations(): string[] {
 	const { properties } = tenant.description;
 	const values = (property: INodeProperties) =>
@@ -35,7 +39,8 @@ function operations(): string[] {
 			.filter(
 				(property) =>
 					property.name === 'operation' &&
-					property.displayOptions?.show?.resource?.includes(resource),
+					property.displayOptions?.show?.resource?.includes(resource) &&
+					property.displayOptions?.show?.['@tool']?.[0] !== false,
 			)
 			.flatMap((property) => values(property).map((operation) => `${resource}.${operation}`)),
 	);
@@ -85,6 +90,23 @@ test('each operation has one tool description, in the tool form only', () => {
 			.flatMap(([r, ops]) => Object.keys(ops).map((o) => `${r}.${o}`))
 			.sort(),
 	).toEqual(all.sort());
+});
+
+test('Send and Wait for Approval is offered outside the tool form only (agents get n8n 2.x review tool)', () => {
+	const offered = (tool: boolean) =>
+		tenant.description.properties
+			.filter(
+				(property) =>
+					property.name === 'operation' &&
+					property.displayOptions?.show?.resource?.includes('notification') &&
+					property.displayOptions?.show?.['@tool']?.[0] === tool,
+			)
+			.flatMap((property) =>
+				(property.options ?? []).map((option) => (option as { value: string }).value),
+			);
+	expect(offered(false)).toEqual(['send', 'sendAndWait']);
+	expect(offered(true)).toEqual(['send']);
+	expect(operations()).not.toContain('notification.sendAndWait');
 });
 
 test('write tools say they change the live site, read tools that they are safe', () => {

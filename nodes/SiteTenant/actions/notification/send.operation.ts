@@ -9,6 +9,7 @@ import { recordIn } from '../../../shared/json';
 import type { RequestTarget } from '../../../shared/transport';
 import { siteRequest } from '../../../shared/transport';
 import { requireString } from '../../../shared/validation';
+import { NOTIFICATION_STATUSES } from './statuses';
 
 const properties: INodeProperties[] = [
 	{
@@ -33,12 +34,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Status',
 		name: 'status',
 		type: 'options',
-		options: [
-			{ name: 'Error', value: 'error' },
-			{ name: 'Info', value: 'info' },
-			{ name: 'Success', value: 'success' },
-			{ name: 'Warning', value: 'warning' },
-		],
+		options: NOTIFICATION_STATUSES,
 		default: 'info',
 		description: 'How the notification is shown',
 	},
