@@ -57,6 +57,7 @@ const N8N1_FILES = [
 	'mcp-site-tools',
 	'n8n-stack',
 	'page-trigger-contract',
+	'send-and-wait',
 	'tenant-scope',
 ];
 
