@@ -83,6 +83,18 @@ export class SiteAdmin implements INodeType {
 			name: 'Site Management Admin',
 		},
 		usableAsTool: true,
+		// For n8n's AI workflow builder (2.x; 1.x ignores it).
+		builderHint: {
+			searchHint:
+				"Site Management Service, central (admin) API: create, rename, list and delete tenants (websites) and issue or revoke a tenant's API token. For work inside one website (pages, content, settings, notifications) use the Site Management Tenant node; to act on many tenants without tokens in workflows use its Managed Tenant credential.",
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-site-management.siteTenant',
+					relationHint:
+						'Fills a new tenant with pages and content, or updates every tenant listed here',
+				},
+			],
+		},
 		// Token > Issue's token, for the n8n versions whose execution view keeps such fields hidden.
 		sensitiveOutputFields: ['token'],
 		inputs: [NodeConnectionTypes.Main],

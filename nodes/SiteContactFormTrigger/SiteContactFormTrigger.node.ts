@@ -39,6 +39,17 @@ export class SiteContactFormTrigger implements INodeType {
 		defaults: {
 			name: 'Site Management Contact Form Trigger',
 		},
+		// For n8n's AI workflow builder (2.x; 1.x ignores it).
+		builderHint: {
+			searchHint:
+				"Starts a workflow when a visitor sends a Site Management website's contact form: on publishing it registers its own URL and a secret with each site it serves, and takes them off when unpublished. One item per submission with tenant_id, form, fields and submitted_at.",
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-site-management.siteTenant',
+					relationHint: "Answers on the site, e.g. Notification > Send to the site's owner",
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		// Written out: n8n's scanner reads this array literally (a spread element crashes its

@@ -185,6 +185,17 @@ export class SitePageTrigger implements INodeType {
 			name: 'Site Management Trigger',
 		},
 		polling: true,
+		// For n8n's AI workflow builder (2.x; 1.x ignores it).
+		builderHint: {
+			searchHint:
+				'Starts a workflow when pages of Site Management websites are created, changed, published or deleted: polls each site it watches (one trigger for many sites with a Managed Tenant credential) and emits one item per change.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-site-management.siteTenant',
+					relationHint: 'Reads the changed page (Page > Get) or acts on it',
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

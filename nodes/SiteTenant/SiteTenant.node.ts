@@ -126,7 +126,7 @@ export class SiteTenant implements INodeType {
 		// For n8n's AI workflow builder (2.x; 1.x ignores it).
 		builderHint: {
 			searchHint:
-				'Site Management Service websites: pages, page content, assets, settings, sitemap, notifications, variables. For AI-written content: AI > Get Page Context, a model (Basic LLM Chain), AI > Apply Proposal with Dry Run, a Wait node for a person to approve, then AI > Apply Proposal, which writes only if the page is unchanged since the context was read.',
+				"Site Management Service websites: pages, page content, assets, settings, sitemap, notifications, variables. For AI-written content: AI > Get Page Context, a model (Basic LLM Chain), AI > Apply Proposal with Dry Run, Notification > Send and Wait for Approval so the site's owner approves in the site's notifications (or a Wait node), then AI > Apply Proposal, which writes only to the page Get Page Context read and only if it is unchanged since.",
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-base.wait',

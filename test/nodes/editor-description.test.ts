@@ -30,6 +30,33 @@ const NODES = {
 
 const REPOSITORY_FILE = 'https://github.com/site-management/n8n-nodes-site-management/blob/main/';
 
+test("what n8n 2.x's AI builder and node search read: a builderHint on every node, CMS aliases", () => {
+	const ownTypes = Object.values(NODES).map(
+		(node) => `n8n-nodes-site-management.${node.description.name}`,
+	);
+	for (const [name, node] of Object.entries(NODES)) {
+		const hint = node.description.builderHint;
+		expect({ name, searchHint: hint?.searchHint?.length ?? 0 }).toEqual({
+			name,
+			searchHint: expect.any(Number),
+		});
+		expect(hint?.searchHint).toMatch(/Site Management/);
+		for (const related of hint?.relatedNodes ?? []) {
+			// A node of this package, or one of n8n's own.
+			expect(
+				ownTypes.includes(related.nodeType) ||
+					/^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\./.test(related.nodeType),
+			).toBe(true);
+			expect(related.relationHint.length).toBeGreaterThan(20);
+		}
+		const codex = JSON.parse(readFileSync(join(ROOT, 'nodes', name, `${name}.node.json`), 'utf8'));
+		expect({ name, alias: codex.alias }).toEqual({
+			name,
+			alias: expect.arrayContaining(['CMS', 'Website', 'Pages']),
+		});
+	}
+});
+
 test('every Docs link (nodes and credentials) is a page of the repository without an anchor', () => {
 	const links: string[] = [];
 	for (const name of Object.keys(NODES)) {
