@@ -29,7 +29,14 @@ const {
 const { ABOUT_US, exampleFiles, startSiteAndFolder } = require('./lib/stock-stack');
 const runtime = require('../../scripts/lib/runtime');
 const { startMailSink } = require('../../scripts/lib/mail-sink');
-const { decide, followWhenWaiting, reviewLinks, runToApproval } = require('./lib/approval');
+const {
+	confirmLink,
+	decideOnSite,
+	followLink,
+	followWhenWaiting,
+	reviewLinks,
+	runToSiteApproval,
+} = require('./lib/approval');
 
 const say = progressLog('examples');
 
@@ -37,10 +44,14 @@ const AI_API_KEY = 'ai-stand-in-key-stock';
 const EXAMPLES = exampleFiles();
 const startedByHand = ({ workflow }) =>
 	workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
-// A Wait node (the chain's approval) or n8n's human review of an agent's tool calls (…HitlTool).
+// A Wait node (the fleet rollout's approval), Send and Wait for Approval (the chain's) or n8n's
+// human review of an agent's tool calls (…HitlTool).
 const waitsForAPerson = ({ workflow }) =>
 	workflow.nodes.some(
-		(node) => node.type === 'n8n-nodes-base.wait' || node.type.endsWith('HitlTool'),
+		(node) =>
+			node.type === 'n8n-nodes-base.wait' ||
+			node.type.endsWith('HitlTool') ||
+			node.parameters?.operation === 'sendAndWait',
 	);
 const runnable = (example) => startedByHand(example) && !waitsForAPerson(example);
 const ctx = {};
@@ -297,31 +308,38 @@ describe('the AI content chain in a running n8n: nothing is written before a per
 		).toEqual([CHAIN, stack.WORKFLOWS.aiAgent.id, stack.WORKFLOWS.fleetRollout.id].sort());
 	});
 
-	test('approved: it waits with the page unchanged, and the approve link applies the proposal', async () => {
+	test('approved: it waits with the page unchanged; the approve link asks to confirm, and confirming applies the proposal', async () => {
 		await resetAboutUs();
 		const before = await aboutUs();
-		const waiting = await runToApproval(ctx.rest, CHAIN);
+		const waiting = await runToSiteApproval(ctx.rest, CHAIN, notification);
 
-		// The request the site owner sees: what would change, and two links to n8n's resume URL.
-		expect(await notification()).toMatchObject({
-			status: 'warning',
-			message: waiting.request.message,
-		});
+		// The request the site owner sees in the site's notifications: what would change, and two
+		// links to n8n's signed resume URL.
+		expect(waiting.request).toMatchObject({ status: 'warning' });
 		expect(waiting.request.message).toMatch(
-			/^An AI proposal for \/about-us waits for your approval: 2 content blocks, new banner\. Approve: /,
+			/^An AI proposal for \/about-us waits for your approval: 2 content blocks, new banner\.\n\nApprove: /,
 		);
-		for (const decision of ['approve', 'reject']) {
+		for (const [decision, approved] of [
+			['approve', 'true'],
+			['reject', 'false'],
+		]) {
 			const url = new URL(waiting.links[decision]);
-			expect({ decision, origin: url.origin, path: url.pathname }).toEqual({
+			expect({ decision, origin: url.origin, waiting: url.pathname }).toEqual({
 				decision,
 				origin: ctx.site.n8nUrl,
-				path: `/webhook-waiting/${waiting.id}`,
+				waiting: expect.stringMatching(new RegExp(`^/webhook-waiting/${waiting.id}(/|$)`)),
 			});
-			expect(url.searchParams.get('decision')).toBe(decision);
+			expect(url.searchParams.get('approved')).toBe(approved);
 		}
+		// Opening the link decides nothing: a page with one button.
+		const opened = await followLink(waiting.links.approve);
+		expect(opened).toMatchObject({ status: 200, text: expect.stringContaining('Approve?') });
+		expect((await ctx.rest.waitForExecution(waiting.id, { until: ['waiting'] })).status).toBe(
+			'waiting',
+		);
 		expect(await aboutUs()).toEqual(before);
 
-		const ended = await decide(ctx.rest, waiting, 'approve');
+		const ended = await decideOnSite(ctx.rest, waiting, 'approve');
 		expect(ended.status).toBe('success');
 		const proposal = JSON.parse(
 			/```json\n([\s\S]*?)```/.exec(n8nCommands.nodeItems(ended.run, 'Propose content')[0].text)[1],
@@ -340,33 +358,48 @@ describe('the AI content chain in a running n8n: nothing is written before a per
 		});
 	});
 
-	// `none`: the resume URL opened without a decision (a link cut short), which is no approval.
-	test.each([
-		['reject', 'rejected'],
-		['none', 'not approved (decision: none)'],
-	])('%s: nothing changes, and the site owner reads that it was %s', async (decision, outcome) => {
+	test('reject: nothing changes, and the site owner reads that it was rejected', async () => {
 		await resetAboutUs();
 		const before = await aboutUs();
-		const waiting = await runToApproval(ctx.rest, CHAIN);
-		const ended = await decide(ctx.rest, waiting, decision);
+		const waiting = await runToSiteApproval(ctx.rest, CHAIN, notification);
+		const ended = await decideOnSite(ctx.rest, waiting, 'reject');
 		expect(ended.status).toBe('success');
 		expect(ended.run.data.resultData.runData['Apply proposal']).toBeUndefined();
 		expect(await aboutUs()).toEqual(before);
 		expect(await notification()).toMatchObject({
 			status: 'info',
-			message: `The AI proposal for /about-us was ${outcome}: nothing was changed.`,
+			message: 'The AI proposal for /about-us was rejected: nothing was changed.',
 		});
+	});
+
+	// n8n 2.x checks the resume URL's signature, so the cut link is refused and the run still waits;
+	// n8n 1.x does not, and a link without a decision declines. Either way nothing is approved.
+	test('a link cut short (its decision gone) never approves', async () => {
+		await resetAboutUs();
+		const before = await aboutUs();
+		const waiting = await runToSiteApproval(ctx.rest, CHAIN, notification);
+		const cut = new URL(waiting.links.approve);
+		cut.searchParams.delete('approved');
+		const answer = await confirmLink(cut.href);
+		const ended =
+			answer.status === 200
+				? await ctx.rest.waitForExecution(waiting.id)
+				: await decideOnSite(ctx.rest, waiting, 'reject');
+		expect(answer.status === 200).toBe(!runtime.RUNTIME.checksResumeSignatures);
+		expect(ended.status).toBe('success');
+		expect(ended.run.data.resultData.runData['Apply proposal']).toBeUndefined();
+		expect(await aboutUs()).toEqual(before);
 	});
 
 	test('the page edited while the proposal waited: the approval does not overwrite the edit', async () => {
 		await resetAboutUs();
-		const waiting = await runToApproval(ctx.rest, CHAIN);
+		const waiting = await runToSiteApproval(ctx.rest, CHAIN, notification);
 		const edit = [{ type: 'text', body: 'Edited by a person while the proposal waited.' }];
 		const edited = (
 			await ctx.site.demo('PUT', '/api/content', { url: '/about-us', templates: edit })
 		).data.page;
 
-		const ended = await decide(ctx.rest, waiting, 'approve');
+		const ended = await decideOnSite(ctx.rest, waiting, 'approve');
 		// A clear item on the error output, not a failed execution.
 		expect(ended.status).toBe('success');
 		expect(n8nCommands.nodeItems(ended.run, 'Apply proposal', { output: 1 })).toEqual([

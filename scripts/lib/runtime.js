@@ -66,6 +66,8 @@ const RUNTIMES = {
 		dataTableNodeCreatesTables: true,
 		// A workflow created through the REST API keeps the ID it is given.
 		restKeepsWorkflowIds: true,
+		// A waiting execution's resume URL is refused unless its signature matches its query.
+		checksResumeSignatures: true,
 	},
 	'n8n1-runtime': {
 		bundledNode: false,
@@ -83,6 +85,8 @@ const RUNTIMES = {
 		dataTableNodeCreatesTables: false,
 		// n8n 1.123's REST API gives a new workflow an ID of its own: only `n8n import:workflow` keeps one.
 		restKeepsWorkflowIds: false,
+		// n8n 1.123 resumes a waiting execution whatever its resume URL's signature says.
+		checksResumeSignatures: false,
 	},
 };
 // A copy of tools/n8n-runtime/ under another name behaves like tools/n8n-runtime/.

@@ -86,7 +86,49 @@ function reviewLinks(message) {
 	return { approve: find('true'), decline: find('false') };
 }
 
+/**
+ * Notification > Send and Wait for Approval (the AI content chain's "Ask for approval"): starts the
+ * workflow and resolves once it waits, with the request the site's owner reads among the site's
+ * notifications (`notification`: reads it) and its links: {id, request, links: {approve, reject}}.
+ */
+async function runToSiteApproval(rest, workflowId, notification) {
+	const id = await rest.runWorkflow(workflowId);
+	const execution = await rest.waitForExecution(id, { until: ['waiting', ...ENDED] });
+	if (execution.status !== 'waiting') {
+		const error = execution.run.data?.resultData?.error;
+		throw new Error(
+			`execution ${id} ended ${execution.status} before the approval: ${error?.message ?? ''}`,
+		);
+	}
+	const request = await notification();
+	return {
+		id,
+		request,
+		links: {
+			approve: /Approve: (\S+)/.exec(request?.message ?? '')?.[1],
+			reject: /Reject: (\S+)/.exec(request?.message ?? '')?.[1],
+		},
+	};
+}
+
+/** Confirms a Send and Wait for Approval link as the page's button does (a POST): {status, text}. */
+async function confirmLink(link) {
+	const response = await fetch(link, { method: 'POST', headers: { 'user-agent': BROWSER } });
+	return { status: response.status, text: await response.text() };
+}
+
+/** Confirms the decision's link, then resolves to the ended execution ({id, status, run}). */
+async function decideOnSite(rest, waiting, decision) {
+	const answer = await confirmLink(waiting.links[decision]);
+	if (answer.status !== 200)
+		throw new Error(`the ${decision} link answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+	return await rest.waitForExecution(waiting.id);
+}
+
 module.exports = {
+	confirmLink,
+	decideOnSite,
+	runToSiteApproval,
 	followLink,
 	runToApproval,
 	followWhenWaiting,

@@ -66,6 +66,8 @@ export async function approvalWebhook(this: IWebhookFunctions): Promise<IWebhook
 						decision: approved ? 'approved' : 'declined',
 						decidedAt: new Date().toISOString(),
 					},
+					// The decision answers the request made from the first input item's parameters.
+					pairedItem: { item: 0 },
 				},
 			],
 		],
