@@ -29,14 +29,7 @@ const {
 const { ABOUT_US, exampleFiles, startSiteAndFolder } = require('./lib/stock-stack');
 const runtime = require('../../scripts/lib/runtime');
 const { startMailSink } = require('../../scripts/lib/mail-sink');
-const {
-	confirmLink,
-	decideOnSite,
-	followLink,
-	followWhenWaiting,
-	reviewLinks,
-	runToSiteApproval,
-} = require('./lib/approval');
+const { confirmLink, decideOnSite, followLink, runToSiteApproval } = require('./lib/approval');
 
 const say = progressLog('examples');
 
@@ -417,16 +410,32 @@ describe('the AI content chain in a running n8n: nothing is written before a per
 	});
 });
 
-describe("the AI agent example in a running n8n: n8n's review of tool calls before every write", () => {
+describe("the AI agent example in a running n8n: n8n's review of tool calls, in the site, before every write", () => {
 	const AGENT = stack.WORKFLOWS.aiAgent.id;
 	const agentNotification = () => notificationOf('ai-agent-/about-us');
-	const mailNumber = (count) =>
-		stack.waitFor(`review email ${count}`, async () => ctx.mail.messages[count - 1], {
-			timeoutMs: 120000,
-			everyMs: 250,
-		});
-	const follow = async (id, link) =>
-		expect(await followWhenWaiting(ctx.rest, id, link)).toMatchObject({ status: 200 });
+	/** The site's review request for `tool` in execution `id` (the Site Management Tenant review tool). */
+	const reviewOf = (tool, id) =>
+		stack.waitFor(
+			`the site's review of ${tool}`,
+			async () => {
+				const entry = await notificationOf(`ai-agent-review-${tool}`);
+				return entry?.message.includes(`/webhook-waiting/${id}`) ? entry : undefined;
+			},
+			{ timeoutMs: 120000, everyMs: 250 },
+		);
+	const linkOf = (entry, label) => new RegExp(`${label}: (\\S+)`).exec(entry.message)?.[1];
+	/** Confirms the link once n8n waits for it (a request sent a moment before is asked again). */
+	const confirmWhenWaiting = async (id, link) => {
+		for (let tries = 0; ; tries++) {
+			await ctx.rest.waitForExecution(id, { until: ['waiting'] });
+			const answer = await confirmLink(link);
+			if (answer.status === 200 || tries === 10) {
+				expect(answer.status).toBe(200);
+				return;
+			}
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	};
 
 	beforeAll(startRunningN8n, 300000);
 
@@ -436,38 +445,36 @@ describe("the AI agent example in a running n8n: n8n's review of tool calls befo
 			const before = await aboutUs();
 			// n8n 1.x refuses to start it: it does not know the review node.
 			await expect(ctx.rest.runWorkflow(AGENT)).rejects.toThrow(
-				/Unrecognized node type: n8n-nodes-base\.emailSendHitl/,
+				/Unrecognized node type: n8n-nodes-site-management\.siteTenantHitl/,
 			);
 			expect(await aboutUs()).toEqual(before);
 		});
 		return;
 	}
 
-	test('approved by the site owner: the apply, then the notification, each after its email', async () => {
+	test("approved by the site owner in the site's notifications: the apply, then the notification, each after its review", async () => {
 		await resetAboutUs();
 		const before = await aboutUs();
-		const sent = ctx.mail.messages.length;
 		const id = await ctx.rest.runWorkflow(AGENT);
 
 		// The first write the model asks for waits for the owner; the page is untouched meanwhile.
-		const applyReview = await mailNumber(sent + 1);
-		expect(applyReview).toMatchObject({
-			to: ['owner@site.example.com'],
-			subject: 'Approve: the AI site editor wants to change a page',
-		});
-		expect(applyReview.html).toContain('apply_proposal');
-		expect(applyReview.html).toContain(before.updated_at);
+		const applyReview = await reviewOf('apply_proposal', id);
+		expect(applyReview).toMatchObject({ status: 'warning' });
+		expect(applyReview.message).toMatch(
+			/^The AI site editor wants to change a page: it asks to run apply_proposal/,
+		);
+		expect(applyReview.message).toContain(before.updated_at);
 		expect(await aboutUs()).toEqual(before);
-		await follow(id, reviewLinks(applyReview).approve);
+		await confirmWhenWaiting(id, linkOf(applyReview, 'Approve'));
 
-		const notifyReview = await mailNumber(sent + 2);
-		expect(notifyReview.subject).toBe('Approve: the AI site editor wants to notify you');
+		const notifyReview = await reviewOf('notify_site_owner', id);
+		expect(notifyReview.message).toMatch(/^The AI site editor wants to notify you/);
 		const page = await aboutUs();
 		expect(page.templates[0]).toEqual({
 			type: 'heading',
 			text: 'About us: rewritten by the AI stand-in',
 		});
-		await follow(id, reviewLinks(notifyReview).approve);
+		await confirmWhenWaiting(id, linkOf(notifyReview, 'Approve'));
 
 		const ended = await ctx.rest.waitForExecution(id);
 		expect(ended.status).toBe('success');
@@ -478,12 +485,11 @@ describe("the AI agent example in a running n8n: n8n's review of tool calls befo
 		await resetAboutUs();
 		const before = await aboutUs();
 		const notificationBefore = await agentNotification();
-		const sent = ctx.mail.messages.length;
 		const id = await ctx.rest.runWorkflow(AGENT);
 
-		await follow(id, reviewLinks(await mailNumber(sent + 1)).decline);
+		await confirmWhenWaiting(id, linkOf(await reviewOf('apply_proposal', id), 'Decline'));
 		// The model was told the owner declined; the notification it tries next is declined too.
-		await follow(id, reviewLinks(await mailNumber(sent + 2)).decline);
+		await confirmWhenWaiting(id, linkOf(await reviewOf('notify_site_owner', id), 'Decline'));
 		const ended = await ctx.rest.waitForExecution(id);
 		expect(ended.status).toBe('success');
 		expect(await aboutUs()).toEqual(before);

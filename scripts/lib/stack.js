@@ -51,8 +51,9 @@ const CREDENTIALS = {
 	ai: { id: 'siteOpenAiCred01', name: 'OpenAI-compatible endpoint', type: 'openAiApi' },
 	// n8n's own Bearer Auth credential: the token MCP clients send to the MCP example's trigger.
 	mcp: { id: 'siteMcpBearer001', name: 'MCP clients (bearer token)', type: 'httpBearerAuth' },
-	// n8n's SMTP credential: the agent example's review of tool calls emails the site owner; it points
-	// at a mail sink on loopback (scripts/lib/mail-sink.js) unless a real server is given.
+	// n8n's SMTP credential, for n8n's Send Email review of an agent's tool calls (the examples review
+	// in the site; docs/ai.md keeps the mail route): it points at a mail sink on loopback
+	// (scripts/lib/mail-sink.js) unless a real server is given.
 	mail: { id: 'siteMailSink0001', name: 'Mail for approvals (SMTP)', type: 'smtp' },
 };
 

@@ -1,11 +1,11 @@
 'use strict';
 /**
- * The approval step of the AI content chain example (examples/ai-content-chain.json) as a person
- * gives it: the chain, started through n8n's REST API, stops at its Wait node; the approval request
- * it left the site owner ("Ask for approval") holds an approve and a reject link, n8n's resume URL of
- * that Wait node; following one resumes the execution with the decision. The agent example's review
- * of a tool call (n8n's Send Email review, n8n 2.x) mails its Approve and Decline links instead
- * (reviewLinks reads them from a message of scripts/lib/mail-sink.js).
+ * The approval steps of the examples as a person gives them. The fleet rollout
+ * (examples/fleet-rollout.json), started through n8n's REST API, stops at its Wait node; the approval
+ * request it left ("Ask for approval") holds an approve and a reject link, n8n's resume URL of that
+ * Wait node; following one resumes the execution with the decision. The AI content chain and the
+ * agent example's review of tool calls ask through Send and Wait for Approval instead: their links
+ * are in the site's notifications, and confirming one (a POST) decides.
  */
 const n8nCommands = require('../../../scripts/lib/n8n');
 
@@ -60,15 +60,6 @@ async function followLink(link) {
 }
 
 /**
- * Follows a link once the execution waits: a review email can arrive a moment before n8n has stored
- * the execution as waiting, and n8n answers a link it cannot resume yet with an error.
- */
-async function followWhenWaiting(rest, executionId, link) {
-	await rest.waitForExecution(executionId, { until: ['waiting'] });
-	return await followLink(link);
-}
-
-/**
  * Follows the link (approve, reject or none), then resolves to the ended execution ({id, status,
  * run}); `options`: waitForExecution's (`withNode`: a node the ended run must show).
  */
@@ -77,13 +68,6 @@ async function decide(rest, waiting, decision, options = {}) {
 	if (answer.status !== 200)
 		throw new Error(`the ${decision} link answered ${answer.status}: ${answer.text.slice(0, 300)}`);
 	return await rest.waitForExecution(waiting.id, options);
-}
-
-/** The approve and decline links of a review email (n8n's resume URL with approved=true|false). */
-function reviewLinks(message) {
-	const find = (approved) =>
-		message.links.find((link) => new URL(link).searchParams.get('approved') === approved);
-	return { approve: find('true'), decline: find('false') };
 }
 
 /**
@@ -131,7 +115,5 @@ module.exports = {
 	runToSiteApproval,
 	followLink,
 	runToApproval,
-	followWhenWaiting,
 	decide,
-	reviewLinks,
 };
