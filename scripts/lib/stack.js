@@ -212,6 +212,24 @@ async function createWorkflows(rest, files, { aiModel } = {}) {
 }
 
 /**
+ * The fleet rollout's Data table (`fleet-rollout`, the columns its Rollout state node creates), made
+ * as the editor makes one, so that the example opens without issue badges before its first run (its
+ * Data table nodes list the table's columns); the node then reuses it. One made before stays.
+ */
+async function createFleetTable(rest, log) {
+	const project = await rest.call('GET', '/projects/personal');
+	try {
+		await rest.call('POST', `/projects/${project.id}/data-tables`, {
+			name: 'fleet-rollout',
+			columns: ['rollout', 'tenant', 'status', 'detail'].map((name) => ({ name, type: 'string' })),
+		});
+		log('created the fleet rollout\'s Data table "fleet-rollout"');
+	} catch (error) {
+		if (!/exists|already/i.test(error.message)) throw error;
+	}
+}
+
+/**
  * The example workflows not created yet, through n8n's REST API as the editor creates them (the n8n
  * process is already up: no CLI run), and the contact-form and MCP ones published (the
  * contact-form trigger registers with the site). Resolves with the IDs of the examples n8n now has (for `state.workflowsImported`).
@@ -236,6 +254,7 @@ async function createExamples(n8nUrl, state, { log, aiModel }) {
 		examples.map((workflow) => path.join(EXAMPLES_DIR, workflow.file)),
 		{ aiModel },
 	);
+	if (examples.includes(WORKFLOWS.fleetRollout)) await createFleetTable(rest, log);
 	for (const active of [WORKFLOWS.contactForm, WORKFLOWS.mcp]) {
 		if (!examples.includes(active)) continue;
 		log(`publishing ${active.file}`);
