@@ -24,7 +24,7 @@ const { startAiStandIn } = require('../../scripts/lib/ai-stand-in');
 const { startRedis, startPostgres } = require('../../scripts/lib/queue/services');
 const { startQueueN8n } = require('../../scripts/lib/queue/n8n');
 const { restClient } = require('../../scripts/lib/rest');
-const { decide, runToApproval } = require('../n8n/lib/approval');
+const { decideOnSite, runToSiteApproval } = require('../n8n/lib/approval');
 const { pgClient } = require('../../scripts/lib/queue/database');
 const { progressLog } = require('../n8n/lib/stack');
 
@@ -268,9 +268,14 @@ describe('every node family runs on the workers', () => {
 	test("AI chain example (n8n's AI nodes on the stand-in): page context, model, dry run, a person's approval, apply proposal, notification", async () => {
 		const before = ctx.ai.requests.length;
 		const pageBefore = (await ctx.demo('GET', '/api/pages?url=%2Fabout-us')).data.data[0];
-		// It waits for the approval; the approve link (n8n's resume URL) resumes it on a worker.
-		const waiting = await runToApproval(ctx.rest, stack.WORKFLOWS.aiChain.id);
-		const execution = await decide(ctx.rest, waiting, 'approve');
+		// It waits for the approval (Send and Wait for Approval); the approve link in the site's
+		// notification (n8n's signed resume URL), confirmed, resumes it on a worker.
+		const request = async () =>
+			(await ctx.demo('GET', '/api/notifications')).data.data.find(
+				(entry) => entry.id === 'ai-content-/about-us',
+			);
+		const waiting = await runToSiteApproval(ctx.rest, stack.WORKFLOWS.aiChain.id, request);
+		const execution = await decideOnSite(ctx.rest, waiting, 'approve');
 		expect(execution.status).toBe('success');
 		onWorker(execution.id);
 		expect(ctx.ai.requests.length).toBe(before + 1);
