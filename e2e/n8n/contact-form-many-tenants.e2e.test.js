@@ -7,7 +7,7 @@
  *   submission on each site's public form starts one execution whose item carries that site's
  *   tenant_id. Unpublished, neither site points at n8n any more.
  * - The credential narrowed to one of the two tenants while the workflow is published: unpublishing
- *   still takes the URL off both sites (issue 48, item 4).
+ *   still takes the URL off both sites.
  * - A workflow whose list names a tenant that does not exist fails to publish: n8n answers the
  *   editor's publish with an error naming that tenant, the workflow stays unpublished, and the other
  *   tenant of the list is not left pointing at it.

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Notification > Send and Wait for Approval in a real n8n (2.x by default; n8n 1.x with
- * SITE_N8N_RUNTIME_DIR=tools/n8n1-runtime), issue 49 item 1.
+ * SITE_N8N_RUNTIME_DIR=tools/n8n1-runtime).
  *
  * - The site's owner finds the request among the site's notifications, with an approve and a decline
  *   link (n8n's signed resume URL); the execution waits.

@@ -1,5 +1,5 @@
 /**
- * Registrations leave nothing behind (issue 48, item 4): the trigger takes its URL and secret off
+ * Registrations leave nothing behind: the trigger takes its URL and secret off
  * exactly the places it recorded, whatever the credential says by then; re-activation after a
  * credential change takes the old ones off first; where one cannot be taken off, activation and
  * deactivation fail naming the tenant and what to do, and the record stays. n8n's HookContext drives

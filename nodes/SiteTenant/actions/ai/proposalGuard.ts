@@ -1,5 +1,5 @@
 /**
- * What AI > Apply Proposal may write, decided here and nowhere else (issue 48, item 5):
+ * What AI > Apply Proposal may write, decided here and nowhere else:
  *
  * - The page is the workflow's: the Page parameter, or the page a sealed version was given for (Get
  *   Page Context's, siteVersion.ts). A proposal's own url alone never picks it.

@@ -1,5 +1,5 @@
 /**
- * The AI guard on by default (issue 48, item 5): Apply Proposal writes only at a page version the
+ * The AI guard on by default: Apply Proposal writes only at a page version the
  * site gave (Get Page Context's sealed version, or Page Version as the workflow gives it), never at
  * one only the model wrote, and only to the workflow's page (Page, or the page the sealed version was
  * read for). Each variant of a model's answer that used to write over a newer edit is tried here,
