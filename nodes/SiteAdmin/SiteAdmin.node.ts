@@ -15,6 +15,7 @@ import { operationSubtitle } from '../shared/subtitle';
 import { destructiveToolNotice, inToolForm, outsideToolForm } from '../shared/toolForm';
 import * as tenant from './actions/tenant';
 import * as token from './actions/token';
+import { resourceMapping } from './methods';
 
 const properties: INodeProperties[] = [
 	{
@@ -75,7 +76,10 @@ export class SiteAdmin implements INodeType {
 		name: 'siteAdmin',
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2 takes the fields of record-making operations through n8n's resource mapper
+		// (shared/fieldMapping.ts); version 1 workflows keep one parameter per field.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Manage tenants (websites) and issue tenant tokens through the Admin API of the Site Management Service',
@@ -117,6 +121,8 @@ export class SiteAdmin implements INodeType {
 			},
 		],
 	};
+
+	methods = { resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeOperations.call(

@@ -31,7 +31,7 @@ import * as settings from './actions/settings';
 import * as sitemap from './actions/sitemap';
 import * as variable from './actions/variable';
 import { tenantProperty } from './helpers/tenant';
-import { listSearch } from './methods';
+import { listSearch, resourceMapping } from './methods';
 import { toolDescriptionProperties } from './toolDescriptions';
 
 const properties: INodeProperties[] = [
@@ -115,7 +115,10 @@ export class SiteTenant implements INodeType {
 		name: 'siteTenant',
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2 takes the fields of record-making operations through n8n's resource mapper
+		// (shared/fieldMapping.ts); version 1 workflows keep one parameter per field.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',
@@ -161,7 +164,7 @@ export class SiteTenant implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, resourceMapping };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await approvalWebhook.call(this);

@@ -61,6 +61,8 @@ export interface RunNodeOptions {
 	parameters: INode['parameters'];
 	credentials?: INodeCredentials;
 	input?: SourceItem[];
+	/** The node's version; 1 unless given (version 1 workflows are what most tests exercise). */
+	typeVersion?: number;
 	/** Shorthand for onError 'continueRegularOutput'. */
 	continueOnFail?: boolean;
 	/** The node's On Error setting; `outputs[1]` is the error output under 'continueErrorOutput'. */
@@ -99,7 +101,7 @@ export class WorkflowRunner {
 				id: 'subject',
 				name: nodeName,
 				type: options.type,
-				typeVersion: 1,
+				typeVersion: options.typeVersion ?? 1,
 				position: [200, 0],
 				parameters: options.parameters,
 				credentials: options.credentials,

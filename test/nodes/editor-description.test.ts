@@ -175,25 +175,38 @@ describe('canvas subtitles name the operation', () => {
 	});
 });
 
+/** The version a node dragged in now gets. */
+const newestVersion = (node: INodeType): number =>
+	node.description.defaultVersion ?? (node.description.version as number);
+
 /** The parameters n8n gives a node from `values`, as the editor does on every change. */
-function parametersOf(node: INodeType, values: INodeParameters): INodeParameters {
+function parametersOf(
+	node: INodeType,
+	values: INodeParameters,
+	typeVersion = newestVersion(node),
+): INodeParameters {
 	return NodeHelpers.getNodeParameters(
 		node.description.properties,
 		values,
 		true,
 		false,
-		{ typeVersion: 1 },
+		{ typeVersion },
 		node.description,
 	) as INodeParameters;
 }
 
 /** Whether a property of that name is displayed for `values`. */
-function displayed(node: INodeType, values: INodeParameters, name: string) {
-	const all = parametersOf(node, values);
+function displayed(
+	node: INodeType,
+	values: INodeParameters,
+	name: string,
+	typeVersion = newestVersion(node),
+) {
+	const all = parametersOf(node, values, typeVersion);
 	return node.description.properties.some(
 		(property) =>
 			property.name === name &&
-			NodeHelpers.displayParameter(all, property, { typeVersion: 1 } as INode, node.description),
+			NodeHelpers.displayParameter(all, property, { typeVersion } as INode, node.description),
 	);
 }
 
@@ -275,25 +288,57 @@ describe('safe defaults', () => {
 		]);
 	});
 
+	// Version 1's Tenant > Create has the parameter too; version 2 takes its ID in Fields.
 	test.each([
-		['tenant', 'create'],
-		['tenant', 'createOrUpdate'],
-		['tenant', 'update'],
-		['tenant', 'delete'],
-		['token', 'issue'],
-	])('a Tenant ID typed before switching to %s > %s stays', (resource, operation) => {
-		const typed = {
-			...parametersOf(NODES.SiteAdmin, { resource: 'tenant', operation: 'delete' }),
-			id: 'acme',
-		};
-		const switched = parametersOf(NODES.SiteAdmin, { ...typed, resource, operation });
-		expect(switched.id).toBe('acme');
-		expect(displayed(NODES.SiteAdmin, switched, 'id')).toBe(true);
+		['tenant', 'create', 1],
+		['tenant', 'createOrUpdate', 2],
+		['tenant', 'update', 2],
+		['tenant', 'delete', 2],
+		['token', 'issue', 2],
+	])(
+		'a Tenant ID typed before switching to %s > %s stays (version %s)',
+		(resource, operation, version) => {
+			const typed = {
+				...parametersOf(NODES.SiteAdmin, { resource: 'tenant', operation: 'delete' }, version),
+				id: 'acme',
+			};
+			const switched = parametersOf(NODES.SiteAdmin, { ...typed, resource, operation }, version);
+			expect(switched.id).toBe('acme');
+			expect(displayed(NODES.SiteAdmin, switched, 'id', version)).toBe(true);
+		},
+	);
+
+	test('the action nodes are at version 2 (fields through the resource mapper); the triggers at 1', () => {
+		for (const node of [NODES.SiteAdmin, NODES.SiteTenant]) {
+			expect(node.description.version).toEqual([1, 2]);
+			expect(node.description.defaultVersion).toBe(2);
+		}
+		for (const node of [NODES.SiteContactFormTrigger, NODES.SitePageTrigger])
+			expect(node.description.version).toBe(1);
 	});
 
-	test('every node is at version 1, its only version', () => {
-		for (const node of Object.values(NODES)) expect(node.description.version).toBe(1);
-	});
+	test.each([
+		[NODES.SiteTenant, { resource: 'page', operation: 'create' }, ['name', 'url', 'locale']],
+		[NODES.SiteTenant, { resource: 'variable', operation: 'set' }, ['key', 'value']],
+		[NODES.SiteAdmin, { resource: 'tenant', operation: 'create' }, ['id', 'fqdn']],
+	])(
+		'%#: version 1 keeps one parameter per field, version 2 shows Fields',
+		(node, values, fields) => {
+			for (const name of fields) {
+				expect({ name, v1: displayed(node, values, name, 1) }).toEqual({ name, v1: true });
+				expect({ name, v2: displayed(node, values, name, 2) }).toEqual({ name, v2: false });
+			}
+			expect(displayed(node, values, 'columns', 1)).toBe(false);
+			expect(displayed(node, values, 'columns', 2)).toBe(true);
+			// The mapper starts at Map Each Field Manually, as n8n's own; Map Automatically offers the
+			// choice about fields the service does not have.
+			expect(parametersOf(node, values, 2).columns).toMatchObject({ mappingMode: 'defineBelow' });
+			expect(displayed(node, values, 'unknownFields', 2)).toBe(false);
+			const autoMap = { ...values, columns: { mappingMode: 'autoMapInputData', value: null } };
+			expect(displayed(node, autoMap, 'unknownFields', 2)).toBe(true);
+			expect(parametersOf(node, autoMap, 2).unknownFields).toBe('ignore');
+		},
+	);
 });
 
 test('the Contact Form Secret credential cannot be created with a secret under 16 characters', () => {

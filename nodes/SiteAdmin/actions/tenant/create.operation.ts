@@ -1,4 +1,7 @@
-/** Tenant > Create: `POST /api/tenant` with `{id, fqdn?}`. */
+/**
+ * Tenant > Create: `POST /api/tenant` with `{id, fqdn?}`, from two parameters (node version 1) or
+ * from n8n's resource mapper (version 2).
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -6,12 +9,27 @@ import { objectOr } from '../../../shared/json';
 import { optionalString, requireString } from '../../../shared/validation';
 import type { RequestTarget } from '../../../shared/transport';
 import { siteRequest } from '../../../shared/transport';
+import { fieldsByVersion, recordFields, type ServiceField } from '../../../shared/fieldMapping';
 import { fqdnField, TENANT_FIELD_LABELS, tenantIdField } from './fields';
 
-const properties: INodeProperties[] = [
+/** `methods.resourceMapping.tenantFields` lists these. */
+export const TENANT_FIELDS: readonly ServiceField[] = [
+	{ id: 'id', displayName: tenantIdField.displayName, type: 'string', required: true },
+	{ id: 'fqdn', displayName: fqdnField.displayName, type: 'string' },
+];
+
+const fieldsPerParameter: INodeProperties[] = [
 	{ ...tenantIdField, description: `ID of the new tenant. ${tenantIdField.description}.` },
 	fqdnField,
 ];
+
+const properties = fieldsByVersion(fieldsPerParameter, 'tenantFields', 'tenant');
+
+/** Version 1's fields: the ID and, when not empty, the domain. */
+function fieldsFromParameters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const fqdn = optionalString(ctx, 'fqdn', itemIndex);
+	return { id: requireString(ctx, 'id', itemIndex, 'Tenant ID'), ...(fqdn ? { fqdn } : {}) };
+}
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tenant'], operation: ['create'] } },
@@ -23,9 +41,7 @@ export async function execute(
 	itemIndex: number,
 	target: RequestTarget,
 ): Promise<IDataObject> {
-	const id = requireString(this, 'id', itemIndex, 'Tenant ID');
-	const fqdn = optionalString(this, 'fqdn', itemIndex);
-	const body: IDataObject = { id, ...(fqdn ? { fqdn } : {}) };
+	const body = recordFields(this, itemIndex, TENANT_FIELDS, fieldsFromParameters);
 	const response = objectOr(
 		await siteRequest.call(
 			this,
@@ -34,5 +50,5 @@ export async function execute(
 		),
 	);
 	// The tenant record {id, fqdn} (null when none), with the service's confirmation.
-	return { id, fqdn: fqdn || null, ...response };
+	return { id: body.id, fqdn: body.fqdn ?? null, ...response };
 }

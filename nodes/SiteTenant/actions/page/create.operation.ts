@@ -1,4 +1,7 @@
-/** Page > Create: `POST /api/page` with `{name, url, locale, meta_title?, meta_description?, draft?}`. */
+/**
+ * Page > Create: `POST /api/page` with `{name, url, locale, meta_title?, meta_description?, draft?}`,
+ * from one parameter per field (node version 1) or from n8n's resource mapper (version 2).
+ */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -13,9 +16,20 @@ import { requireString } from '../../../shared/validation';
 import { recordIn } from '../../../shared/json';
 import { dryRunItem, dryRunProperty } from '../../helpers/dryRun';
 import { findPageByUrl } from '../../../shared/pages';
+import { fieldsByVersion, recordFields, type ServiceField } from '../../../shared/fieldMapping';
 import { pageUrlField } from './fields';
 
-const properties: INodeProperties[] = [
+/** The page's fields as the service names them; `methods.resourceMapping.pageFields` lists them. */
+export const PAGE_FIELDS: readonly ServiceField[] = [
+	{ id: 'name', displayName: 'Name', type: 'string', required: true },
+	{ id: 'url', displayName: 'Page URL', type: 'string', required: true },
+	{ id: 'locale', displayName: 'Locale', type: 'string', required: true },
+	{ id: 'meta_title', displayName: 'Meta Title', type: 'string' },
+	{ id: 'meta_description', displayName: 'Meta Description', type: 'string' },
+	{ id: 'draft', displayName: 'Draft', type: 'boolean' },
+];
+
+const fieldsPerParameter: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -69,6 +83,10 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+];
+
+const properties: INodeProperties[] = [
+	...fieldsByVersion(fieldsPerParameter, 'pageFields', 'page'),
 	dryRunProperty('whether a page has the URL'),
 ];
 
@@ -77,20 +95,26 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** Version 1's body: one parameter per field. */
+function bodyFromParameters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const body: IDataObject = {
+		name: requireString(ctx, 'name', itemIndex, 'Name'),
+		url: requireString(ctx, 'url', itemIndex, 'Page URL'),
+		locale: requireString(ctx, 'locale', itemIndex, 'Locale'),
+	};
+	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	if (additional.metaTitle !== undefined) body.meta_title = additional.metaTitle;
+	if (additional.metaDescription !== undefined) body.meta_description = additional.metaDescription;
+	if (additional.draft !== undefined) body.draft = additional.draft === true;
+	return body;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
-	const body: IDataObject = {
-		name: requireString(this, 'name', itemIndex, 'Name'),
-		url: requireString(this, 'url', itemIndex, 'Page URL'),
-		locale: requireString(this, 'locale', itemIndex, 'Locale'),
-	};
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	if (additional.metaTitle !== undefined) body.meta_title = additional.metaTitle;
-	if (additional.metaDescription !== undefined) body.meta_description = additional.metaDescription;
-	if (additional.draft !== undefined) body.draft = additional.draft === true;
+	const body = recordFields(this, itemIndex, PAGE_FIELDS, bodyFromParameters);
 
 	if (target.dryRun) {
 		const page = await findPageByUrl.call(this, String(body.url), { itemIndex, target });

@@ -1,4 +1,7 @@
-/** Variable > Set: `PUT /api/variables` with `{key, value}`; creates or replaces the variable. */
+/**
+ * Variable > Set: `PUT /api/variables` with `{key, value}`; creates or replaces the variable. The key
+ * and value come from two parameters (node version 1) or from n8n's resource mapper (version 2).
+ */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -19,8 +22,15 @@ import {
 	onlyIfUnchanged,
 	onlyIfUnchangedProperties,
 } from '../../helpers/onlyIfUnchanged';
+import { fieldsByVersion, recordFields, type ServiceField } from '../../../shared/fieldMapping';
 
-const properties: INodeProperties[] = [
+/** `methods.resourceMapping.variableFields` lists these; an empty value is a value. */
+export const VARIABLE_FIELDS: readonly ServiceField[] = [
+	{ id: 'key', displayName: 'Key', type: 'string', required: true },
+	{ id: 'value', displayName: 'Value', type: 'string', required: true, keepEmpty: true },
+];
+
+const fieldsPerParameter: INodeProperties[] = [
 	{ ...variableKeyField, description: 'Name of the variable to create or replace' },
 	{
 		displayName: 'Value',
@@ -29,6 +39,10 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Value of the variable',
 	},
+];
+
+const properties: INodeProperties[] = [
+	...fieldsByVersion(fieldsPerParameter, 'variableFields', 'variable'),
 	dryRunProperty('the variables'),
 	...onlyIfUnchangedProperties('variable has'),
 ];
@@ -43,10 +57,10 @@ export async function execute(
 	itemIndex: number,
 	target: RequestTarget,
 ): Promise<IDataObject | INodeExecutionData[]> {
-	const body: IDataObject = {
-		key: requireString(this, 'key', itemIndex, 'Key'),
-		value: this.getNodeParameter('value', itemIndex, '') as string,
-	};
+	const body = recordFields(this, itemIndex, VARIABLE_FIELDS, (ctx, i) => ({
+		key: requireString(ctx, 'key', i, 'Key'),
+		value: ctx.getNodeParameter('value', i, '') as string,
+	}));
 	const checked = onlyIfUnchanged(this, itemIndex);
 	const current =
 		target.dryRun || checked

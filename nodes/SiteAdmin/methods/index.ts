@@ -1,0 +1,1 @@
+export * as resourceMapping from './resourceMapping';
