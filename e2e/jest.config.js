@@ -39,7 +39,8 @@ const suite = (name, { testMatch, timeout, ...rest }) => ({
 /**
  * The files of e2e/n8n/ that also run on n8n 1.x (`npm run test:n8n1`, project n8n1): each takes a
  * path through n8n that 1.x has of its own (its request helper's errors, its AI Agent and MCP
- * nodes, test webhooks, activation, Data tables, manual runs, cancellation, the legacy expression
+ * nodes, test webhooks, activation, Data tables, manual runs, cancellation, its resource mapper's
+ * values, the legacy expression
  * engine resolving a credential per item, the poll path), and most branch on the runtime
  * (scripts/lib/runtime.js's RUNTIMES). The three left out run on n8n 2.x only: docs/development.md
  * ("n8n 1.x") says why for each.
@@ -51,6 +52,7 @@ const N8N1_FILES = [
 	'contact-form-many-tenants',
 	'credential-trust',
 	'examples-stock',
+	'field-mapping',
 	'fleet-outputs',
 	'fleet-rollout',
 	'many-sites',

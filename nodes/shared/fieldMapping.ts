@@ -118,7 +118,6 @@ function fieldMappingProperties(methodName: string, record: string): INodeProper
 			name: UNKNOWN_FIELDS,
 			type: 'options',
 			noDataExpression: true,
-			displayOptions: { show: { [`${COLUMNS}.mappingMode`]: [AUTO_MAP] } },
 			options: [
 				{
 					name: 'Ignore',
@@ -132,6 +131,9 @@ function fieldMappingProperties(methodName: string, record: string): INodeProper
 				},
 			],
 			default: 'ignore',
+			// Always shown: n8n 1.x cannot resolve a display condition on the mapper's mode.
+			description:
+				"With Map Automatically: what to do with an item's fields that are not the service's",
 		},
 	];
 }

@@ -330,12 +330,10 @@ describe('safe defaults', () => {
 			}
 			expect(displayed(node, values, 'columns', 1)).toBe(false);
 			expect(displayed(node, values, 'columns', 2)).toBe(true);
-			// The mapper starts at Map Each Field Manually, as n8n's own; Map Automatically offers the
-			// choice about fields the service does not have.
+			// The mapper starts at Map Each Field Manually, as n8n's own.
 			expect(parametersOf(node, values, 2).columns).toMatchObject({ mappingMode: 'defineBelow' });
-			expect(displayed(node, values, 'unknownFields', 2)).toBe(false);
+			expect(displayed(node, values, 'unknownFields', 1)).toBe(false);
 			const autoMap = { ...values, columns: { mappingMode: 'autoMapInputData', value: null } };
-			expect(displayed(node, autoMap, 'unknownFields', 2)).toBe(true);
 			expect(parametersOf(node, autoMap, 2).unknownFields).toBe('ignore');
 		},
 	);
