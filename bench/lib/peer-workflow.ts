@@ -1,5 +1,5 @@
 /**
- * The workflow of the real-n8n rows: a manual trigger, a source of page items {name, url}, and one
+ * The workflow of the real-n8n rows: a manual trigger, a source of page items {name, url, locale}, and one
  * Page Create node per contestant run, each a branch of its own on the same items. n8n runs the
  * branches of a node one after another, top to bottom by position (execution order "v1"), so the
  * nodes placed in a given order run one at a time in that order, all in one `n8n execute` process
@@ -7,13 +7,15 @@
  */
 import { randomUUID } from 'crypto';
 
-import { pageCreateParameters } from './pages';
-
-/** One Page Create node: our Tenant node or n8n's HTTP Request node, with its own credential. */
+/**
+ * One Page Create node, with its own credential: our Tenant node taking the item's fields by Map
+ * Automatically (version 2) or by an expression per field (version 1), or n8n's HTTP Request node
+ * with one JSON body expression.
+ */
 export interface Contestant {
 	/** Node name (unique in the workflow). */
 	name: string;
-	kind: 'tenant' | 'httpRequest';
+	kind: 'tenantMapped' | 'tenantFields' | 'httpRequest';
 	/** Credential ID: siteTenantApi for the Tenant node, httpHeaderAuth for the HTTP Request node. */
 	credentialId: string;
 	/** Options > Concurrency of the Tenant node; unset: the node's default. */
@@ -24,13 +26,17 @@ export interface Contestant {
 
 /** The HTTP Request node's current version in n8n 2.41.1 (its defaultVersion). */
 export const HTTP_REQUEST_TYPE_VERSION = 4.5;
+/** The HTTP Request node's version in the Page Create rows: 4.2, the one users' workflows carry most. */
+export const PAGE_HTTP_REQUEST_TYPE_VERSION = 4.2;
 export const TENANT_TYPE_VERSION = 1;
+/** The Tenant node's version with Map Automatically (nodes/shared/fieldMapping.ts). */
+export const TENANT_MAPPED_TYPE_VERSION = 2;
 
 const TENANT_NODE_TYPE = 'n8n-nodes-site-management.siteTenant';
 
 /** Set (raw JSON from an expression) then Split Out: `count` items without a Code node's task runner. */
 function itemSource(prefix: string, count: number, y: number) {
-	const pages = `Array.from({ length: ${count} }, (_, i) => ({ name: 'Page ' + i, url: '/bench/page-' + i }))`;
+	const pages = `Array.from({ length: ${count} }, (_, i) => ({ name: 'Page ' + i, url: '/bench/page-' + i, locale: 'en' }))`;
 	return [
 		{
 			name: `${prefix} items`,
@@ -49,26 +55,47 @@ function itemSource(prefix: string, count: number, y: number) {
 	];
 }
 
-/** Page > Create with name and url from the item, locale 'en', options at their defaults. */
+/** Page > Create of the item's name, url and locale; Options > Concurrency when given. */
+function tenantParameters(contestant: Contestant) {
+	const options =
+		contestant.concurrency === undefined ? {} : { concurrency: contestant.concurrency };
+	const fields =
+		contestant.kind === 'tenantMapped'
+			? {
+					columns: {
+						mappingMode: 'autoMapInputData',
+						value: null,
+						matchingColumns: [],
+						schema: [],
+						attemptToConvertTypes: false,
+						convertFieldsToString: false,
+					},
+				}
+			: { name: '={{ $json.name }}', url: '={{ $json.url }}', locale: '={{ $json.locale }}' };
+	return { resource: 'page', operation: 'create', ...fields, options };
+}
+
+/** Page > Create of the item's name, url and locale; every other option at its default. */
 function contestantNode(contestant: Contestant, baseUrl: string, position: [number, number]) {
-	if (contestant.kind === 'tenant') {
+	if (contestant.kind !== 'httpRequest') {
 		return {
 			name: contestant.name,
 			type: TENANT_NODE_TYPE,
-			typeVersion: TENANT_TYPE_VERSION,
+			typeVersion:
+				contestant.kind === 'tenantMapped' ? TENANT_MAPPED_TYPE_VERSION : TENANT_TYPE_VERSION,
 			position,
-			parameters: pageCreateParameters(contestant.concurrency),
+			parameters: tenantParameters(contestant),
 			credentials: {
 				siteTenantApi: { id: contestant.credentialId, name: contestant.credentialId },
 			},
 		};
 	}
-	// The same request by hand: POST, JSON body from fields (the node's default body form), the token
-	// in a header-auth credential, Accept JSON; every other option at its default.
+	// The same request by hand: POST, the JSON body as one expression over the item, the token in a
+	// header-auth credential, Accept JSON; every other option at its default.
 	return {
 		name: contestant.name,
 		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: HTTP_REQUEST_TYPE_VERSION,
+		typeVersion: PAGE_HTTP_REQUEST_TYPE_VERSION,
 		position,
 		parameters: {
 			method: 'POST',
@@ -78,13 +105,8 @@ function contestantNode(contestant: Contestant, baseUrl: string, position: [numb
 			sendHeaders: true,
 			headerParameters: { parameters: [{ name: 'Accept', value: 'application/json' }] },
 			sendBody: true,
-			bodyParameters: {
-				parameters: [
-					{ name: 'name', value: '={{ $json.name }}' },
-					{ name: 'url', value: '={{ $json.url }}' },
-					{ name: 'locale', value: 'en' },
-				],
-			},
+			specifyBody: 'json',
+			jsonBody: '={{ { name: $json.name, url: $json.url, locale: $json.locale } }}',
 			options: {},
 		},
 		credentials: { httpHeaderAuth: { id: contestant.credentialId, name: contestant.credentialId } },

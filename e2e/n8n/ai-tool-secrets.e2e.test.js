@@ -267,7 +267,7 @@ describe(`AI tools hand no token to a model (n8n ${pinnedN8nVersion()})`, () => 
 	test("the editor's description of the tool form: no Token resource; Tenant > Delete shows its notice", async () => {
 		ctx.n8n = await e2eStack.startN8nIn(ctx);
 		const cookie = await e2eStack.ownerCookie(ctx.n8nUrl, 'aisecrets');
-		const request = async (urlPath, init = {}) => {
+		const send = async (urlPath, init) => {
 			const response = await fetch(`${ctx.n8nUrl}${urlPath}`, {
 				...init,
 				headers: {
@@ -277,6 +277,16 @@ describe(`AI tools hand no token to a model (n8n ${pinnedN8nVersion()})`, () => 
 				},
 			});
 			return { status: response.status, text: await response.text() };
+		};
+		// Once more on a connection n8n closed under the client (a kept-alive socket closed as it was
+		// reused: "other side closed" under CI's load); an answer of any status is never retried.
+		const request = async (urlPath, init = {}) => {
+			try {
+				return await send(urlPath, init);
+			} catch (error) {
+				say(`${urlPath}: ${error.message} (${error.cause?.message ?? 'no cause'}), once more`);
+				return await send(urlPath, init);
+			}
 		};
 		const ok = async (urlPath, init) => {
 			const { status, text } = await request(urlPath, init);

@@ -164,7 +164,7 @@ step(
 );
 
 step(
-	"3. Admin node: Tenant > Create on a new tenant shows the service's confirmation",
+	"3. Admin node: Tenant > Create takes its fields through n8n's field mapper; a new tenant shows the service's confirmation",
 	async () => {
 		await page.goto(`${ctx.stack.n8nUrl}/workflow/new`);
 		await editor.addNodeAction(page, {
@@ -172,7 +172,20 @@ step(
 			node: 'Site Management Admin',
 			action: 'Create a tenant',
 		});
-		await editor.fillParameter(page, 'id', 'ui-test-site');
+		// Version 2: the fields come from the node's field list (Map Each Field Manually by default,
+		// Map Automatically on offer), Tenant ID first and required, then the domain.
+		const fields = page.getByTestId('mapping-fields-container');
+		await fields.getByText('Tenant ID').first().waitFor();
+		await expect(fields.getByText('Domain (FQDN)').first().isVisible()).resolves.toBe(true);
+		const inputs = fields.getByTestId('parameter-input');
+		await expect(inputs.count()).resolves.toBe(2);
+		const idInput = inputs.first().locator('input, textarea').first();
+		await idInput.click();
+		await idInput.fill('ui-test-site');
+		await idInput.blur();
+		await expect(
+			page.getByTestId('ndv').getByText('Map Each Field Manually').first().isVisible(),
+		).resolves.toBe(true);
 		await page.getByTestId('node-execute-button').click();
 		const output = page.getByTestId('output-panel');
 		await output.getByText('Tenant created successfully.').first().waitFor();
