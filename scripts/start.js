@@ -20,7 +20,8 @@
  *
  * Everything lives in .data/ (git-ignored): stack.json (admin token, demo token, owner login; mode
  * 0600), reference-server/ (the site database), n8n/ (N8N_USER_FOLDER), *.log.
- * Environment: N8N_PORT (5678), SITE_SERVER_PORT (4010), SITE_AI_PORT (4011), SITE_AI_URL, SITE_AI_KEY
+ * Environment: N8N_PORT (5678), SITE_SERVER_PORT (4010), SITE_AI_PORT (4011), SITE_MAIL_PORT (4025),
+ * SITE_AI_URL, SITE_AI_KEY
  * (a real OpenAI-compatible endpoint, its base URL such as https://api.openai.com/v1 or its
  * chat-completions URL, instead of the stand-in), SITE_AI_MODEL (the model name written into the AI
  * examples when they are imported; they name gpt-4o-mini), SITE_START_SKIP_BUILD=1,
@@ -64,6 +65,10 @@ const BROKER_PORT = Number(
 );
 const SERVER_PORT = Number(flags['server-port'] ?? process.env.SITE_SERVER_PORT ?? 4010);
 const AI_PORT = Number(flags['ai-port'] ?? process.env.SITE_AI_PORT ?? 4011);
+const MAIL_PORT = Number(flags['mail-port'] ?? process.env.SITE_MAIL_PORT ?? stack.MAIL_PORT);
+const QUEUE_PROXY_PORT = Number(
+	flags['queue-proxy-port'] ?? process.env.SITE_QUEUE_PROXY_PORT ?? 5690,
+);
 // --queue: n8n in queue mode (Redis, PostgreSQL, main + 2 workers + 2 webhook processors), see lib/queue/start.js.
 const QUEUE = flags.queue === true;
 
@@ -106,6 +111,7 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 		aiUrl,
 		...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
 		mcpToken: state.mcpToken,
+		mailPort: MAIL_PORT,
 	});
 	const credentialIds = credentials.map((credential) => credential.id);
 	// A credential added to the stack since the last import (the every-site one) imports them all again.
@@ -113,7 +119,13 @@ async function startOneN8n({ serverUrl, state, aiUrl, aiKeyHash, children, shutd
 	if (!state.credentialsImported || credentialIds.some((id) => !importedIds.includes(id))) {
 		say('importing the credentials into n8n (one n8n CLI run: import:credentials)');
 		await stack.importCredentials(env, USER_FOLDER, credentials);
-		Object.assign(state, { credentialsImported: true, credentialIds, aiUrl, aiKeyHash });
+		Object.assign(state, {
+			credentialsImported: true,
+			credentialIds,
+			aiUrl,
+			aiKeyHash,
+			mailPort: MAIL_PORT,
+		});
 		saveState(state);
 	}
 	say(`starting n8n on 127.0.0.1:${N8N_PORT} (log in ${path.relative(ROOT, N8N_LOG)})`);
@@ -138,6 +150,8 @@ async function main() {
 		[BROKER_PORT, 'n8n task broker (N8N_RUNNERS_BROKER_PORT)'],
 		[SERVER_PORT, 'reference server (SITE_SERVER_PORT)'],
 		...(process.env.SITE_AI_URL ? [] : [[AI_PORT, 'AI stand-in (SITE_AI_PORT)']]),
+		[MAIL_PORT, "mail sink for n8n's review e-mails (SITE_MAIL_PORT)"],
+		...(QUEUE ? [[QUEUE_PROXY_PORT, 'webhook proxy of queue mode (SITE_QUEUE_PROXY_PORT)']] : []),
 	];
 	for (const [port, what] of ports) {
 		if (await portInUse(port))
@@ -240,7 +254,7 @@ async function main() {
 		aiUrl = stack.aiBaseUrl(aiUrl);
 		// The agent example's reviews of tool calls go by email: a sink keeps them and prints their links.
 		const mailSink = await startMailSink({
-			port: stack.MAIL_PORT,
+			port: MAIL_PORT,
 			onMessage: (message) =>
 				say(
 					`review email to ${message.to.join(', ')}: ${message.subject}\n  ${message.links.join('\n  ')}`,
@@ -252,7 +266,9 @@ async function main() {
 			.createHash('sha256')
 			.update(process.env.SITE_AI_KEY ?? '')
 			.digest('hex');
-		if (state.aiUrl !== aiUrl || state.aiKeyHash !== aiKeyHash) delete state.credentialsImported;
+		// The SMTP credential names the mail sink's port: import again when it moved.
+		if (state.aiUrl !== aiUrl || state.aiKeyHash !== aiKeyHash || state.mailPort !== MAIL_PORT)
+			delete state.credentialsImported;
 
 		let n8nUrl;
 		let queueLines = [];
@@ -262,6 +278,8 @@ async function main() {
 				state,
 				aiUrl,
 				mainPort: N8N_PORT,
+				proxyPort: QUEUE_PROXY_PORT,
+				mailPort: MAIL_PORT,
 				children,
 				say,
 			}));
@@ -319,6 +337,7 @@ async function main() {
 				realAi: Boolean(process.env.SITE_AI_URL),
 				queue: QUEUE,
 				stateFile: shown(STATE_FILE),
+				mailPort: MAIL_PORT,
 			}),
 		);
 	} catch (error) {

@@ -5,7 +5,7 @@
  * folder. The parts come from the script's own progress lines, timed here as they arrive.
  *
  * npm start's fixed ports (5678, 4010, 4011) may be taken on a shared machine: each start gets free
- * ones through N8N_PORT, N8N_RUNNERS_BROKER_PORT, SITE_SERVER_PORT and SITE_AI_PORT.
+ * ones through N8N_PORT, N8N_RUNNERS_BROKER_PORT, SITE_SERVER_PORT, SITE_AI_PORT and SITE_MAIL_PORT.
  */
 import { spawn } from 'child_process';
 import { join } from 'path';
@@ -39,6 +39,7 @@ interface Ports {
 	broker: number;
 	server: number;
 	ai: number;
+	mail: number;
 }
 
 /**
@@ -56,6 +57,7 @@ async function startOnce(dataDir: string, ports: Ports): Promise<Start> {
 			N8N_RUNNERS_BROKER_PORT: String(ports.broker),
 			SITE_SERVER_PORT: String(ports.server),
 			SITE_AI_PORT: String(ports.ai),
+			SITE_MAIL_PORT: String(ports.mail),
 			SITE_START_DATA: dataDir,
 		},
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -110,6 +112,7 @@ export async function startReadyRow() {
 		broker: await freePort(),
 		server: await freePort(),
 		ai: await freePort(),
+		mail: await freePort(),
 	};
 	log('start-ready: npm start on a fresh data folder');
 	const fresh = await startOnce(dataDir, ports);

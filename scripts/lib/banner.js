@@ -6,12 +6,21 @@
 const { DEMO_TENANT } = require('./demo-site');
 const path = require('node:path');
 
-const { CREDENTIALS } = require('./stack');
+const { CREDENTIALS, PUBLISHED, QUEUE_PUBLISHED, WORKFLOWS, exampleName } = require('./stack');
 
 /** A path as the user should look for it: relative to the checkout `root` when inside it. */
 function shownPath(root, file) {
 	const relative = path.relative(root, file);
 	return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
+/** Every example `npm start` imports, by its name in n8n, the published ones marked. */
+function workflowLines(queue) {
+	const published = queue ? QUEUE_PUBLISHED : PUBLISHED;
+	return Object.values(WORKFLOWS).map(
+		(workflow) =>
+			`    ${exampleName(workflow)}${published.includes(workflow) ? '   (published)' : ''}`,
+	);
 }
 
 function banner({
@@ -25,6 +34,7 @@ function banner({
 	realAi,
 	queue,
 	stateFile,
+	mailPort,
 }) {
 	const lines = [
 		'',
@@ -44,10 +54,12 @@ function banner({
 			: [
 					`  MCP server        ${n8nUrl}/mcp/site-tools   (streamable HTTP; bearer token: mcpToken in ${stateFile})`,
 				]),
+		`  mail sink         smtp://127.0.0.1:${mailPort}   (n8n's review e-mails; their links are printed here; credential "${CREDENTIALS.mail.name}")`,
 		'',
-		'  Workflows: "Site Management: tenant onboarding", "...: update every site", "...: contact form',
-		'             to notification" (active), "...: AI content chain", "...: AI site editor (agent)",',
-		'             "...: site tools for MCP clients" (active). Try the contact form:',
+		'  Workflows in n8n:',
+		...workflowLines(queue),
+		'',
+		'  Try the contact form:',
 		`    curl -X POST ${serverUrl}/forms/${DEMO_TENANT}/contact -H 'content-type: application/json' \\`,
 		`      -d '{"name": "Ada", "email": "ada@example.com", "message": "Hello"}'`,
 		'',

@@ -28,6 +28,15 @@ const WORKFLOWS = {
 	fleetRollout: { id: 'siteFleetRollout', file: 'fleet-rollout.json' },
 };
 
+/** The examples `npm start` publishes (activates) once it has created them (queue mode: QUEUE_PUBLISHED). */
+const PUBLISHED = [WORKFLOWS.contactForm, WORKFLOWS.mcp];
+const QUEUE_PUBLISHED = [WORKFLOWS.contactForm];
+
+/** The name an example workflow has in n8n (its file's `name`). */
+function exampleName(workflow) {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, workflow.file), 'utf8')).name;
+}
+
 /** The credential IDs and names the example workflows refer to. */
 const CREDENTIALS = {
 	admin: {
@@ -255,7 +264,7 @@ async function createExamples(n8nUrl, state, { log, aiModel }) {
 		{ aiModel },
 	);
 	if (examples.includes(WORKFLOWS.fleetRollout)) await createFleetTable(rest, log);
-	for (const active of [WORKFLOWS.contactForm, WORKFLOWS.mcp]) {
+	for (const active of PUBLISHED) {
 		if (!examples.includes(active)) continue;
 		log(`publishing ${active.file}`);
 		await rest.activateWorkflow(active.id);
@@ -344,6 +353,9 @@ function executionCount(userFolder, workflowId) {
 
 module.exports = {
 	EXAMPLES_DIR,
+	PUBLISHED,
+	QUEUE_PUBLISHED,
+	exampleName,
 	openN8nDatabase,
 	executionCount,
 	WORKFLOWS,

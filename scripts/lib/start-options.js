@@ -30,6 +30,18 @@ const OPTIONS = {
 		default: '4011',
 		text: 'the AI stand-in (not started when SITE_AI_URL is set)',
 	},
+	'mail-port': {
+		type: 'string',
+		env: 'SITE_MAIL_PORT',
+		default: '4025',
+		text: "the mail sink that keeps n8n's review e-mails (the imported SMTP credential points at it)",
+	},
+	'queue-proxy-port': {
+		type: 'string',
+		env: 'SITE_QUEUE_PROXY_PORT',
+		default: '5690',
+		text: "with --queue: the webhook address, a proxy over n8n's webhook processors",
+	},
 };
 
 const ENVIRONMENT = [

@@ -21,6 +21,7 @@ async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 		broker: await processes.freePort(),
 		server: await processes.freePort(),
 		ai: await processes.freePort(),
+		mail: await processes.freePort(),
 	};
 	const logFile = path.join(folder, 'start.log');
 	const out = fs.openSync(logFile, 'a');
@@ -34,6 +35,7 @@ async function startStack({ log = () => {}, timeoutMs = 10 * 60 * 1000 } = {}) {
 			N8N_RUNNERS_BROKER_PORT: String(ports.broker),
 			SITE_SERVER_PORT: String(ports.server),
 			SITE_AI_PORT: String(ports.ai),
+			SITE_MAIL_PORT: String(ports.mail),
 		},
 		stdio: ['ignore', out, out],
 	});

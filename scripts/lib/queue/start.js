@@ -4,13 +4,13 @@
  * temporary folder (removed on stop: each queue start is a fresh n8n), then main, two workers and two
  * webhook processors behind the round-robin proxy; the credentials and example workflows are imported
  * and the contact-form workflow published, so main registers the proxy's URL with the demo site.
- * Ports: main on N8N_PORT (5678), the proxy (the public webhook address) on SITE_QUEUE_PROXY_PORT (5690).
+ * Ports: main on `mainPort`, the proxy (the public webhook address) on `proxyPort` (npm start's
+ * --n8n-port and --queue-proxy-port; scripts/start.js checks them free).
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { portInUse } = require('../process');
 const stack = require('../stack');
 const { startRedis, startPostgres } = require('./services');
 const { startQueueN8n } = require('./n8n');
@@ -19,10 +19,16 @@ const { startQueueN8n } = require('./n8n');
  * Starts the queue-mode n8n for the running reference server. `children` is npm start's list of
  * things to stop (last added, first stopped). Resolves with the lines to print.
  */
-async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say }) {
-	const proxyPort = Number(process.env.SITE_QUEUE_PROXY_PORT || 5690);
-	if (await portInUse(proxyPort))
-		throw new Error(`port ${proxyPort} for the webhook proxy (SITE_QUEUE_PROXY_PORT) is in use`);
+async function startQueueMode({
+	serverUrl,
+	state,
+	aiUrl,
+	mainPort,
+	proxyPort,
+	mailPort,
+	children,
+	say,
+}) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-queue-start-'));
 	children.push({
 		name: 'the temporary folder',
@@ -57,12 +63,13 @@ async function startQueueMode({ serverUrl, state, aiUrl, mainPort, children, say
 					aiUrl,
 					...(process.env.SITE_AI_KEY ? { aiApiKey: process.env.SITE_AI_KEY } : {}),
 					mcpToken: state.mcpToken,
+					mailPort,
 				}),
 			);
 			await stack.importWorkflows(env, env.N8N_USER_FOLDER, undefined, {
 				aiModel: process.env.SITE_AI_MODEL,
 			});
-			await stack.publishWorkflow(env, stack.WORKFLOWS.contactForm.id);
+			for (const workflow of stack.QUEUE_PUBLISHED) await stack.publishWorkflow(env, workflow.id);
 		},
 	});
 	children.push({ name: 'n8n (main, workers, webhook processors)', stop: n8n.stop });
