@@ -116,9 +116,10 @@ export class SiteTenant implements INodeType {
 		icon: { light: 'file:site.svg', dark: 'file:site.dark.svg' },
 		group: ['transform'],
 		// Version 2 takes the fields of record-making operations through n8n's resource mapper
-		// (shared/fieldMapping.ts); version 1 workflows keep one parameter per field.
+		// (shared/fieldMapping.ts); version 1 workflows keep one parameter per field. New nodes get the
+		// last version. No defaultVersion: n8n adds its Custom API Call only to a node without one (or
+		// whose defaultVersion equals its version).
 		version: [1, 2],
-		defaultVersion: 2,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Work on one website of the Site Management Service: pages, content, assets, settings, sitemap, notifications, variables, AI content proposals and any other endpoint',

@@ -196,7 +196,7 @@ function checkedValue(
 
 /**
  * The record's fields for an item: from the item itself (Map Automatically) or from the mapped
- * values (Map Each Field Manually), each checked against `fields`.
+ * values (Map Each Column Manually), each checked against `fields`.
  */
 function mappedFields(
 	ctx: IExecuteFunctions,

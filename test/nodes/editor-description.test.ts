@@ -175,9 +175,11 @@ describe('canvas subtitles name the operation', () => {
 	});
 });
 
-/** The version a node dragged in now gets. */
-const newestVersion = (node: INodeType): number =>
-	node.description.defaultVersion ?? (node.description.version as number);
+/** The version a node dragged in now gets (n8n's editor: defaultVersion, else the last version). */
+const newestVersion = (node: INodeType): number => {
+	const { defaultVersion, version } = node.description;
+	return defaultVersion ?? (Array.isArray(version) ? version[version.length - 1] : version);
+};
 
 /** The parameters n8n gives a node from `values`, as the editor does on every change. */
 function parametersOf(
@@ -311,7 +313,9 @@ describe('safe defaults', () => {
 	test('the action nodes are at version 2 (fields through the resource mapper); the triggers at 1', () => {
 		for (const node of [NODES.SiteAdmin, NODES.SiteTenant]) {
 			expect(node.description.version).toEqual([1, 2]);
-			expect(node.description.defaultVersion).toBe(2);
+			expect(newestVersion(node)).toBe(2);
+			// n8n adds its Custom API Call only where defaultVersion is unset or equals version.
+			expect(node.description.defaultVersion).toBeUndefined();
 		}
 		for (const node of [NODES.SiteContactFormTrigger, NODES.SitePageTrigger])
 			expect(node.description.version).toBe(1);
@@ -330,7 +334,7 @@ describe('safe defaults', () => {
 			}
 			expect(displayed(node, values, 'columns', 1)).toBe(false);
 			expect(displayed(node, values, 'columns', 2)).toBe(true);
-			// The mapper starts at Map Each Field Manually, as n8n's own.
+			// The mapper starts at Map Each Column Manually, as n8n's own.
 			expect(parametersOf(node, values, 2).columns).toMatchObject({ mappingMode: 'defineBelow' });
 			expect(displayed(node, values, 'unknownFields', 1)).toBe(false);
 			const autoMap = { ...values, columns: { mappingMode: 'autoMapInputData', value: null } };

@@ -1,6 +1,6 @@
 /**
  * Version 2 of the action nodes: Page > Create, Variable > Set and Tenant > Create take their fields
- * through n8n's resource mapper, Map Automatically (the item's own fields) or Map Each Field Manually,
+ * through n8n's resource mapper, Map Automatically (the item's own fields) or Map Each Column Manually,
  * in n8n's engine against the reference server. Types are checked and a wrong one fails its item
  * naming the item and the field; fields the service does not have are ignored or, by the option,
  * refused.
@@ -116,7 +116,7 @@ describe('Page > Create, version 2', () => {
 		expect((await listPages(tenant.client)).map((page) => page.url)).toEqual(['/kept']);
 	});
 
-	test('Map Each Field Manually takes the mapped values (expressions per field), checked the same way', async () => {
+	test('Map Each Column Manually takes the mapped values (expressions per field), checked the same way', async () => {
 		const tenant = await ctx.tenant('map-manual');
 		const columns = (value: Record<string, string>) => ({
 			columns: mapper('defineBelow', value),
