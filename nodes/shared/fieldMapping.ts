@@ -1,5 +1,5 @@
 /**
- * Fields taken from items the n8n way: n8n's resource mapper (*Map Automatically* / *Map Each Field
+ * Fields taken from items the n8n way: n8n's resource mapper (*Map Automatically* / *Map Each Column
  * Manually*) over the fields the service names, for the operations that create or set a record from
  * an item (node version 2 and later). One place decides what a mapped field may hold, for both modes:
  * its type, whether it is required, and what happens to input fields the service does not have.
@@ -19,10 +19,10 @@ import { describeType, isPlainObject } from './json';
 export const FIELD_MAPPING_VERSION = 2;
 
 /** Shows a property only in node versions before / from {@link FIELD_MAPPING_VERSION}. */
-export const beforeFieldMapping = {
+const beforeFieldMapping = {
 	show: { '@version': [{ _cnd: { lt: FIELD_MAPPING_VERSION } }] },
 };
-export const withFieldMapping = {
+const withFieldMapping = {
 	show: { '@version': [{ _cnd: { gte: FIELD_MAPPING_VERSION } }] },
 };
 
@@ -61,14 +61,18 @@ export interface ServiceField {
 	id: string;
 	displayName: string;
 	type: 'string' | 'boolean';
-	/** Must be in the item (or mapped); a required text must not be blank unless `keepEmpty`. Texts are sent trimmed. */
+	/** Must be in the item (or mapped); a required text must not be blank unless `keepEmpty`. */
 	required?: boolean;
-	/** An empty text is a value to send (a variable's value); otherwise it leaves the field out. */
+	/**
+	 * An empty text is a value to send (a variable's value). Otherwise texts are sent trimmed, and an
+	 * empty one is left out (or fails a required field).
+	 */
 	keepEmpty?: boolean;
 }
 
-export const AUTO_MAP = 'autoMapInputData';
-export const MAP_EACH_FIELD = 'defineBelow';
+/** The resource mapper's modes as n8n stores them. */
+const AUTO_MAP = 'autoMapInputData';
+const MAP_EACH_FIELD = 'defineBelow';
 
 const COLUMNS = 'columns';
 const UNKNOWN_FIELDS = 'unknownFields';
