@@ -117,7 +117,7 @@ function pagesWorkflow() {
 		node(
 			'Create page',
 			TENANT_NODE,
-			3,
+			1,
 			{
 				authentication: 'managedTenant',
 				resource: 'page',
@@ -143,7 +143,7 @@ function redirectsWorkflow() {
 		node(
 			'Get many pages',
 			TENANT_NODE,
-			3,
+			1,
 			{ resource: 'page', operation: 'getAll', returnAll: true, filters: {}, options: {} },
 			credentialRef('tenantRedirect'),
 			220,
@@ -152,7 +152,7 @@ function redirectsWorkflow() {
 		node(
 			'Send notification',
 			TENANT_NODE,
-			3,
+			1,
 			{
 				resource: 'notification',
 				operation: 'send',
@@ -167,7 +167,7 @@ function redirectsWorkflow() {
 		node(
 			'Custom call',
 			TENANT_NODE,
-			3,
+			1,
 			{
 				resource: 'customApiCall',
 				operation: 'call',
@@ -182,7 +182,7 @@ function redirectsWorkflow() {
 		node(
 			'Create page (managed)',
 			TENANT_NODE,
-			3,
+			1,
 			{
 				authentication: 'managedTenant',
 				resource: 'page',
@@ -199,7 +199,7 @@ function redirectsWorkflow() {
 		node(
 			'Create tenant',
 			ADMIN_NODE,
-			3,
+			1,
 			{ resource: 'tenant', operation: 'create', id: 'never-created' },
 			credentialRef('adminRedirect'),
 			220,
@@ -208,7 +208,7 @@ function redirectsWorkflow() {
 		node(
 			'Custom call with tabs',
 			TENANT_NODE,
-			3,
+			1,
 			{
 				resource: 'customApiCall',
 				operation: 'call',
