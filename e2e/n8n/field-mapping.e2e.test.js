@@ -100,14 +100,10 @@ beforeAll(async () => {
 	ctx.admin = stack.siteClient(ctx.server.url, ctx.server.adminToken);
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-mapping-'));
 	await e2eStack.importFixtures(ctx, {
-		credentials: stack
-			.credentialsFor({
-				serverUrl: ctx.server.url,
-				adminToken: ctx.server.adminToken,
-				tenantToken,
-				aiUrl: 'http://127.0.0.1:9',
-			})
-			.filter((credential) => ['siteTenantApi', 'siteAdminApi'].includes(credential.type)),
+		credentials: e2eStack.siteCredentialsOf(ctx.server, tenantToken, [
+			'siteTenantApi',
+			'siteAdminApi',
+		]),
 		workflows: Object.values(WORKFLOWS),
 	});
 	ctx.runner = await e2eStack.restRunner(ctx, 'mapping');

@@ -201,16 +201,11 @@ beforeAll(async () => {
 
 	Object.assign(ctx, await e2eStack.prepareN8nFolder('site-n8n-fleet-'));
 	await e2eStack.importFixtures(ctx, {
-		credentials: stack
-			.credentialsFor({
-				serverUrl: ctx.server.url,
-				adminToken: ctx.server.adminToken,
-				tenantToken,
-				aiUrl: 'http://127.0.0.1:9',
-			})
-			.filter((credential) =>
-				['siteTenantApi', 'siteAdminApi', 'siteManagedTenantApi'].includes(credential.type),
-			),
+		credentials: e2eStack.siteCredentialsOf(ctx.server, tenantToken, [
+			'siteTenantApi',
+			'siteAdminApi',
+			'siteManagedTenantApi',
+		]),
 		workflows: Object.values(WORKFLOWS),
 	});
 	ctx.runner = await e2eStack.restRunner(ctx, 'fleet');

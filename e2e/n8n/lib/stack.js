@@ -352,6 +352,21 @@ async function ownerCookie(n8nUrl, name) {
 }
 
 /**
+ * The stack's credentials of the given `types` for a file's own server and tenant token (no AI
+ * endpoint: one that answers nothing), for importFixtures.
+ */
+function siteCredentialsOf(server, tenantToken, types) {
+	return stack
+		.credentialsFor({
+			serverUrl: server.url,
+			adminToken: server.adminToken,
+			tenantToken,
+			aiUrl: 'http://127.0.0.1:9',
+		})
+		.filter((credential) => types.includes(credential.type));
+}
+
+/**
  * Puts the credentials the examples name into a stack's n8n (`site`: { server, demoToken, env,
  * userFolder }), as importFixtures does: the site's (admin, demo tenant, managed) and, from `extra`,
  * the AI endpoint (aiUrl, aiApiKey) and the MCP token (mcpToken). `options`: saveCredentials's.
@@ -424,6 +439,7 @@ async function stopStack({ n8n, server, userFolder } = {}) {
 }
 
 module.exports = {
+	siteCredentialsOf,
 	FAST_POLLS,
 	progressLog,
 	startReferenceServer,
